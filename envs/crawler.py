@@ -1,0 +1,263 @@
+"""Three-link inchworm crawler (Gamus, Gat & Or): Physics, Task and model variations.
+
+Generalised coordinates are the paper's q = [x, y, theta, phi1, phi2] (MuJoCo's
+z is the paper's y).  Joint angles are prescribed by eq. 5 (optionally
+time-scaled by eq. 8) through stiff servos: a position actuator and a velocity
+feed-forward actuator per joint.
+"""
+from __future__ import annotations
+
+import math
+import pathlib
+
+import mujoco
+import numpy as np
+from dm_control import mujoco as dm_mujoco
+from scipy.optimize import brentq
+
+from envs import metrics
+from envs.errors import ConfigError
+from envs.inputs import PhasedSine
+from envs.robot import Robot
+
+MODEL_DIR = pathlib.Path(__file__).resolve().parent.parent / "models" / "crawler"
+SCENE = MODEL_DIR / "scene.xml"
+
+# The paper's low-frequency gait moves the crawler towards its foot-1 end (-x):
+# S and V are measured positive in that direction (S = -(x1(t) - x1(t - T))).
+FORWARD = -1.0
+INITIAL_PENETRATION = 1e-6  # m, see Crawler.initial_pose
+
+
+# ---- kinematics of the paper (two feet on the floor) ---------------------------
+def theta_on_floor(phi1, phi2, l0: float, l: float):
+    """Central-link angle theta with both feet at equal height (y1 = y2), vectorised."""
+    phi1, phi2 = np.broadcast_arrays(np.asarray(phi1, float), np.asarray(phi2, float))
+    out = np.empty(phi1.shape)
+    for i, (a, b) in enumerate(zip(phi1.ravel(), phi2.ravel())):
+        f = lambda th: -l0 * np.sin(th) - l * np.sin(a - th) + l * np.sin(b + th)
+        out.flat[i] = brentq(f, -np.pi / 2, np.pi / 2)
+    return out
+
+
+def feet(x, y, theta, phi1, phi2, l0: float, l: float):
+    """Foot positions (x1, y1, x2, y2) of eqs. 12-13 (their integrals)."""
+    x1 = x - 0.5 * l0 * np.cos(theta) + l * np.cos(phi1 - theta)
+    y1 = y - 0.5 * l0 * np.sin(theta) - l * np.sin(phi1 - theta)
+    x2 = x + 0.5 * l0 * np.cos(theta) - l * np.cos(phi2 + theta)
+    y2 = y + 0.5 * l0 * np.sin(theta) - l * np.sin(phi2 + theta)
+    return x1, y1, x2, y2
+
+
+def foot_distance(phi1, phi2, l0: float, l: float):
+    """x2 - x1 with both feet on the floor."""
+    th = theta_on_floor(phi1, phi2, l0, l)
+    x1, _, x2, _ = feet(0.0, 0.0, th, phi1, phi2, l0, l)
+    return x2 - x1
+
+
+def ideal_stride(inputs: PhasedSine, l0: float, l: float, n: int = 2001) -> float:
+    """Quasi-static ideal step from kinematics alone.
+
+    With ideal switching each foot slips only forward: the front foot while the
+    feet spread, the rear foot while they close, so every foot advances by the
+    full swing of the foot distance, max(D) - min(D), per cycle.
+    """
+    q, _, _ = inputs(np.linspace(0.0, inputs.period, n))
+    d = foot_distance(q[:, 0], q[:, 1], l0, l)
+    return float(d.max() - d.min())
+
+
+class Crawler(Robot):
+    """One crawler point.  Config names (angles in degrees); see configs/robot/crawler.yaml."""
+
+    name = "crawler"
+    defaults = dict(
+        omega=1.0, A_deg=18.0, phi0_deg=110.0, psi_deg=20.0, alpha=0.0, upsilon_deg=0.0,
+        mu=0.172, mu1=None, mu2=None,
+        m0=0.194, m1=0.021, m2=0.021, J0=776.3e-6, J1=98.7e-6, J2=98.7e-6,
+        l0=0.187, l=0.17, foot_radius=0.001,
+        timestep=2e-4, impratio=100.0, kp=400.0, kv=1.2,
+    )
+    ranges = {
+        "omega": (0.0, 200.0, "(0, 200] rad/s"),
+        "A_deg": (0.0, 90.0, "[0, 90] deg (and within the geometric limit for phi0_deg)"),
+        "phi0_deg": (0.0, 180.0, "(0, 180) deg"),
+        "psi_deg": (-360.0, 360.0, "[-360, 360] deg"),
+        "alpha": (-1.0, 1.0, "[-1, 1] (|alpha| > 1 makes the time scaling s non-monotone)"),
+        "upsilon_deg": (-360.0, 360.0, "[-360, 360] deg"),
+        "mu": (0.0, 5.0, "(0, 5]"), "mu1": (0.0, 5.0, "(0, 5]"), "mu2": (0.0, 5.0, "(0, 5]"),
+        "m0": (0.0, 100.0, "(0, 100] kg"), "m1": (0.0, 100.0, "(0, 100] kg"), "m2": (0.0, 100.0, "(0, 100] kg"),
+        "J0": (0.0, 10.0, "(0, 10] kg m^2"), "J1": (0.0, 10.0, "(0, 10] kg m^2"), "J2": (0.0, 10.0, "(0, 10] kg m^2"),
+        "l0": (0.0, 10.0, "(0, 10] m"), "l": (0.0, 10.0, "(0, 10] m"),
+        "foot_radius": (0.0, 0.01, "(0, 0.01] m"),
+        "timestep": (0.0, 1e-3, "(0, 1e-3] s"), "impratio": (1.0, 1e4, "[1, 1e4]"),
+        "kp": (0.0, 1e6, "(0, 1e6] N m/rad"), "kv": (0.0, 1e4, "[0, 1e4] N m s/rad"),
+    }
+    columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
+    model_keys = ("mu", "mu1", "mu2", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l",
+                  "foot_radius", "impratio", "kp", "kv")
+
+    # ---- inputs -------------------------------------------------------------
+    @property
+    def inputs(self) -> PhasedSine:
+        p = self.p
+        return PhasedSine(p["omega"], p["A"], p["phi0"], (p["psi"] / 2, -p["psi"] / 2),
+                          p["alpha"], p["upsilon"])
+
+    @property
+    def period(self) -> float:
+        return 2 * math.pi / self.p["omega"]
+
+    def controls(self, t):
+        q, qd, _ = self.inputs(t)
+        return np.concatenate([q, qd], axis=1)
+
+    # ---- validation ---------------------------------------------------------
+    def validate(self) -> None:
+        for name in ("omega", "mu", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l", "kp"):
+            if self.p[name] <= 0:
+                raise ConfigError(name, self.cfg[name], self.ranges[name][2])
+        for name in ("mu1", "mu2"):
+            if self.p[name] is not None and self.p[name] <= 0:
+                raise ConfigError(name, self.cfg[name], self.ranges[name][2])
+        problem = self._geometry_problem(self.p["A"])
+        if problem:
+            a_max = self._max_amplitude()
+            raise ConfigError("A_deg", self.cfg["A_deg"], f"[0, {math.degrees(a_max):.1f}] deg "
+                              f"for phi0_deg={self.cfg['phi0_deg']:g}, psi_deg={self.cfg['psi_deg']:g}",
+                              problem)
+
+    def _geometry_problem(self, A: float) -> str:
+        """Why the quasi-static two-foot posture is infeasible somewhere in the cycle, or ''."""
+        p = self.p
+        inp = PhasedSine(p["omega"], A, p["phi0"], (p["psi"] / 2, -p["psi"] / 2), p["alpha"], p["upsilon"])
+        q, _, _ = inp(np.linspace(0.0, inp.period, 181))
+        phi1, phi2 = q[:, 0], q[:, 1]
+        if np.any(q <= math.radians(5)) or np.any(q >= math.radians(175)):
+            return "a joint angle leaves (5, 175) deg: the links would fold onto each other"
+        l0, l = p["l0"], p["l"]
+        th = theta_on_floor(phi1, phi2, l0, l)
+        x1, _, x2, _ = feet(0.0, 0.0, th, phi1, phi2, l0, l)
+        # leg angles to the floor: each distal link must point down
+        a1, a2 = phi1 - th, phi2 + th
+        if np.any(np.sin(a1) < math.sin(math.radians(5))) or np.any(np.sin(a2) < math.sin(math.radians(5))):
+            return "a distal link would lie on the floor"
+        if np.any(x2 - x1 < 0.1 * l):
+            return "the feet would cross"
+        # static balance: the centre of mass must lie between the feet, else a foot lifts
+        y = l * np.sin(a1) + 0.5 * l0 * np.sin(th)
+        hx1 = -0.5 * l0 * np.cos(th)
+        hx2 = 0.5 * l0 * np.cos(th)
+        c1 = hx1 + 0.5 * l * np.cos(a1)
+        c2 = hx2 - 0.5 * l * np.cos(a2)
+        xc = (p["m1"] * c1 + p["m2"] * c2) / (p["m0"] + p["m1"] + p["m2"])
+        if np.any(xc <= np.minimum(x1, x2)) or np.any(xc >= np.maximum(x1, x2)):
+            return "the centre of mass would leave the support and a foot would leave the floor"
+        if np.any(y <= 0):
+            return "the central link would touch the floor"
+        return ""
+
+    def _max_amplitude(self) -> float:
+        lo, hi = 0.0, math.radians(90)
+        if self._geometry_problem(lo):
+            return 0.0
+        for _ in range(30):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if not self._geometry_problem(mid) else (lo, mid)
+        return lo
+
+    # ---- model ----------------------------------------------------------------
+    def spec(self) -> mujoco.MjSpec:
+        p = self.p
+        spec = mujoco.MjSpec.from_file(str(SCENE))
+        spec.option.impratio = p["impratio"]
+        l0, l, r = p["l0"], p["l"], p["foot_radius"]
+        mu1 = p["mu1"] if p["mu1"] is not None else p["mu"]
+        mu2 = p["mu2"] if p["mu2"] is not None else p["mu"]
+        spec.geom("floor").friction[0] = p["mu"]
+        center = spec.body("center")
+        center.mass, center.inertia[1] = p["m0"], p["J0"]
+        center.inertia[2] = p["J0"]
+        center.inertia[0] = 0.05 * p["J0"]
+        spec.geom("center").fromto = [-l0 / 2, 0, 0, l0 / 2, 0, 0]
+        for i, (sgn, mu) in enumerate(((+1, mu1), (-1, mu2)), start=1):
+            body = spec.body(f"link{i}")
+            body.pos = [-sgn * l0 / 2, 0, 0]
+            body.mass, body.ipos = p[f"m{i}"], [sgn * l / 2, 0, 0]
+            body.inertia = [0.05 * p[f"J{i}"], p[f"J{i}"], p[f"J{i}"]]
+            spec.geom(f"link{i}").fromto = [0, 0, 0, sgn * l, 0, 0]
+            foot = spec.geom(f"foot{i}")
+            foot.pos, foot.size[0], foot.friction[0] = [sgn * l, 0, 0], r, mu
+            spec.site(f"foot{i}").pos = [sgn * l, 0, 0]
+            spec.geom(f"foot{i}_visual").pos = [sgn * l, 0, 0]
+            spec.site(f"foot{i}").size[0] = max(4 * r, 0.004)
+        for j in ("phi1", "phi2"):
+            pa, va = spec.actuator(f"{j}_p"), spec.actuator(f"{j}_v")
+            pa.gainprm[0], pa.biasprm[1] = p["kp"], -p["kp"]
+            va.gainprm[0], va.biasprm[2] = p["kv"], -p["kv"]
+        return spec
+
+    def initial_pose(self, model, data) -> None:
+        """At rest, both feet touching the floor at the t=0 joint angles.
+
+        The feet start 1 micrometre into the floor so that both contacts exist
+        at t=0 (at exactly zero distance MuJoCo may or may not report one).
+        """
+        p = self.p
+        q, _, _ = self.inputs(np.zeros(1))
+        phi1, phi2 = q[0]
+        th = float(theta_on_floor(phi1, phi2, p["l0"], p["l"]))
+        _, y1, _, _ = feet(0.0, 0.0, th, phi1, phi2, p["l0"], p["l"])
+        z0 = model.body("center").pos[2]
+        for name, v in (("root_x", 0.0), ("root_z", p["foot_radius"] - INITIAL_PENETRATION - y1 - z0),
+                        ("theta", th), ("phi1", phi1), ("phi2", phi2)):
+            data.joint(name).qpos[0] = v
+        data.qvel[:] = 0.0
+
+    # ---- metrics --------------------------------------------------------------
+    def progress(self, sensordata, model):
+        return FORWARD * self.sensor(sensordata, model, "foot1_pos")[..., 0]
+
+    def summarize(self, run) -> dict:
+        T, spc = self.period, self.samples_per_cycle
+        st = run.steady
+        S = st.value if st else float("nan")
+        last = slice(max(0, len(run.t) - spc - 1), len(run.t))   # the last cycle
+        after_first = slice(min(spc, len(run.t) - 1), len(run.t))
+        ref = self.inputs(run.t)[0]
+        err = np.abs(np.concatenate([run.sensor("phi1"), run.sensor("phi2")], axis=1) - ref)
+        out = dict(S=S, V=S / T, steady=bool(st.steady) if st else False,
+                   period_cycles=st.period if st else 0, cycles=run.cycles,
+                   tracking_error_deg=float(np.degrees(err[after_first].max())) if len(err) > 1 else float("nan"))
+        for i in (1, 2):
+            vx = run.sensor(f"foot{i}_vel")[last, 0]
+            fn = run.sensor(f"foot{i}_touch")[last, 0]
+            modes = metrics.contact_modes(vx, fn, forward=FORWARD)
+            for name, frac in metrics.mode_fractions(modes).items():
+                out[f"foot{i}_{name}"] = frac
+            out[f"foot{i}_fn_min"] = float(fn.min()) if len(fn) else float("nan")
+        return out
+
+
+# ---- dm_control ---------------------------------------------------------------
+class Physics(dm_mujoco.Physics):
+    """Crawler physics with named accessors (paper symbols)."""
+
+    def joint_angles(self) -> np.ndarray:
+        """[phi1, phi2] in rad."""
+        return self.named.data.qpos[["phi1", "phi2"]].copy()
+
+    def body_pose(self) -> np.ndarray:
+        """[x, y, theta] of the central link (paper's body coordinates)."""
+        return self.named.data.qpos[["root_x", "root_z", "theta"]].copy()
+
+    def foot_positions(self) -> np.ndarray:
+        return np.stack([self.named.data.site_xpos[f"foot{i}"][[0, 2]] for i in (1, 2)])
+
+    def foot_velocities(self) -> np.ndarray:
+        """Tangential foot velocities [x1', x2'] (m/s)."""
+        return np.array([self.named.data.sensordata[f"foot{i}_vel"][0] for i in (1, 2)])
+
+    def normal_forces(self) -> np.ndarray:
+        return np.array([self.named.data.sensordata[f"foot{i}_touch"][0] for i in (1, 2)])

@@ -1,0 +1,69 @@
+"""Gait videos: offscreen rendering with a camera that follows the robot, MP4 via mediapy.
+
+The GL backend is chosen by `envs.gl` (EGL, else OSMesa) before MuJoCo is
+imported; mediapy gets imageio-ffmpeg's ffmpeg binary, never a system one.
+"""
+from __future__ import annotations
+
+import pathlib
+
+import mujoco
+import numpy as np
+
+from envs import gl
+from envs.robot import Robot
+
+
+def _ffmpeg():
+    import imageio_ffmpeg
+    import mediapy
+
+    mediapy.set_ffmpeg(imageio_ffmpeg.get_ffmpeg_exe())
+    return mediapy
+
+
+def follow_camera(model: mujoco.MjModel, body: int = 1) -> mujoco.MjvCamera:
+    cam = mujoco.MjvCamera()
+    cam.type = mujoco.mjtCamera.mjCAMERA_TRACKING
+    cam.trackbodyid = body
+    cam.distance = 1.6 * model.stat.extent
+    cam.azimuth, cam.elevation = 90.0, -12.0
+    return cam
+
+
+def stepper(robot: Robot, model: mujoco.MjModel, data: mujoco.MjData, controller=None):
+    """A function advancing `data` by n steps with the robot's open-loop inputs (as the batch runner)."""
+    robot.initial_pose(model, data)
+    data.time = 0.0
+    mujoco.mj_forward(model, data)
+
+    def step(n: int):
+        for _ in range(n):
+            ctrl = robot.controls(np.array([data.time]))[0]
+            data.ctrl[:] = ctrl if controller is None else controller(model, data, ctrl)
+            mujoco.mj_step(model, data)
+    return step
+
+
+def render_video(robot: Robot, path, *, cycles: float = 3.0, fps: int = 30, speed: float = 1.0,
+                 width: int = 640, height: int = 360) -> dict:
+    """Write an MP4 of `cycles` periods of the gait; returns frame count and size."""
+    gl.require()
+    media = _ffmpeg()
+    model = robot.model()
+    data = mujoco.MjData(model)
+    step = stepper(robot, model, data)
+    duration = cycles * robot.period
+    nframes = max(2, int(round(duration / speed * fps)))
+    steps_per_frame = max(1, int(round(duration / nframes / model.opt.timestep)))
+    cam = follow_camera(model, getattr(robot, "camera_body", 1))
+    frames = []
+    with mujoco.Renderer(model, height=height, width=width) as r:
+        for _ in range(nframes):
+            r.update_scene(data, camera=cam)
+            frames.append(r.render().copy())
+            step(steps_per_frame)
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    media.write_video(str(path), np.stack(frames), fps=fps)
+    return dict(path=str(path), frames=len(frames), bytes=path.stat().st_size, sim_time=float(data.time))

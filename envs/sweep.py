@@ -1,0 +1,201 @@
+"""Parameter sweeps: grid expansion, resumable results files, and the shared sweep loop.
+
+A sweep is `sweep.<name>: [values]` in the config: the cartesian product of all
+lists, each value overriding the robot parameter of the same config name.  Rows
+are appended to `results.csv` as points finish (flushed), so a killed sweep
+resumes where it stopped and a finished sweep recomputes nothing.
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import pathlib
+import time
+
+import numpy as np
+
+from envs.errors import ConfigError
+
+
+def grid(sweep: dict) -> list[dict]:
+    """Cartesian product of {name: list}; a scalar counts as a one-value list."""
+    if not sweep:
+        return [{}]
+    names, lists = [], []
+    for k, v in sweep.items():
+        vals = list(v) if isinstance(v, (list, tuple)) or hasattr(v, "__iter__") and not isinstance(v, str) else [v]
+        if not vals:
+            raise ConfigError(f"sweep.{k}", vals, "a non-empty list")
+        names.append(k)
+        lists.append(vals)
+    return [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+
+
+def _key(row: dict, names) -> tuple:
+    return tuple(_canon(row[n]) for n in names)
+
+
+def _canon(v):
+    if v is None or v == "":
+        return ""
+    try:
+        return repr(round(float(v), 12))
+    except (TypeError, ValueError):
+        return str(v)
+
+
+class ResultsFile:
+    """Append-only CSV with one row per finished point, resumable by key columns."""
+
+    def __init__(self, path, columns: list[str], key: list[str]):
+        self.path, self.columns, self.key = pathlib.Path(path), list(columns), list(key)
+        self.done: dict = {}
+        if self.path.exists() and self.path.stat().st_size:
+            with open(self.path, newline="") as f:
+                reader = csv.DictReader(f)
+                for row in reader:
+                    self.done[_key(row, self.key)] = row
+        self._f = None
+
+    def has(self, point: dict) -> bool:
+        return _key(point, self.key) in self.done
+
+    def append(self, row: dict) -> None:
+        if self._f is None:
+            new = not (self.path.exists() and self.path.stat().st_size)
+            self._f = open(self.path, "a", newline="")
+            self._w = csv.DictWriter(self._f, fieldnames=self.columns, extrasaction="ignore")
+            if new:
+                self._w.writeheader()
+        self._w.writerow({k: _fmt(row.get(k)) for k in self.columns})
+        self._f.flush()
+        self.done[_key(row, self.key)] = row
+
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+    def rewrite(self, rows: list[dict]) -> None:
+        """Replace the file by `rows` (e.g. sorted), atomically."""
+        tmp = self.path.with_suffix(".tmp")
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=self.columns, extrasaction="ignore")
+            w.writeheader()
+            for row in rows:
+                w.writerow({k: _fmt(row.get(k)) for k in self.columns})
+        tmp.replace(self.path)
+
+    def rows(self) -> list[dict]:
+        """All rows as read back (strings converted to float where numeric)."""
+        with open(self.path, newline="") as f:
+            return [{k: _parse(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def _fmt(v):
+    if v is None:
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    return v
+
+
+def _parse(v):
+    if v in ("True", "False"):
+        return v == "True"
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return v
+
+
+def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: dict,
+              extra_columns=(), filename="results.csv", progress=True) -> tuple[list[dict], dict]:
+    """Run every point of base x grid(sweep) not already in out/filename.
+
+    Returns (rows in grid order, stats).  All points are validated before any
+    is simulated, so a bad value fails before a file is written.
+    """
+    from envs import batch
+
+    points = [{**base, **combo} for combo in grid(sweep)]
+    robots = [robot_cls(**pt) for pt in points]            # validation: ConfigError, nothing written
+    key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
+    out.mkdir(parents=True, exist_ok=True)
+    res_path = out / filename
+    header = _read_header(res_path)
+    if header and not set(key) <= set(header):
+        raise RuntimeError(f"{res_path} has columns {header}, which lack {sorted(set(key) - set(header))}: "
+                           "it belongs to another sweep; use a new run directory")
+    results = ResultsFile(res_path, header, key) if header else None
+    todo = [i for i, pt in enumerate(points) if results is None or not results.has(pt)]
+    t0 = time.perf_counter()
+    steps = 0
+    bar = _bar(len(todo)) if progress and todo else None
+
+    def on_result(j, run):
+        nonlocal results, steps
+        i = todo[j]
+        row = {**points[i], **robots[i].summarize(run)}
+        if run.error:
+            row["error"] = run.error
+        steps += run.cycles * robots[i].steps_per_cycle
+        if results is None:
+            results = ResultsFile(res_path, key + list(extra_columns) + [c for c in row if c not in key
+                                                                       and c not in extra_columns], key)
+        results.append(row)
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        if todo:
+            batch.run_points([robots[i] for i in todo], robot_cls, on_result=on_result, **run_kw)
+    finally:
+        if bar is not None:
+            bar.close()
+        if results is not None:
+            results.close()
+    wall = time.perf_counter() - t0
+    ordered = []
+    if results is not None:
+        rows = {_key(r, key): r for r in results.rows()}
+        ordered = [rows[_key(pt, key)] for pt in points if _key(pt, key) in rows]
+        if todo:   # finished: the file in grid order (rows of other grids kept after), atomically
+            grid_keys = {_key(pt, key) for pt in points}
+            results.rewrite(ordered + [r for k, r in rows.items() if k not in grid_keys])
+    stats = dict(points=len(points), computed=len(todo), wall_s=wall, steps=steps,
+                 steps_per_s=steps / wall if wall > 0 and steps else math.nan)
+    return ordered, stats
+
+
+def _read_header(path) -> list[str]:
+    if not (path.exists() and path.stat().st_size):
+        return []
+    with open(path, newline="") as f:
+        return next(csv.reader(f), [])
+
+
+def _bar(n):
+    from tqdm import tqdm
+    return tqdm(total=n, desc="points", unit="pt", dynamic_ncols=True)
+
+
+def write_json(path, obj) -> None:
+    path = pathlib.Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, default=_json_default) + "\n")
+    tmp.replace(path)
+
+
+def _json_default(o):
+    if isinstance(o, (np.floating, np.integer)):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, np.bool_):
+        return bool(o)
+    raise TypeError(type(o))

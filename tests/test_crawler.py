@@ -1,0 +1,124 @@
+"""The crawler twin against the paper's equations and its Fig. 4 shape."""
+import math
+
+import mujoco
+import numpy as np
+import pytest
+import yaml
+
+from envs import batch
+from envs.crawler import Crawler, FORWARD, feet, ideal_stride, theta_on_floor
+from tests.util import ROOT
+
+
+def mass_matrix_eq9(q, m0, m, l0, l, J0, J):
+    """Eq. 9 of the paper (appendix), q = [x, y, theta, phi1, phi2]."""
+    _, _, th, p1, p2 = q
+    s1, s2, c1, c2 = math.sin(p1 - th), math.sin(p2 + th), math.cos(p1 - th), math.cos(p2 + th)
+    M33 = 2 * J + J0 + m / 2 * (l0**2 + l**2 - l0 * l * math.cos(p1) - l0 * l * math.cos(p2))
+    a = l * m / 2
+    return np.array([
+        [m0 + 2 * m, 0, a * (s1 + s2), -a * s1, a * s2],
+        [0, m0 + 2 * m, a * (c1 - c2), -a * c1, -a * c2],
+        [a * (s1 + s2), a * (c1 - c2), M33, l * m / 4 * (l0 * math.cos(p1) - l) - J, J + l * m / 4 * (l - l0 * math.cos(p2))],
+        [-a * s1, -a * c1, l * m / 4 * (l0 * math.cos(p1) - l) - J, l**2 * m / 4 + J, 0],
+        [a * s2, -a * c2, J + l * m / 4 * (l - l0 * math.cos(p2)), 0, l**2 * m / 4 + J],
+    ])
+
+
+def test_mass_matrix_matches_eq9():
+    r = Crawler()
+    model = r.model()
+    data = mujoco.MjData(model)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        q = np.r_[rng.uniform(-1, 1, 2), rng.uniform(-0.8, 0.8), rng.uniform(0.3, 2.8, 2)]
+        data.qpos[:] = q
+        mujoco.mj_forward(model, data)
+        M = np.zeros((model.nv, model.nv))
+        mujoco.mj_fullM(model, data, M)
+        ref = mass_matrix_eq9(q, 0.194, 0.021, 0.187, 0.17, 776.3e-6, 98.7e-6)
+        np.testing.assert_allclose(M, ref, atol=1e-12, rtol=1e-9)
+
+
+def test_feet_kinematics_match_mujoco():
+    r = Crawler()
+    model = r.model()
+    data = mujoco.MjData(model)
+    q = np.array([0.03, 0.02, 0.2, 1.7, 2.1])
+    data.qpos[:] = q
+    mujoco.mj_forward(model, data)
+    x1, y1, x2, y2 = feet(*q, 0.187, 0.17)
+    z0 = model.body("center").pos[2]
+    np.testing.assert_allclose(data.site("foot1").xpos[[0, 2]], [x1, y1 + z0], atol=1e-12)
+    np.testing.assert_allclose(data.site("foot2").xpos[[0, 2]], [x2, y2 + z0], atol=1e-12)
+
+
+def test_starts_at_rest_with_both_feet_touching():
+    for psi in (0.0, 20.0, 90.0):
+        r = Crawler(psi_deg=psi, omega=3.0)
+        model = r.model()
+        data = mujoco.MjData(model)
+        r.initial_pose(model, data)
+        mujoco.mj_forward(model, data)
+        rad = r.p["foot_radius"]
+        for i in (1, 2):
+            assert data.site(f"foot{i}").xpos[2] == pytest.approx(rad - 1e-6, abs=1e-12)
+        assert not data.qvel.any()
+        assert data.ncon == 2
+
+
+def _sweep(omegas, **kw):
+    runs = batch.run_points([dict(omega=w, **kw) for w in omegas], Crawler, cycles=20,
+                            stop_when_steady=True)
+    return {w: r.robot.summarize(r) for w, r in zip(omegas, runs)}
+
+
+@pytest.fixture(scope="module")
+def fig4():
+    return _sweep([0.3, 5.1, 8.0, 16.0])
+
+
+def test_low_frequency_stride_is_quasistatic_ideal(fig4):
+    ideal = ideal_stride(Crawler(omega=0.3).inputs, 0.187, 0.17)
+    assert fig4[0.3]["steady"]
+    assert fig4[0.3]["S"] == pytest.approx(ideal, rel=0.03)
+
+
+def test_fig4_shape(fig4):
+    S = {w: s["S"] for w, s in fig4.items()}
+    assert S[0.3] > 0.1                      # the low-frequency gait advances (sign convention)
+    assert abs(S[5.1]) < 0.05 * S[0.3]       # advancement almost cancelled in range 2
+    assert S[16.0] > S[8.0]                  # rigid-body progression returns in range 3
+
+
+def test_tracking_error_below_0p1_deg(fig4):
+    for w, s in fig4.items():
+        assert s["tracking_error_deg"] < 0.1, (w, s["tracking_error_deg"])
+
+
+def test_low_frequency_contact_modes_are_ideal_switching(fig4):
+    s = fig4[0.3]
+    for i in (1, 2):
+        assert s[f"foot{i}_slip_backward"] < 0.02
+        assert s[f"foot{i}_liftoff"] == 0.0
+        assert 0.4 < s[f"foot{i}_slip_forward"] < 0.6
+
+
+def test_ideal_stride_is_foot_distance_swing():
+    r = Crawler(omega=1.0, psi_deg=0.0)
+    # psi = 0: phi1 = phi2 = phi, theta = 0, D = l0 - 2 l cos(phi)
+    expect = 2 * 0.17 * (math.cos(math.radians(92)) - math.cos(math.radians(128)))
+    assert ideal_stride(r.inputs, 0.187, 0.17) == pytest.approx(expect, rel=1e-4)
+    assert theta_on_floor(1.9, 1.9, 0.187, 0.17) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_forward_convention():
+    # the paper's low-frequency gait travels towards foot 1, i.e. -x in the model
+    assert FORWARD == -1.0
+
+
+def test_yaml_defaults_match_python():
+    cfg = yaml.safe_load((ROOT / "configs" / "robot" / "crawler.yaml").read_text())
+    cfg.pop("name")
+    assert cfg == Crawler.defaults
