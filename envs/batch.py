@@ -83,7 +83,7 @@ def run_points(points, robot_cls, *, cycles: int = 10, min_cycles: int = 3,
     pending = collections.deque(sorted(range(len(robots)),
                                        key=lambda i: -robots[i].steps_per_cycle * robots[i].period))
     results: list = [None] * len(robots)
-    b = mjbatch.Batch(models[pending[0]], nsim, 0 if nthread == 1 else nthread)
+    b = mjbatch.Batch(models[pending[0]], nsim, nthread)
     slots: list = [None] * nsim
     slot_models = [models[pending[0]]] * nsim
 
@@ -122,7 +122,9 @@ def run_points(points, robot_cls, *, cycles: int = 10, min_cycles: int = 3,
             err = failed.get(int(k))
             if err is None and b.warning[k, :, 1].any():
                 w = [WARNING_NAMES[n] for n in np.flatnonzero(b.warning[k, :, 1])]
-                err = f"MuJoCo warning {', '.join(w)} at t={s.step * s.robot.timestep:.4f} s"
+                dt = s.robot.timestep
+                err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
+                       f"and t={(s.step + chunk) * dt:.4f} s")
             if err is None:
                 _consume(s, out[j], cycles, min_cycles, stop_when_steady, steady_kw)
             if err is not None or s.done:

@@ -1,7 +1,8 @@
 """Three-link inchworm crawler (Gamus, Gat & Or): Physics, Task and model variations.
 
-Generalised coordinates are the paper's q = [x, y, theta, phi1, phi2] (MuJoCo's
-z is the paper's y).  Joint angles are prescribed by eq. 5 (optionally
+The paper's generalised coordinates q = [x, y, theta, phi1, phi2] are qpos[1:]
+(MuJoCo's z is the paper's y); qpos[0] is a passive lateral slide that stays at
+zero and lets MuJoCo's noslip solver act (models/crawler/README.md).  Joint angles are prescribed by eq. 5 (optionally
 time-scaled by eq. 8) through stiff servos: a position actuator and a velocity
 feed-forward actuator per joint.
 """

@@ -132,7 +132,7 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
         raise RuntimeError(f"{res_path} has columns {header}, which lack {sorted(set(key) - set(header))}: "
                            "it belongs to another sweep; use a new run directory")
     results = ResultsFile(res_path, header, key) if header else None
-    todo = [i for i, pt in enumerate(points) if results is None or not results.has(pt)]
+    todo = [i for i, r in enumerate(robots) if results is None or not results.has(r.cfg)]
     t0 = time.perf_counter()
     steps = 0
     bar = _bar(len(todo)) if progress and todo else None
@@ -140,9 +140,8 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
     def on_result(j, run):
         nonlocal results, steps
         i = todo[j]
-        row = {**points[i], **robots[i].summarize(run)}
-        if run.error:
-            row["error"] = run.error
+        # a failed point (MuJoCo error or warning) keeps its row, with the reason and no metrics
+        row = {**robots[i].cfg, **({} if run.error else robots[i].summarize(run)), "error": run.error or ""}
         steps += run.cycles * robots[i].steps_per_cycle
         if results is None:
             results = ResultsFile(res_path, key + list(extra_columns) + [c for c in row if c not in key
@@ -163,9 +162,9 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
     ordered = []
     if results is not None:
         rows = {_key(r, key): r for r in results.rows()}
-        ordered = [rows[_key(pt, key)] for pt in points if _key(pt, key) in rows]
+        ordered = [rows[_key(r.cfg, key)] for r in robots if _key(r.cfg, key) in rows]
         if todo:   # finished: the file in grid order (rows of other grids kept after), atomically
-            grid_keys = {_key(pt, key) for pt in points}
+            grid_keys = {_key(r.cfg, key) for r in robots}
             results.rewrite(ordered + [r for k, r in rows.items() if k not in grid_keys])
     stats = dict(points=len(points), computed=len(todo), wall_s=wall, steps=steps,
                  steps_per_s=steps / wall if wall > 0 and steps else math.nan)

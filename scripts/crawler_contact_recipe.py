@@ -22,7 +22,7 @@ from envs.crawler import Crawler, ideal_stride
 OMEGAS = [0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0]
 
 
-def variant(cone=None, noslip=0, lateral=False):
+def variant(cone=None, noslip=None, lateral=True):
     """A Crawler whose spec is edited for one recipe variant (for measurement only)."""
 
     class Variant(Crawler):
@@ -30,10 +30,10 @@ def variant(cone=None, noslip=0, lateral=False):
             s = super().spec()
             if cone is not None:
                 s.option.cone = cone
-            s.option.noslip_iterations = noslip
-            if lateral:   # passive lateral slide: noslip needs it to act (measured)
-                j = s.body("center").add_joint()
-                j.name, j.type, j.axis = "root_y", mujoco.mjtJoint.mjJNT_SLIDE, [0, 1, 0]
+            if noslip is not None:
+                s.option.noslip_iterations = noslip
+            if not lateral:   # without the passive lateral slide noslip has no effect (measured)
+                s.delete(s.joint("lateral"))
             return s
 
         def model_key(self):
@@ -62,12 +62,15 @@ def main(argv=None) -> int:
             ("dt=1e-4", Crawler, dict(timestep=1e-4)),
             ("dt=2e-4 (default)", Crawler, dict()),
             ("dt=5e-4", Crawler, dict(timestep=5e-4))]
+    rows_no_noslip = [("dt=1e-4, no noslip", variant(noslip=0), dict(timestep=1e-4))]
     if not args.quick:
-        rows += [("impratio=10", Crawler, dict(impratio=10.0)),
+        rows += rows_no_noslip + [("impratio=10", Crawler, dict(impratio=10.0)),
                  ("impratio=1", Crawler, dict(impratio=1.0)),
-                 ("pyramidal, impratio=1", variant(cone=mujoco.mjtCone.mjCONE_PYRAMIDAL), dict(impratio=1.0)),
-                 ("noslip=20", variant(noslip=20), dict()),
-                 ("noslip=20 + lateral slide", variant(noslip=20, lateral=True), dict())]
+                 ("pyramidal, impratio=1", variant(cone=mujoco.mjtCone.mjCONE_PYRAMIDAL, noslip=0),
+                  dict(impratio=1.0)),
+                 ("no noslip", variant(noslip=0), dict()),
+                 ("no lateral slide", variant(lateral=False), dict()),
+                 ("no lateral, no noslip", variant(noslip=0, lateral=False), dict())]
     for name, cls, kw in rows:
         S = measure(cls, omegas, **kw)
         print(f"{name:24s}" + " ".join(f"{1e3 * s:7.2f}" for s in S)
