@@ -17,6 +17,8 @@ if "mujoco" not in __import__("sys").modules:
 # robot name -> "module:RobotClass"
 ROBOTS = {
     "crawler": "envs.crawler:Crawler",
+    "snake": "envs.snake:Snake",
+    "bolt": "envs.bolt:Bolt",
 }
 
 

@@ -60,62 +60,86 @@ class _Slot:
     steady: metrics.SteadyState | None = None
 
 
-def run_points(points, robot_cls, *, cycles: int = 10, min_cycles: int = 3,
+def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
                stop_when_steady: bool = False, steady_kw: dict | None = None,
                nthread: int | None = None, nsim: int | None = None,
                chunk: int = 2000, on_result=None, progress=None) -> list:
-    """Simulate `points` (dicts of config parameters) of `robot_cls`.
+    """Simulate `points` (Robot instances, or dicts of config parameters of `robot_cls`).
 
     Every point is validated before anything is simulated.  Each runs `cycles`
     periods, or stops early once steady if `stop_when_steady` (never before
     `min_cycles`).  on_result(i, run) is called as each point finishes (in
     finishing order); progress(n) is called with the number of points finished.
-    Returns the list of `Run`s in point order.
+    Points whose models differ in structure (e.g. a snake's N) run in separate
+    batches.  Returns the list of `Run`s in point order.
     """
     robots = [p if isinstance(p, Robot) else robot_cls(**p) for p in points]
     if not robots:
         return []
     nthread = available_cores() if nthread is None else max(1, int(nthread))
-    nsim = min(len(robots), nsim or 4 * nthread)
     models = [r.model() for r in robots]
-    steady_kw = steady_kw or {}
-    # longest first: the tail of the run is short points filling freed slots
-    pending = collections.deque(sorted(range(len(robots)),
-                                       key=lambda i: -robots[i].steps_per_cycle * robots[i].period))
+    groups: dict = collections.defaultdict(list)
+    for i, m in enumerate(models):
+        groups[_layout(m)].append(i)
     results: list = [None] * len(robots)
+    done = [0]
+
+    def finished(i, run):
+        results[i] = run
+        done[0] += 1
+        if on_result is not None:
+            on_result(i, run)
+        if progress is not None:
+            progress(done[0])
+
+    for idx in groups.values():
+        _run_group(idx, robots, models, finished, cycles=cycles, min_cycles=min_cycles,
+                   stop_when_steady=stop_when_steady, steady_kw=steady_kw or {}, nthread=nthread,
+                   nsim=min(len(idx), nsim or 4 * nthread), chunk=chunk)
+    return results
+
+
+def _layout(m: mujoco.MjModel) -> tuple:
+    """What must agree for models to share one Batch (the sizes MjData holds)."""
+    return (m.nq, m.nv, m.nu, m.na, m.nbody, m.njnt, m.ngeom, m.nsite, m.ncam, m.nlight, m.nsensor,
+            m.nsensordata, m.neq, m.ntendon, m.nwrap, m.nmocap, m.nuserdata, m.nplugin, m.nflex, m.nmesh)
+
+
+def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_steady, steady_kw,
+               nthread, nsim, chunk):
+    # longest first: the tail of the run is short points filling freed slots
+    pending = collections.deque(sorted(idx, key=lambda i: -robots[i].steps_per_cycle * robots[i].period))
     b = mjbatch.Batch(models[pending[0]], nsim, nthread)
     slots: list = [None] * nsim
     slot_models = [models[pending[0]]] * nsim
+    nu, nsens = models[pending[0]].nu, models[pending[0]].nsensordata
 
-    def assign(k: int) -> bool:
+    def assign(k: int) -> None:
         if not pending:
             slots[k] = None
-            return False
+            return
         i = pending.popleft()
         r, m = robots[i], models[i]
         slots[k] = _Slot(i, r, m)
         slot_models[k] = m
         b.state[k] = r.initial_state(m)
         b.warning[k] = 0
-        return True
 
     for k in range(nsim):
         assign(k)
     b.set_models(list(slot_models))
-    ndone = 0
     while any(s is not None for s in slots):
         ids = np.array([k for k, s in enumerate(slots) if s is not None], dtype=np.int32)
-        nu = slot_models[ids[0]].nu
         ctrl = np.empty((len(ids), chunk, nu))
         for j, k in enumerate(ids):
             s = slots[k]
             ctrl[j] = s.robot.controls((s.step + np.arange(chunk)) * s.robot.timestep)
+        rec = np.empty((len(ids), chunk, nsens))
         failed = {}
         try:
-            out = b.rollout(chunk, ctrl, record=("sensordata",), ids=ids)["sensordata"]
-        except mjbatch.SimulationError as e:  # those sims kept their state; report them
+            b.rollout(chunk, ctrl, record=("sensordata",), ids=ids, out={"sensordata": rec})
+        except mjbatch.SimulationError as e:  # those sims kept their state; the others ran
             failed = {int(k): b.error(int(k)) for k in e.ids}
-            out = None
         changed = False
         for j, k in enumerate(ids):
             s = slots[k]
@@ -126,19 +150,13 @@ def run_points(points, robot_cls, *, cycles: int = 10, min_cycles: int = 3,
                 err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
                        f"and t={(s.step + chunk) * dt:.4f} s")
             if err is None:
-                _consume(s, out[j], cycles, min_cycles, stop_when_steady, steady_kw)
+                _consume(s, rec[j], cycles, min_cycles, stop_when_steady, steady_kw)
             if err is not None or s.done:
-                results[s.index] = _finish(s, err, steady_kw)
-                ndone += 1
-                if on_result is not None:
-                    on_result(s.index, results[s.index])
-                if progress is not None:
-                    progress(ndone)
+                finished(s.index, _finish(s, err, steady_kw))
                 assign(k)
                 changed = True
         if changed and any(s is not None for s in slots):
             b.set_models(list(slot_models))
-    return results
 
 
 def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, steady_kw):

@@ -146,6 +146,17 @@ def l3_interval(g: Geometry, n: int = 1441) -> tuple[float, float]:
     return float(max(d.max() - g.l_t, g.l_t)), float(d.min() + g.l_t)
 
 
+def touchdowns(touch, min_flight: int) -> list[int]:
+    """Sample indices where the foot lands after at least `min_flight` samples in the air
+    (contact chatter within one stance does not count as a new stride)."""
+    out, last_off = [], None
+    for a, b in metrics.intervals(touch):
+        if last_off is None or a - last_off >= min_flight:
+            out.append(int(a))
+        last_off = b
+    return out
+
+
 # ---- the robot ----------------------------------------------------------------------
 class Bolt(Robot):
     """One BOLT point.  Config names (angles in *_deg, else SI); see configs/robot/bolt.yaml."""
@@ -164,10 +175,10 @@ class Bolt(Robot):
         l_cm_1=0.0, l_cm_2=0.0661, l_cm_3=0.1051, l_cm_4=0.0574, l_cm_5=0.0983,
         I_1=2.51e-5, I_2=1.53e-4, I_3=4.18e-4, I_4=4.8e-3, I_5=3.9e-3,
         # eq. 20 PD law and Sec. 5.1 limits
-        K_P=300.0, K_D=2.0, tau_max=30.0, P_max=1350.0,
+        K_P=300.0, K_D=2.0, tau_max=30.0, P_max=1350.0, armature=0.0,
         # foot, contact, loop closure, boom
         foot_radius=0.01, mu=1.0, contact_timeconst=0.005, loop_timeconst=0.002,
-        body_fixed=False, fixed_height=0.55,
+        body_fixed=False, fixed_height=0.55, bumper_height=0.385,
         timestep=2e-4,
     )
     ranges = {
@@ -179,10 +190,10 @@ class Bolt(Robot):
         **{k: (-1.0, 1.0, "[-1, 1] m") for k in ("l_cm_1", "l_cm_2", "l_cm_3", "l_cm_4", "l_cm_5")},
         **{k: (0.0, 1.0, "(0, 1] kg m^2") for k in ("I_1", "I_2", "I_3", "I_4", "I_5")},
         "K_P": (0.0, 1e5, "(0, 1e5] N m/rad"), "K_D": (0.0, 1e3, "[0, 1e3] N m s/rad"),
-        "tau_max": (0.0, 1e3, "(0, 1e3] N m"), "P_max": (0.0, 1e5, "(0, 1e5] W"),
+        "tau_max": (0.0, 1e3, "(0, 1e3] N m"), "armature": (0.0, 10.0, "[0, 10] kg m^2"), "P_max": (0.0, 1e5, "(0, 1e5] W"),
         "foot_radius": (0.0, 0.05, "(0, 0.05] m"), "mu": (0.0, 5.0, "(0, 5]"),
         "contact_timeconst": (0.0, 1.0, "(0, 1] s"), "loop_timeconst": (0.0, 1.0, "(0, 1] s"),
-        "fixed_height": (0.0, 10.0, "(0, 10] m"),
+        "fixed_height": (0.0, 10.0, "(0, 10] m"), "bumper_height": (0.0, 10.0, "(0, 10] m, or null for none"),
         "timestep": (0.0, 1e-3, "(0, 1e-3] s"),
     }
     columns = ("crank_period", "body_fixed")
@@ -264,6 +275,11 @@ class Bolt(Robot):
             for j in ("x", "z"):
                 spec.delete(spec.joint(j))
             base.pos = [0.0, 0.0, p["fixed_height"]]
+        elif p["bumper_height"] is not None:
+            jz = spec.joint("z")
+            jz.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+            jz.range = [p["bumper_height"] - base.pos[2], 10.0]
+            jz.solref_limit = [p["contact_timeconst"], 1.0]
         spec.site("A").pos = xz(k["A"][0])
         spec.geom("base_link").fromto = [0, 0, 0] + xz(k["A"][0])
         # each link: body frame at its proximal joint, local x along the link, joint ref = authored angle
@@ -291,6 +307,7 @@ class Bolt(Robot):
         spec.geom("floor").friction[0] = p["mu"]
         for eq in ("loop_B", "loop_G"):
             spec.equality(eq).solref = [p["loop_timeconst"], 1.0]
+        spec.joint("q_1").armature = p["armature"]
         act = spec.actuator("crank")
         act.gainprm[0], act.biasprm[1], act.biasprm[2] = p["K_P"], -p["K_P"], -p["K_D"]
         act.forcerange = [-self.torque_limit, self.torque_limit]
@@ -309,7 +326,10 @@ class Bolt(Robot):
         if not self.p["body_fixed"]:
             z0 = model.body("base").pos[2]
             data.joint("x").qpos[0] = 0.0
-            data.joint("z").qpos[0] = self.p["foot_radius"] - INITIAL_PENETRATION - pose["F"].imag - z0
+            z = self.p["foot_radius"] - INITIAL_PENETRATION - pose["F"].imag
+            if self.p["bumper_height"] is not None:
+                z = max(z, self.p["bumper_height"])   # resting on the bumper, the foot above the floor
+            data.joint("z").qpos[0] = z - z0
         data.qvel[:] = 0.0
 
     # ---- metrics ----------------------------------------------------------------------
@@ -354,7 +374,7 @@ class Bolt(Robot):
         t = run.t
         span = t[win][-1] - t[win][0] if n > 1 and ncyc > k0 else math.nan
         out["speed"] = float((x[win][-1] - x[win][0]) / span) if span == span and span > 0 else math.nan
-        td = [a for a, _ in metrics.intervals(touch)]
+        td = touchdowns(touch, spc // 4)
         td_t = np.array([t[i] for i in td if i >= k0 * spc])
         out["stride_time"] = float(np.mean(np.diff(td_t))) if len(td_t) >= 2 else math.nan
         out["touchdowns"] = len(td)

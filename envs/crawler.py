@@ -96,6 +96,8 @@ class Crawler(Robot):
         "kp": (0.0, 1e6, "(0, 1e6] N m/rad"), "kv": (0.0, 1e4, "[0, 1e4] N m s/rad"),
     }
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
+    random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
+                     "phi0_deg": (95.0, 140.0), "mu": (0.1, 0.6)}
     model_keys = ("mu", "mu1", "mu2", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l",
                   "foot_radius", "impratio", "kp", "kv")
 

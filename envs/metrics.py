@@ -82,3 +82,58 @@ def support_fractions(contacts, counts=(0, 1, 2, 3, 4)) -> dict:
     """Fraction of samples with k feet in contact; contacts is (samples, feet) bool."""
     n = np.asarray(contacts, bool).sum(axis=1)
     return {int(k): float(np.mean(n == k)) for k in counts}
+
+
+# ---- gait diagrams (legged robots): contact intervals, duty factors, support pattern ----
+PUSH, DRAG = 1, -1   # friction on a foot in contact pushes the body forward / drags it backward
+
+
+@dataclasses.dataclass(frozen=True)
+class GaitDiagram:
+    """Per-foot contact record of a gait (samples x feet), as in a gait diagram.
+
+    contact: bool (samples, feet); push: int8 (samples, feet), PUSH/DRAG where in contact, 0
+    in the air; intervals[j]: [start, stop) sample intervals of foot j's contacts;
+    segments[j]: (start, stop, PUSH|DRAG) runs within those intervals.
+    """
+
+    contact: np.ndarray
+    push: np.ndarray
+    intervals: list
+    segments: list
+    duty_factor: list          # per foot: fraction of samples in contact
+    drag_fraction: list        # per foot: fraction of its contact samples with backward friction
+    support_fraction: dict     # k -> fraction of samples with k feet in contact
+
+
+def gait_diagram(contact, forward_force, counts=None) -> GaitDiagram:
+    """Gait diagram of a contact record.
+
+    contact: (samples, feet) bool; forward_force: (samples, feet), the friction force on each
+    foot along the direction of travel (> 0 pushes the body forward, as green in the MinIAQ-II
+    paper's Figs. 8-9; < 0 drags it backward, red).  A contact sample with exactly zero force
+    counts as pushing (no drag).
+    """
+    c = np.asarray(contact, bool)
+    ff = np.asarray(forward_force, float)
+    if c.ndim != 2 or ff.shape != c.shape:
+        raise ValueError("contact and forward_force must both be (samples, feet)")
+    nfeet = c.shape[1]
+    push = np.where(c, np.where(ff < 0, DRAG, PUSH), 0).astype(np.int8)
+    ivs, segs, duty, drag = [], [], [], []
+    for j in range(nfeet):
+        ivs.append([(int(a), int(b)) for a, b in intervals(c[:, j])])
+        s = []
+        for code in (PUSH, DRAG):
+            s += [(int(a), int(b), code) for a, b in intervals(push[:, j] == code)]
+        segs.append(sorted(s))
+        duty.append(duty_factor(c[:, j]) if len(c) else float("nan"))
+        n_c = int(c[:, j].sum())
+        drag.append(float(np.sum(push[:, j] == DRAG) / n_c) if n_c else 0.0)
+    counts = tuple(range(nfeet + 1)) if counts is None else counts
+    return GaitDiagram(c, push, ivs, segs, duty, drag, support_fractions(c, counts))
+
+
+def cycle_phase(t, period: float, t0: float = 0.0) -> np.ndarray:
+    """Phase in [0, 1) of each time within its cycle (for a one-stride gait diagram)."""
+    return np.mod((np.asarray(t, float) - t0) / period, 1.0)

@@ -19,9 +19,20 @@ WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.
 
 
 def to_si(params: dict) -> dict:
-    """Config names -> SI: `psi_deg` becomes `psi` in radians; other keys unchanged."""
-    return {(k[:-4] if k.endswith("_deg") else k): (math.radians(v) if k.endswith("_deg") else v)
+    """Config names -> SI: `psi_deg` becomes `psi` in radians; other keys unchanged.
+
+    An optional angle left unset (None) stays None; a list of angles is converted elementwise.
+    """
+    return {(k[:-4] if k.endswith("_deg") else k): (_radians(v) if k.endswith("_deg") else v)
             for k, v in params.items()}
+
+
+def _radians(v):
+    if v is None:
+        return None
+    if isinstance(v, (list, tuple)):
+        return [_radians(x) for x in v]
+    return math.radians(v)
 
 
 class Robot:
@@ -33,6 +44,9 @@ class Robot:
     model_keys: tuple = ()       # parameters that change the compiled MjModel
     columns: tuple = ()          # parameters always written to results files
     samples_per_cycle: int = 200
+    random_inputs: dict = {}     # name -> (lo, hi): bounded ranges for randomised reliability runs
+    max_penetration: float = 2e-3  # m: deepest contact penetration a healthy run may show
+    max_loop_gap: float = 1e-3   # m: largest equality-constraint (loop-closure) violation allowed
 
     def __init__(self, **params):
         unknown = sorted(set(params) - set(self.defaults))

@@ -1,0 +1,82 @@
+"""Every robot's scene and env: loads, steps for seconds with the default gait and with
+randomised bounded inputs, and never shows a MuJoCo warning, NaN, deep penetration or an
+open loop (like Menagerie's model tests and dm_control's suite tests)."""
+import pathlib
+
+import mujoco
+import numpy as np
+import pytest
+
+import envs
+from envs import batch
+
+ROBOTS = sorted(envs.ROBOTS)
+SECONDS = 3.0
+
+
+def health(robot, seconds=SECONDS, check_every=10):
+    """Step the robot's gait in a plain mj_step loop; return worst penetration, loop gap."""
+    model = robot.model()
+    data = mujoco.MjData(model)
+    robot.initial_pose(model, data)
+    mujoco.mj_forward(model, data)
+    n = int(round(seconds / model.opt.timestep))
+    pen = gap = 0.0
+    for k in range(n):
+        data.ctrl[:] = robot.controls(np.array([data.time]))[0]
+        mujoco.mj_step(model, data)
+        if k % check_every == 0:
+            assert not data.warning.number.any(), (
+                f"{robot.name}: MuJoCo warning at t={data.time:.3f}: "
+                + ", ".join(mujoco.mjtWarning(i).name for i in np.flatnonzero(data.warning.number)))
+            assert np.isfinite(data.qpos).all() and np.isfinite(data.qvel).all()
+            if data.ncon:
+                pen = max(pen, -float(data.contact.dist[: data.ncon].min()))
+            eq = data.efc_type[: data.nefc] == mujoco.mjtConstraint.mjCNSTR_EQUALITY
+            if eq.any():
+                gap = max(gap, float(np.abs(data.efc_pos[: data.nefc][eq]).max()))
+    return pen, gap
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_scene_xml_loads(name):
+    cls = envs.robot_class(name)
+    scene = pathlib.Path(envs.__file__).parent.parent / "models" / name / "scene.xml"
+    model = mujoco.MjModel.from_xml_path(str(scene))
+    assert model.nbody > 1 and model.nu > 0
+    # the compiled default robot has the same structure as its scene
+    assert cls().model().nq == model.nq
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_default_gait_is_healthy(name):
+    r = envs.robot_class(name)()
+    pen, gap = health(r)
+    assert pen <= r.max_penetration, f"penetration {pen * 1e3:.2f} mm"
+    assert gap <= r.max_loop_gap, f"loop gap {gap * 1e3:.3f} mm"
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_randomised_inputs_are_healthy(name):
+    cls = envs.robot_class(name)
+    if not cls.random_inputs:
+        pytest.skip(f"{name} declares no random_inputs")
+    rng = np.random.default_rng(12345)
+    for _ in range(3):
+        pt = {k: float(rng.uniform(lo, hi)) for k, (lo, hi) in cls.random_inputs.items()}
+        r = cls(**pt)
+        pen, gap = health(r, seconds=min(SECONDS, 2 * r.period))
+        assert pen <= r.max_penetration, (pt, pen)
+        assert gap <= r.max_loop_gap, (pt, gap)
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_determinism_single_and_batch(name):
+    cls = envs.robot_class(name)
+    a = batch.run_point(cls(), cls, cycles=2, nthread=1)
+    b = batch.run_point(cls(), cls, cycles=2, nthread=1)
+    c = batch.run_points([cls(), cls()], cls, cycles=2, nthread=2)
+    assert a.error is None, a.error
+    np.testing.assert_array_equal(a.sensordata, b.sensordata)
+    for run in c:
+        np.testing.assert_array_equal(run.sensordata, a.sensordata)
