@@ -17,6 +17,7 @@ if "mujoco" not in __import__("sys").modules:
 # robot name -> "module:RobotClass"
 ROBOTS = {
     "crawler": "envs.crawler:Crawler",
+    "miniaq": "envs.miniaq:MiniAQ",
     "snake": "envs.snake:Snake",
     "bolt": "envs.bolt:Bolt",
 }

@@ -408,7 +408,7 @@ class HybridRun:
     x1: np.ndarray         # (samples,) foot 1 x
     cycle_values: np.ndarray
     steady: metrics.SteadyState | None
-    switches: list         # (t, mode) after each contact-state switch
+    switches: list         # (t, old mode, new mode, foot velocities (x1', x2'), forces) at each event
     liftoff_t: float | None = None
     error: str | None = None
     control: np.ndarray | None = None   # (samples,) 1 where the velocity-tracking law acts
@@ -421,7 +421,7 @@ class HybridRun:
 class Simulator:
     """Integrate the hybrid model of one Crawler point."""
 
-    def __init__(self, robot: Crawler, *, law=None, rtol=1e-9, atol=1e-11, baumgarte=40.0,
+    def __init__(self, robot: Crawler, *, law=None, rtol=1e-8, atol=1e-10, baumgarte=40.0,
                  liftoff="flag", samples_per_cycle=SAMPLES_PER_CYCLE, max_switches_per_cycle=2000):
         self.robot = robot
         self.P = Params.from_robot(robot)
@@ -488,14 +488,19 @@ class Simulator:
                     evs.append(ev)
         return evs
 
-    def _choose_mode(self, t, z, prev=None, tol_v=1e-7):
-        """The consistent contact state at (t, z) (Fig. 3 transitions)."""
+    def _choose_mode(self, t, z, prev=None, tol_v=1e-7, must_slip=()):
+        """The consistent contact state at (t, z) (Fig. 3 transitions).
+
+        must_slip: feet whose sticking just ended at the friction-cone boundary (they
+        slip, in the direction of their acceleration)."""
         qc, qdc = self._qc(t, z)
         v = self.model.foot_vx(np.r_[z[:3], qc], np.r_[z[5:8], qdc])
         opts = []
         for i in (0, 1):
             if abs(v[i]) > tol_v:
                 opts.append([int(np.sign(v[i]))])
+            elif i in must_slip:
+                opts.append([1, -1])
             else:
                 opts.append([STICK, 1, -1])
         cands = [(a, b) for a in opts[0] for b in opts[1] if not (a == STICK and b == STICK)]
@@ -572,7 +577,7 @@ class Simulator:
         t = 0.0
         mode = self._choose_mode(t, z)
         ts, zs, modes = [], [], []
-        switches = [(0.0, mode)]
+        switches = []
         boundary = []
         error = None
         nsw = 0
@@ -600,12 +605,20 @@ class Simulator:
                 z, t = self._project(t1, sol.y[:, -1]), t1
                 if sol.status == 0:
                     break
-                new = self._choose_mode(t, z, prev=mode)
+                # a sticking foot whose friction force reached the cone boundary must slip (Fig. 3)
+                fired = [j for j, te in enumerate(sol.t_events) if len(te)]
+                must_slip = {j for j in fired if j < 2 and mode[j] == STICK}
+                new = self._choose_mode(t, z, prev=mode, must_slip=must_slip)
                 if new is None:
                     error = f"no consistent contact state at t={t:.5f}"
                     break
+                q_, qd_, _, f_, _ = self.evaluate(t, z, new)
+                switches.append((t, mode, new, self.model.foot_vx(q_, qd_), f_.copy()))
                 mode = new
-                switches.append((t, mode))
+                # step a hair past the event so that it does not refire at the same instant
+                dt = min(1e-9 * T, t_end - t)
+                z = z + dt * self._rhs(mode)(t, z)
+                t += dt
                 nsw += 1
                 if nsw > self.max_switches * (k + 1):
                     error = f"more than {self.max_switches} contact switches per cycle (Zeno?) at t={t:.4f}"

@@ -32,6 +32,8 @@ class GaitTask(control.Task):
         physics.data.time = 0.0
         self.robot.initial_pose(physics.model._model, physics.data._data)
         physics.data.ctrl[:] = self.robot.controls(np.zeros(1))[0]
+        physics.forward()
+        self._last, self._rate = self._progress(physics), 0.0
 
     def action_spec(self, physics):
         n = getattr(self.robot, "n_action", 0)
@@ -55,7 +57,14 @@ class GaitTask(control.Task):
         obs["sensordata"] = physics.data.sensordata.copy()
         return obs
 
+    def _progress(self, physics) -> float:
+        return float(self.robot.progress(physics.data.sensordata[None], physics.model._model)[0])
+
+    def after_step(self, physics):
+        x = self._progress(physics)
+        self._rate = (x - self._last) / physics.timestep()
+        self._last = x
+
     def get_reward(self, physics):
-        """Forward progress rate of the robot's progress signal (m/s)."""
-        sd = physics.data.sensordata[None]
-        return float(self.robot.progress(sd, physics.model._model)[0]) if False else 0.0
+        """Forward speed of the robot's progress signal (m/s) over the last step."""
+        return self._rate

@@ -47,6 +47,7 @@ GAITS = {
 FORWARD_SPIN = -1.0
 BRANCH = +1          # assembly of the four-bar: C on the left of the line D -> A (see fourbar)
 INITIAL_PENETRATION = 1e-6
+CONTACT_FORCE_MIN = 1e-4   # N: a foot is in contact when its touch sensor reads more (0.05 % of m g)
 
 
 # ---- leg kinematics (Sec. III-A) ----------------------------------------------------
@@ -184,6 +185,7 @@ class MiniAQ(Robot):
                   "foot_radius", "K", "e", "c_max", "d", "mu_d", "impedance", "contact_feet",
                   "tau_max", "kp", "kv", "armature", "impratio", "loop_timeconst")
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
+    random_inputs = {"f": (1.0, 4.0), "mu_d": (0.2, 0.6)}   # bounded ranges for reliability runs
 
     # ---- validation ---------------------------------------------------------------
     def validate(self) -> None:
@@ -320,20 +322,24 @@ class MiniAQ(Robot):
         return np.asarray(theta2, float), th3 - np.asarray(theta2, float), th4
 
     def initial_pose(self, model, data) -> None:
-        """At rest, body level, cranks at their t=0 angles, the lowest foot touching the floor."""
+        """At rest, body level, cranks at their t=0 angles, the lowest feet on the floor."""
         p = self.p
         th2 = self.inputs(np.zeros(1))[0][0]
         data.qpos[:] = model.qpos0
-        z_low = np.inf
-        for leg, front, th in zip(LEGS, FRONT, th2):
+        z = []
+        for leg, th in zip(LEGS, th2):
             qc, qk, qr = self.leg_angles(th)
             data.joint(f"{leg}_crank").qpos[0] = qc
             data.joint(f"{leg}_coupler").qpos[0] = qk
             data.joint(f"{leg}_rocker").qpos[0] = qr
             E, _ = foot_point(th, p)
-            z_low = min(z_low, p["pivot_z"] + E[1])
+            z.append(p["pivot_z"] + E[1])
+        z_low = min(z)
+        # the lowest feet start at the static penetration of the mapped contact (weight shared)
+        n_down = sum(1 for zj in z if zj < z_low + 1e-7)
+        pen = max(INITIAL_PENETRATION, p["m"] * G / (n_down * self.contact()["stiffness"]))
         root = data.joint("root")
-        root.qpos[:3] = [0.0, 0.0, p["foot_radius"] - INITIAL_PENETRATION - z_low]
+        root.qpos[:3] = [0.0, 0.0, p["foot_radius"] - pen - z_low]
         root.qpos[3:] = [1.0, 0.0, 0.0, 0.0]
         data.qvel[:] = 0.0
 
@@ -387,13 +393,18 @@ class MiniAQ(Robot):
         out["support_le1"] = g.support_fraction[0] + g.support_fraction[1]
         return out
 
+    def intended_contact(self, t, duty: float = 0.5) -> np.ndarray:
+        """The intended gait: each foot on the floor for `duty` of the cycle centred on its
+        mid-stance (phase_j after t = 0), shape (len(t), 4) bool."""
+        t = np.asarray(t, float)
+        ph = np.mod(self.p["f"] * t[:, None] - np.array(self.phases)[None, :] / (2 * math.pi) + 0.5, 1.0) - 0.5
+        return np.abs(ph) <= duty / 2
+
     def loop_gaps(self, run) -> np.ndarray:
         """|C_coupler - C_rocker| per sample and leg (m)."""
         return np.stack([np.linalg.norm(run.sensor(f"{leg}_C_coupler") - run.sensor(f"{leg}_C_rocker"), axis=1)
                          for leg in LEGS], axis=1)
 
-
-CONTACT_FORCE_MIN = 1e-4   # N: a foot is in contact when its touch sensor reads more (0.05 % of m g)
 
 
 def _rod(m: float, L: float) -> float:

@@ -226,10 +226,12 @@ class InchwormGait:
 def ideal_positions(gait: InchwormGait, t, l: float = 1.0) -> np.ndarray:
     """Points P_0..P_N (x, y) of the ideal (kinematic) crawl at times t, shape (len(t), N+1, 2).
 
-    The plan keeps the part of the robot behind the hump where it lies and moves the
-    rest rigidly with it; P_0 advances by l d_unit in formation, P_N by l d_unit in
-    release, and during a propulsion step the front part follows the end-point error.
-    Used to check the plan (body advance per cycle, hump closure), not by the physics.
+    The plan keeps the part of the robot that lies on the floor where it is: the flat front
+    during formation (P_0 advances by l d_unit), the part behind the hump afterwards (P_N
+    advances by l d_unit in release).  Exact at step boundaries, where the hump is closed;
+    inside a propulsion step the part ahead of the window is drawn rigidly attached, i.e.
+    it follows eq. 10's end-point error (which the real floor does not allow).  Used to
+    check the plan (body advance per cycle, closure, continuity), not by the physics.
     """
     t = np.atleast_1d(np.asarray(t, float))
     th = gait.link_angles(t)
@@ -257,9 +259,9 @@ class Snake(Robot):
     name = "snake"
     camera_body = 1
     defaults = dict(
-        n=4, alpha_deg=30.0, N=8, T_step=1.0, time_scaling="cycloidal",
-        l=0.084, m=0.22, r=0.01, mu=0.35,
-        timestep=5e-4, impratio=100.0, kp=200.0, kv=2.0,
+        n=4, alpha_deg=30.0, N=8, T_step=0.55, time_scaling="cycloidal",
+        l=0.084, m=0.22, r=0.002, mu=0.3,
+        timestep=1.25e-4, impratio=100.0, kp=2000.0, kv=6.0,
     )
     ranges = {
         "n": (2, 100, "integers in [2, N-1]"),
@@ -273,6 +275,7 @@ class Snake(Robot):
         "kp": (0.0, 1e6, "(0, 1e6] N m/rad"), "kv": (0.0, 1e4, "[0, 1e4] N m s/rad"),
     }
     columns = ("n", "alpha_deg", "N", "T_step", "mu", "time_scaling")
+    random_inputs = {"alpha_deg": (5.0, 70.0), "T_step": (0.25, 2.0), "mu": (0.1, 1.0)}   # n = 4 (alpha_max 74.6)
     model_keys = ("N", "l", "m", "r", "mu", "impratio", "kp", "kv")
 
     # ---- validation -------------------------------------------------------------------
@@ -341,6 +344,8 @@ class Snake(Robot):
             g = spec.geom(f"link{k}")
             g.fromto = [0, 0, 0, l, 0, 0]
             g.size[0], g.mass, g.friction[0] = r, p["m"], mu
+            v = spec.geom(f"link{k}_visual")
+            v.fromto = [0, 0, v.fromto[2], l, 0, v.fromto[5]]
             spec.site(f"P{k}").pos = [l, 0, 0]
             if k > 1:
                 spec.body(f"link{k}").pos = [l, 0, 0]
@@ -406,12 +411,13 @@ def set_links(spec: mujoco.MjSpec, N: int) -> None:
     elif N > N_XML:
         d = spec.find_default("snake")
         dp, dv = spec.find_default("servo_p"), spec.find_default("servo_v")
-        ref = spec.geom("link1")
+        dvis = spec.find_default("visual")
         for k in range(N_XML + 1, N + 1):
             parent = spec.body(f"link{k - 1}")
             b = parent.add_body(name=f"link{k}", pos=[0.084, 0, 0], childclass="snake")
             b.add_joint(default=d, name=f"phi{k - 1}")
-            b.add_geom(default=d, name=f"link{k}", rgba=list(ref.rgba))
+            b.add_geom(default=d, name=f"link{k}")
+            b.add_geom(default=dvis, name=f"link{k}_visual")
             b.add_site(default=d, name=f"P{k}", pos=[0.084, 0, 0])
         for k in range(1, N_XML):
             spec.delete(spec.actuator(f"phi{k}_v"))

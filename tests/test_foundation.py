@@ -134,3 +134,17 @@ def test_simulation_warning_is_reported_not_hidden():
     # a servo this stiff at this step diverges: the run must say so
     run = batch.run_point(dict(omega=2.0, kp=1e6, kv=0.0, timestep=1e-3), Crawler, cycles=2)
     assert run.error and ("warning" in run.error.lower() or "unstable" in run.error.lower() or "nan" in run.error.lower())
+
+
+def test_env_reward_is_progress_rate():
+    env = envs.load("crawler", omega=4.0, cycles=1)
+    ts = env.reset()
+    r = env.task.robot
+    x0 = r.progress(env.physics.data.sensordata[None], env.physics.model._model)[0]
+    total = 0.0
+    while not ts.last():
+        ts = env.step(np.zeros(0))
+        total += ts.reward * env.physics.timestep()
+    x1 = r.progress(env.physics.data.sensordata[None], env.physics.model._model)[0]
+    assert total == pytest.approx(x1 - x0, abs=1e-12)
+    assert abs(total) > 1e-3

@@ -16,7 +16,8 @@ def robot_params(cfg) -> dict:
 
 
 def sweep_lists(cfg) -> dict:
-    return OmegaConf.to_container(cfg.get("sweep", {}) or {}, resolve=True)
+    s = cfg.get("sweep")
+    return OmegaConf.to_container(s, resolve=True) if s else {}
 
 
 def run_kw(cfg) -> dict:

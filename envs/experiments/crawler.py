@@ -6,7 +6,6 @@ in a process pool) and writes the same results.csv columns either way.
 """
 from __future__ import annotations
 
-import json
 import math
 import time
 
@@ -60,6 +59,25 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
     return out
 
 
+def crawler_class(cfg):
+    """Crawler, or (experiment.foot_solref set) a twin whose foot contacts use that solref (diagnostics)."""
+    sr = exp_cfg(cfg, "foot_solref")
+    if not sr:
+        return Crawler
+    sr = [float(x) for x in sr]
+
+    class SolrefCrawler(Crawler):
+        def spec(self):
+            s = super().spec()
+            for g in ("foot1", "foot2"):
+                s.geom(g).solref = sr
+            return s
+
+        def model_key(self):
+            return super().model_key() + (("foot_solref",) + tuple(sr),)
+    return SolrefCrawler
+
+
 def run_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
     """Simulate `points` (config-parameter dicts) with the configured engine; resumable CSV.
 
@@ -69,7 +87,8 @@ def run_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None
     engine = engine or engine_of(cfg)
     meta = meta or [{} for _ in points]
     full = [{**m, **p} for p, m in zip(points, meta)]
-    robots = [Crawler(**p) for p in points]             # validation first: nothing written on error
+    cls = crawler_class(cfg) if (engine or engine_of(cfg)) == "mujoco" else Crawler
+    robots = [cls(**p) for p in points]                 # validation first: nothing written on error
     allk = list(dict.fromkeys([k for f in full for k in f]))
     metak = {k for m in meta for k in m}
     varied = [k for k in allk if k in metak or len({repr(f.get(k)) for f in full}) > 1
@@ -112,7 +131,7 @@ def run_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None
                 i = todo[j]
                 steps += run.cycles * robots[i].steps_per_cycle
                 add(i, robots[i].summarize(run), run.error)
-            batch.run_points([robots[i] for i in todo], Crawler, on_result=on_result, **rk)
+            batch.run_points([robots[i] for i in todo], cls, on_result=on_result, **rk)
         elif todo:
             r = OmegaConf.to_container(cfg.run, resolve=True)
             args = (int(r["cycles"]), int(r["min_cycles"]), bool(r["stop_when_steady"]), hybrid_kw(cfg))
@@ -248,7 +267,9 @@ def twin_vs_hybrid(cfg, out) -> dict:
         tol = float(tolerance(Sh, tol_abs, tol_rel))
         table.append(dict(omega=rm["omega"], psi_deg=rm["psi_deg"], S_mujoco_mm=Sm * 1e3, S_hybrid_mm=Sh * 1e3,
                           err_mm=(Sm - Sh) * 1e3, tol_mm=tol * 1e3, within=bool(abs(Sm - Sh) <= tol),
-                          steady_mujoco=rm["steady"], steady_hybrid=rh["steady"]))
+                          steady_mujoco=rm["steady"], steady_hybrid=rh["steady"],
+                          liftoff_frac_mujoco=max(float(rm["foot1_liftoff"]), float(rm["foot2_liftoff"])),
+                          fn_min_hybrid=min(float(rh["foot1_fn_min"]), float(rh["foot2_fn_min"]))))
     cols = list(table[0].keys()) if table else []
     sw.ResultsFile(out / "comparison.csv", cols, ["omega"]).rewrite(table)
     plt = _plt()
@@ -280,18 +301,12 @@ def twin_vs_hybrid(cfg, out) -> dict:
 
 # ---- Fig. 6: psi-omega map ------------------------------------------------------------
 def _optimum(xs, ys):
-    """argmax over a grid, refined by a parabola through the best point and its neighbours."""
+    """argmax over the grid (refine with a finer sweep.psi_deg: S(psi) has a kink at psi = 0,
+    where the gait is symmetric and S = 0, so interpolating across it would overshoot)."""
     ys = np.asarray(ys, float)
     if not np.isfinite(ys).any():
         return math.nan, math.nan
     j = int(np.nanargmax(ys))
-    if 0 < j < len(xs) - 1 and np.isfinite(ys[j - 1:j + 2]).all():
-        x, y = np.asarray(xs[j - 1:j + 2], float), ys[j - 1:j + 2]
-        c = np.polyfit(x, y, 2)
-        if c[0] < 0:
-            xv = -c[1] / (2 * c[0])
-            if x[0] <= xv <= x[2]:
-                return float(xv), float(np.polyval(c, xv))
     return float(xs[j]), float(ys[j])
 
 
@@ -530,6 +545,8 @@ def time_scaling(cfg, out) -> dict:
     bounds = exp_cfg(cfg, "bounds", dict(alpha=[-0.95, 0.95], upsilon_deg=[0, 360], psi_deg=[0, 150]))
     seed = int(exp_cfg(cfg, "seed", 0))
     state = dict(n=0)
+    D = getattr(optuna.distributions, "FloatDistribution", None) or optuna.distributions.UniformDistribution
+    dists = {n: D(*bounds[n]) for n in bounds}
 
     def evaluate(params_list):
         """Objective of each parameter dict (S or S_mu), through run_rows (rows recorded)."""
@@ -554,11 +571,11 @@ def time_scaling(cfg, out) -> dict:
         for k, ps in enumerate(psi_base):   # the alpha = 0 baseline seeds the search
             study.add_trial(optuna.trial.create_trial(
                 params=dict(alpha=0.0, upsilon_deg=0.0, psi_deg=float(ps)),
-                distributions={n: optuna.distributions.FloatDistribution(*bounds[n]) for n in bounds},
+                distributions=dists,
                 value=vb[k] if np.isfinite(vb[k]) else -1.0))
         done = 0
         while done < n_trials:
-            trials = [study.ask({n: optuna.distributions.FloatDistribution(*bounds[n]) for n in bounds})
+            trials = [study.ask(dists)
                       for _ in range(min(batch, n_trials - done))]
             ps = [{**base, "omega": w, **{n: round(t.params[n], 6) for n in bounds}} for t in trials]
             try:
@@ -575,7 +592,8 @@ def time_scaling(cfg, out) -> dict:
             done += len(trials)
         bt = study.best_trial
         best_rows.append(dict(omega=w, objective=objective, psi_base_deg=float(psi_base[jb]), value_base=vb[jb],
-                              alpha=bt.params["alpha"], upsilon_deg=bt.params["upsilon_deg"], psi_deg=bt.params["psi_deg"],
+                              alpha=bt.params["alpha"], upsilon_deg=bt.params["upsilon_deg"],
+                              psi_deg=bt.params["psi_deg"],
                               value_best=bt.value, gain=bt.value / vb[jb] if vb[jb] else math.nan,
                               gain_mm=(bt.value - vb[jb]) * 1e3))
     sw.ResultsFile(out / "best.csv", list(best_rows[0].keys()), ["omega"]).rewrite(best_rows)
@@ -605,7 +623,8 @@ def plot_fig10(base, b, path, cfg) -> None:
     ax[0].set_ylabel("phi1 (blue), phi2 (black) [deg]")
     ax[1].set_ylabel("x1', x2' [mm/s]")
     ax[1].set_xlabel("t in the last cycle [s]")
-    ax[0].set_title(f"Fig. 10: time-scaled (solid) vs alpha=0 (dashed), omega={b['omega']:g} (hybrid model)")
+    ax[0].set_title(f"Fig. 10: time-scaled (solid) vs alpha=0 (dashed), omega={b['omega']:g} (hybrid model)",
+                    fontsize=10)
     for a in ax:
         a.grid(alpha=0.3)
     fig.tight_layout()
@@ -629,7 +648,8 @@ def feedback(cfg, out) -> dict:
         hk = hybrid_kw(cfg)
         open_run = H.simulate(r, cycles=cycles, stop_when_steady=False, **hk)
         fb_run = H.simulate(r, cycles=cycles, stop_when_steady=False, law=H.FeedbackLaw(r.inputs, P, **law_kw), **hk)
-        traces = {k: dict(t=x.t, q=x.q[:, 3:], vx=x.vx, ctrl=x.control) for k, x in (("open", open_run), ("feedback", fb_run))}
+        traces = {k: dict(t=x.t, q=x.q[:, 3:], vx=x.vx, ctrl=x.control)
+                  for k, x in (("open", open_run), ("feedback", fb_run))}
         seqs = {"open": open_run.cycle_values, "feedback": fb_run.cycle_values}
         errors = {"open": open_run.error, "feedback": fb_run.error}
         liftoff = {"open": open_run.liftoff_t, "feedback": fb_run.liftoff_t}
@@ -644,7 +664,8 @@ def feedback(cfg, out) -> dict:
     rows = []
     for k, S in (("open", S_open), ("feedback", S_fb)):
         rows.append({**{c: r.cfg[c] for c in Crawler.columns}, "S": S, "V": S / r.period,
-                     "steady": bool(abs(seqs[k][-1] - seqs[k][-1 - navg]) < 2e-5 + 2e-3 * abs(S)) if len(seqs[k]) > navg else False,
+                     "steady": (bool(abs(seqs[k][-1] - seqs[k][-1 - navg]) < 2e-5 + 2e-3 * abs(S))
+                                if len(seqs[k]) > navg else False),
                      "control": k})
     sw.ResultsFile(out / "results.csv", list(rows[0].keys()), ["control"]).rewrite(rows)
     plot_feedback(traces, r, H.FeedbackLaw(r.inputs, P, **law_kw), out / "feedback.png", engine)
@@ -703,9 +724,8 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
     stride = max(1, nstep // spc)
     ts, qs, vs, x1s, fns = [], [], [], [], []
     x1_b = [phys.foot_positions()[0, 0]]
-    k = 0
-    while not env.step(None).last() and k < cycles * nstep:
-        k += 1
+    for k in range(1, cycles * nstep + 1):
+        last = env.step(None).last()
         if k % stride == 0:
             ts.append(phys.data.time)
             qs.append(phys.joint_angles())
@@ -713,6 +733,8 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
             fns.append(phys.normal_forces())
         if k % nstep == 0:
             x1_b.append(phys.foot_positions()[0, 0])
+        if last:
+            break
     fn = np.array(fns)
     neg = np.flatnonzero((fn <= 1e-6).any(axis=1)) if len(fn) else []
     from envs.crawler import FORWARD

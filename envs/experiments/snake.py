@@ -14,7 +14,7 @@ import numpy as np
 from envs import sweep as sw
 from envs.errors import ConfigError
 from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys
-from envs.snake import Snake, alpha_max, d_unit, energy_loss
+from envs.snake import alpha_max, d_unit, energy_loss
 
 # ---- the paper's numbers ----------------------------------------------------------------
 TABLE1 = {  # n: (alpha_max_deg, f_max, d_unit)
@@ -167,15 +167,20 @@ def calibrate(cfg, out) -> dict:
         if int(n) != 4:
             raise ConfigError("sweep.n", n, "[4] (the paper gives measured Delta x for n=4 only)")
     rows, stats, errors = _sweep(cfg, out)
+    for r in rows:
+        if (4, int(round(r["alpha_deg"]))) not in TABLE2:
+            raise ConfigError("sweep.alpha_deg", r["alpha_deg"], "[30, 45, 58] (Table 2's measured rows)")
+    # calibrated parameters: mu, T_step and any other swept robot parameter except alpha_deg / n
+    names = ["mu", "T_step"] + [k for k in lists if k not in ("mu", "T_step", "alpha_deg", "n")]
     groups: dict = {}
     for r in rows:
-        key = (float(r["mu"]), float(r["T_step"]))
+        key = tuple(r[k] for k in names)
         paper = TABLE2[(4, int(round(r["alpha_deg"])))]
         groups.setdefault(key, []).append((r["loss"] - paper[4] / 100.0, r["alpha_deg"], r["loss"]))
     table = []
-    for (mu, ts), errs in sorted(groups.items()):
+    for key, errs in sorted(groups.items()):
         e = np.array([x[0] for x in errs])
-        table.append(dict(mu=mu, T_step=ts, rms_loss_error=float(np.sqrt(np.mean(e**2))),
+        table.append(dict(zip(names, key), rms_loss_error=float(np.sqrt(np.mean(e**2))),
                           losses={f"{x[1]:g}": x[2] for x in errs}))
     best = min(table, key=lambda d: d["rms_loss_error"])
     summary = dict(stats, errors=errors, best=best, grid=table)
@@ -188,13 +193,15 @@ def calibrate(cfg, out) -> dict:
 def _plot_calibration(table, path):
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4))
-    for ts in sorted({d["T_step"] for d in table}):
-        ds = sorted([d for d in table if d["T_step"] == ts], key=lambda d: d["mu"])
-        ax.plot([d["mu"] for d in ds], [d["rms_loss_error"] * 100 for d in ds], "o-", label=f"T_step={ts:g} s")
+    other = [k for k in table[0] if k not in ("mu", "rms_loss_error", "losses")]
+    for key in sorted({tuple(d[k] for k in other) for d in table}):
+        ds = sorted([d for d in table if tuple(d[k] for k in other) == key], key=lambda d: d["mu"])
+        ax.plot([d["mu"] for d in ds], [d["rms_loss_error"] * 100 for d in ds], "o-",
+                label=", ".join(f"{k}={v:g}" for k, v in zip(other, key)))
     ax.set_xlabel("floor friction mu")
     ax.set_ylabel("RMS(loss twin - loss paper) [%-points], n=4")
     ax.grid(alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -1,0 +1,287 @@
+"""BOLT experiments (paper: Liu & Ben-Tzvi).  Each writes into Hydra's run directory."""
+from __future__ import annotations
+
+import csv
+import math
+import time
+
+import numpy as np
+from omegaconf import OmegaConf
+
+from envs import batch
+from envs import sweep as sw
+from envs.bolt import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
+from envs.errors import ConfigError
+from envs.experiments import robot_cls, robot_params, run_kw, validate_sweep_keys
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _sweep_lists(cfg) -> dict:
+    """sweep.<name> lists ({} when the config has none; envs.experiments.sweep_lists needs a non-empty one)."""
+    s = cfg.get("sweep")
+    return OmegaConf.to_container(s, resolve=True) if s else {}
+
+
+def _single(cfg):
+    """The robot point of a single-run experiment (a sweep list picks its first value) and run options."""
+    cls = robot_cls(cfg)
+    lists = _sweep_lists(cfg)
+    for k, v in lists.items():
+        if k not in cls.defaults:
+            raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
+    robots = [cls(**dict(robot_params(cfg), **combo)) for combo in sw.grid(lists)]   # validation first
+    kw = run_kw(cfg)
+    kw["nthread"] = 1 if kw["nthread"] is None else kw["nthread"]
+    return cls, robots, kw
+
+
+# ---- bolt_foot_path ------------------------------------------------------------------
+def foot_path(cfg, out) -> dict:
+    """Fig. 5(b): body fixed in the air, slow crank: the twin's foot path in {B} against the
+    closed-form kinematics.  summary.json, foot_path.csv, foot_path.png."""
+    cls, robots, kw = _single(cfg)
+    r = robots[0]
+    if not r.p["body_fixed"]:
+        raise ConfigError("robot.body_fixed", r.cfg["body_fixed"], "true for the foot-path experiment")
+    kw["stop_when_steady"] = False
+    run = batch.run_points([r], cls, **kw)[0]
+    q1 = run.sensor("q_1")[:, 0]
+    twin = run.sensor("foot_in_B")[:, [0, 2]]
+    ref = loop_kinematics(q1, r.geometry)["F"]
+    err = np.abs(twin[:, 0] + 1j * twin[:, 1] - ref)
+    turned = float(np.ptp(q1))
+    full = closed_form_foot_path(r.geometry)
+    s_twin, h_twin = stride_and_height(twin)
+    s_cf, h_cf = stride_and_height(full)
+    s = r.summarize(run)
+    summary = dict(stride_length=s_twin, step_height=h_twin,
+                   stride_length_closed_form=s_cf, step_height_closed_form=h_cf,
+                   twin=dict(stride_length=s_twin, step_height=h_twin),
+                   closed_form=dict(stride_length=s_cf, step_height=h_cf),
+                   max_foot_error=float(err.max()), crank_turned_deg=math.degrees(turned),
+                   max_loop_gap=s["max_loop_gap"], crank_period=r.period, samples=len(q1),
+                   error=run.error)
+    with open(out / "foot_path.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["t", "q_1_deg", "foot_x", "foot_y", "foot_x_closed_form", "foot_y_closed_form", "error"])
+        for row in zip(run.t, np.degrees(q1), twin[:, 0], twin[:, 1], ref.real, ref.imag, err):
+            w.writerow([repr(float(v)) for v in row])
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(full[:, 0], full[:, 1], "k-", lw=2.5, alpha=0.35, label="closed form (Phi_1..Phi_4)")
+    ax.plot(twin[:, 0], twin[:, 1], "-", color="tab:red", lw=1, label="MuJoCo twin")
+    k0 = loop_kinematics(np.array([r.p["theta_1_0"]]), r.geometry)["F"][0]
+    ax.plot(k0.real, k0.imag, "o", color="tab:blue", label="q_1 = theta_1_0")
+    ax.set_aspect("equal")
+    ax.set_xlabel("foot x in {B} [m]")
+    ax.set_ylabel("foot y in {B} [m]")
+    ax.set_title(f"BOLT foot path (Fig. 5b): stride {s_twin * 1e3:.1f} mm, height {h_twin * 1e3:.1f} mm; "
+                 f"max error {err.max() * 1e3:.3f} mm", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "foot_path.png", dpi=120)
+    plt.close(fig)
+    sw.write_json(out / "summary.json", summary)
+    return summary
+
+
+# ---- bolt_running ---------------------------------------------------------------------
+TIMESERIES = ("t", "x", "y", "y_dot", "theta_1d_deg", "q_1_deg", "q_1_dot", "q_2_deg", "q_3_deg", "q_4_deg",
+              "q_5_deg", "loop_gap_B", "loop_gap_G", "crank_torque", "crank_power", "foot_force",
+              "foot_x_B", "foot_y_B")
+
+
+def running(cfg, out) -> dict:
+    """Figs. 11-14: running from rest on the boom.  summary.json, timeseries.csv, plots."""
+    cls, robots, kw = _single(cfg)
+    r = robots[0]
+    kw["stop_when_steady"] = False
+    r.model()                              # compile outside the timing
+    t0 = time.perf_counter()
+    run = batch.run_points([r], cls, **kw)[0]
+    wall = time.perf_counter() - t0
+    s = r.summarize(run)
+    sim_time = run.cycles * r.period
+    ts = _timeseries(r, run)
+    with open(out / "timeseries.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(TIMESERIES)
+        for row in zip(*(ts[c] for c in TIMESERIES)):
+            w.writerow([repr(float(v)) for v in row])
+    summary = dict(speed=s["speed"], stride_time=s["stride_time"], crank_period=r.period,
+                   max_loop_gap=s["max_loop_gap"], stride_length=s["stride_length"],
+                   strides=run.cycles, steady=s["steady"], duty_factor=s["duty_factor"],
+                   touchdowns_per_revolution=s["touchdowns_per_revolution"],
+                   peak_torque=s["peak_torque"], peak_power=s["peak_power"],
+                   peak_stance_power=s["peak_stance_power"], torque_limit=s["torque_limit"],
+                   limits_ok=s["limits_ok"], min_point_height=s["min_point_height"],
+                   max_tracking_error_deg=s["max_tracking_error_deg"],
+                   sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall if wall > 0 else math.nan,
+                   error=run.error)
+    _plot_running(r, ts, s, out)
+    sw.write_json(out / "summary.json", summary)
+    return summary
+
+
+def _timeseries(r, run) -> dict:
+    gaps = r.loop_gaps(run.sensordata, run.model)
+    tau = run.sensor("crank_torque")[:, 0]
+    w = run.sensor("crank_rate")[:, 0]
+    pos = run.sensor("body_pos")
+    d = dict(t=run.t, x=FORWARD * pos[:, 0], y=pos[:, 2], y_dot=run.sensor("body_vel")[:, 2],
+             theta_1d_deg=np.degrees(r.controls(run.t)[:, 0]), q_1_dot=w,
+             loop_gap_B=gaps[:, 0], loop_gap_G=gaps[:, 1], crank_torque=tau, crank_power=tau * w,
+             foot_force=run.sensor("foot_touch")[:, 0],
+             foot_x_B=run.sensor("foot_in_B")[:, 0], foot_y_B=run.sensor("foot_in_B")[:, 2])
+    for i in range(1, 6):
+        d[f"q_{i}_deg"] = np.degrees(run.sensor(f"q_{i}")[:, 0])
+    return d
+
+
+def _plot_running(r, ts, s, out) -> None:
+    plt = _plt()
+    t, stance = ts["t"], ts["foot_force"] > 0
+    T = r.period
+    # Fig. 12 (a, b): body x and y over time
+    fig, ax = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
+    ax[0].plot(t, ts["x"])
+    ax[0].set_ylabel("x_b [m]")
+    ax[0].set_title(f"BOLT running, crank period {T:g} s: {s['speed']:.2f} m/s, stride time "
+                    f"{s['stride_time'] * 1e3:.0f} ms", fontsize=10)
+    ax[1].plot(t, ts["y"])
+    ax[1].fill_between(t, ts["y"].min(), ts["y"].max(), where=stance, color="0.85", label="stance")
+    ax[1].set_ylabel("y_b [m]")
+    ax[1].set_xlabel("t [s]")
+    ax[1].legend(fontsize=8)
+    for a in ax:
+        a.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / "body_xy.png", dpi=120)
+    plt.close(fig)
+    # Fig. 12 (c, d): phase portraits (limit cycles) of height and crank angle
+    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+    late = t >= t[-1] / 2
+    ax[0].plot(ts["y"], ts["y_dot"], lw=0.5, color="0.7", label="from rest")
+    ax[0].plot(ts["y"][late], ts["y_dot"][late], lw=1.2, color="tab:blue", label="second half")
+    ax[0].set_xlabel("y_b [m]")
+    ax[0].set_ylabel("dy_b/dt [m/s]")
+    q1 = np.mod(-ts["q_1_deg"], 360.0)     # clockwise crank: shown as 0..360 deg of turn
+    ax[1].plot(q1, -ts["q_1_dot"], ".", ms=1, color="0.7")
+    ax[1].plot(q1[late], -ts["q_1_dot"][late], ".", ms=1.5, color="tab:blue")
+    ax[1].set_xlabel("crank turn -q_1 mod 360 [deg]")
+    ax[1].set_ylabel("-dq_1/dt [rad/s]")
+    ax[0].legend(fontsize=8)
+    for a in ax:
+        a.grid(alpha=0.3)
+    fig.suptitle("Phase portraits (Fig. 12c, d)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out / "phase_portraits.png", dpi=120)
+    plt.close(fig)
+    # Figs. 13, 14: crank angle (commanded and actual) and the dependent angles
+    fig, ax = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    ax[0].plot(t, np.mod(ts["theta_1d_deg"], 360), "--", lw=1, label="theta_1d (commanded)")
+    ax[0].plot(t, np.mod(ts["q_1_deg"], 360), lw=1, label="q_1")
+    ax[0].set_ylabel("crank angle mod 360 [deg]")
+    ax[0].legend(fontsize=8)
+    for i in range(2, 6):
+        ax[1].plot(t, np.mod(ts[f"q_{i}_deg"] + 180.0, 360.0) - 180.0, lw=1, label=f"q_{i}")
+    ax[1].set_ylabel("dependent angles z, wrapped [deg]")
+    ax[1].set_xlabel("t [s]")
+    ax[1].legend(fontsize=8, ncol=4)
+    for a in ax:
+        a.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / "angles.png", dpi=120)
+    plt.close(fig)
+    # Fig. 11: loop-closure errors
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.plot(t, ts["loop_gap_B"] * 1e3, lw=1, label="loop 1 gap |B_hfe - B_femur|")
+    ax.plot(t, ts["loop_gap_G"] * 1e3, lw=1, label="loop 2 gap |G_kfe - G_tibia|")
+    ax.fill_between(t, 0, max(ts["loop_gap_B"].max(), ts["loop_gap_G"].max()) * 1e3, where=stance,
+                    color="0.9", label="stance")
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("loop-closure error [mm]")
+    ax.set_title(f"Loop-closure error (Fig. 11): max {s['max_loop_gap'] * 1e3:.2f} mm", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / "loop_error.png", dpi=120)
+    plt.close(fig)
+    # crank torque and power against their limits
+    fig, ax = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
+    ax[0].plot(t, ts["crank_torque"], lw=0.8)
+    for v in (-r.p["tau_max"], r.p["tau_max"]):
+        ax[0].axhline(v, color="r", lw=0.8, ls="--")
+    ax[0].set_ylabel("crank torque [N m]")
+    ax[1].plot(t, ts["crank_power"], lw=0.8)
+    ax[1].axhline(r.p["P_max"], color="r", lw=0.8, ls="--", label="P_max")
+    ax[1].fill_between(t, ts["crank_power"].min(), ts["crank_power"].max(), where=stance, color="0.9",
+                       label="stance")
+    ax[1].set_ylabel("crank power [W]")
+    ax[1].set_xlabel("t [s]")
+    ax[1].legend(fontsize=8)
+    for a in ax:
+        a.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / "torque_power.png", dpi=120)
+    plt.close(fig)
+
+
+# ---- bolt_speed_sweep -----------------------------------------------------------------
+SWEEP_COLUMNS = ("speed", "stride_time", "peak_torque", "peak_power", "max_loop_gap", "peak_stance_power",
+                 "stride_length", "steady", "touchdowns_per_revolution", "limits_ok")
+
+
+def speed_sweep(cfg, out) -> dict:
+    """Speed, stride time, peak torque and power per crank rate.  results.csv, speed_sweep.png."""
+    cls = robot_cls(cfg)
+    validate_sweep_keys(cfg, cls)
+    kw = run_kw(cfg)
+    rows, stats = sw.run_sweep(cls, robot_params(cfg), _sweep_lists(cfg), out, run_kw=kw,
+                               extra_columns=SWEEP_COLUMNS, progress=cfg.run.progress)
+    steps_per_s = stats["steps_per_s"]
+    dt = cls(**robot_params(cfg)).timestep_max
+    summary = dict(stats, real_time_factor=steps_per_s * dt if steps_per_s == steps_per_s else math.nan,
+                   fastest_speed=max(r["speed"] for r in rows),
+                   max_loop_gap=max(r["max_loop_gap"] for r in rows),
+                   speed_by_crank_period={f"{r['crank_period']:g}": r["speed"] for r in rows},
+                   stride_time_by_crank_period={f"{r['crank_period']:g}": r["stride_time"] for r in rows})
+    _plot_sweep(rows, out / "speed_sweep.png")
+    sw.write_json(out / "summary.json", summary)
+    return summary
+
+
+def _plot_sweep(rows, path) -> None:
+    plt = _plt()
+    rows = sorted(rows, key=lambda r: r["crank_period"])
+    f = np.array([1.0 / r["crank_period"] for r in rows])
+    steady = np.array([bool(r["steady"]) for r in rows])
+    fig, ax = plt.subplots(2, 2, figsize=(10, 6), sharex=True)
+    panels = ((ax[0, 0], "speed", "speed [m/s]", 1.0), (ax[0, 1], "stride_time", "stride time [ms]", 1e3),
+              (ax[1, 0], "peak_torque", "peak |torque| [N m]", 1.0),
+              (ax[1, 1], "peak_stance_power", "peak stance power [W]", 1.0))
+    for a, key, label, k in panels:
+        y = np.array([r[key] for r in rows]) * k
+        a.plot(f, y, "o-")
+        if (~steady).any():
+            a.plot(f[~steady], y[~steady], "x", color="tab:red", label="not steady (per-stride advance varies)")
+            a.legend(fontsize=8)
+        a.set_ylabel(label)
+        a.grid(alpha=0.3)
+    ax[0, 1].plot(f, 1e3 / f, "k--", lw=0.8, label="crank period")
+    ax[1, 0].axhline(30, color="r", ls="--", lw=0.8)
+    ax[1, 1].axhline(1350, color="r", ls="--", lw=0.8)
+    ax[0, 0].axhspan(0.5, 3.2, color="0.92", zorder=0)
+    for a in ax[1]:
+        a.set_xlabel("crank rate [rev/s]")
+    fig.suptitle("BOLT speed sweep (paper: 0.5-3.2 m/s on the treadmill)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

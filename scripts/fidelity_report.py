@@ -1,0 +1,35 @@
+#!/usr/bin/env python
+"""Regenerate the fidelity report: python scripts/fidelity_report.py [--reduced] [--out docs/].
+
+Writes <out>/fidelity_report.md (reduced: fidelity_report_reduced.md) and its plots
+(<out>/fidelity/*.png, reduced: <out>/fidelity_reduced/*.png).  The claims, the paper's
+values and the grids live in envs/fidelity.py.  Full: several minutes on 2 cores;
+reduced: about a minute.
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+import envs  # noqa: E402,F401  (chooses the GL backend before MuJoCo is imported)
+from envs import fidelity  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reduced", action="store_true", help="tiny grids, fewer cycles (CI's reproducibility check)")
+    ap.add_argument("--out", default=str(fidelity.ROOT / "docs"), help="output directory (default: docs/)")
+    ap.add_argument("--work", default=None, help="keep the runners' outputs here (default: a temporary dir)")
+    ap.add_argument("--only", nargs="*", default=None, help="claim groups whose function name contains these")
+    a = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    path = fidelity.generate(a.out, reduced=a.reduced, work=a.work, only=a.only)
+    print(f"wrote {path} in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""The fidelity report (docs/fidelity_report*.md) is complete and reproducible.
+
+The reduced report is regenerated into a temporary directory and compared with the committed
+docs/fidelity_report_reduced.md: the same claim rows, the same text, and every number equal within
+a relative envs.fidelity.REL_TOL (numbers are printed with envs.fidelity.SIG significant digits;
+the simulations are deterministic on the same library build).
+"""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from envs import fidelity
+
+DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
+REPORTS = [p for p in (DOCS / "fidelity_report.md", DOCS / "fidelity_report_reduced.md")]
+PAPER_ROW_IDS = {k for k in fidelity.PAPER}
+
+
+def _rows(path):
+    return fidelity.parse_report(path.read_text())
+
+
+@pytest.mark.parametrize("path", REPORTS, ids=lambda p: p.name)
+def test_every_row_is_complete(path):
+    """Each claim row has a paper value (or 'withheld'), a twin value, a known verdict, a source."""
+    assert path.exists(), f"{path} missing: run scripts/fidelity_report.py{' --reduced' if 'reduced' in path.name else ''}"
+    rows = _rows(path)
+    assert len(rows) >= 80
+    for rid, r in rows.items():
+        assert r["paper"] not in ("", "–"), rid
+        assert r["twin"] not in ("", "–", "nan"), rid
+        assert r["verdict"] in fidelity.VERDICTS, (rid, r["verdict"])
+        assert r["source"] not in ("", "–"), rid
+        if r["paper"] == "withheld":
+            assert r["verdict"] == fidelity.WITHHELD, rid
+        if r["verdict"] in (fidelity.PARTLY, fidelity.DISAGREE):
+            assert r["reason"] not in ("", "–"), f"{rid}: a differing claim needs its reason"
+    # every claim with paper data appears (the snake tables are generated per row)
+    missing = PAPER_ROW_IDS - set(rows)
+    assert not missing, missing
+    assert any(k.startswith("S1.") for k in rows) and any(k.startswith("S2.") for k in rows)
+
+
+def test_paper_data_cover_all_groups():
+    robots = {r for r, _, _ in fidelity.CLAIMS}
+    assert robots == {"crawler", "snake", "bolt", "miniaq"}
+    withheld = [k for k, (_, v) in fidelity.PAPER.items() if v == "withheld"]
+    assert set(withheld) == {"C20", "C21", "B8"}
+
+
+def test_cells_match_tolerance():
+    assert fidelity.cells_match("194.751 mm", "194.751 mm")
+    assert fidelity.cells_match("194.751", "194.752")              # 5e-6 relative
+    assert not fidelity.cells_match("194.751", "194.761")          # 5e-5 relative
+    assert not fidelity.cells_match("agrees", "partly")
+    assert fidelity.cells_match("hybrid 1.5; twin -2e-05", "hybrid 1.5; twin -2e-05")
+
+
+def test_reduced_report_is_reproducible(tmp_path):
+    """Regenerate the reduced report (about a minute on 2 cores) and compare with the committed one."""
+    committed = DOCS / "fidelity_report_reduced.md"
+    assert committed.exists(), "run scripts/fidelity_report.py --reduced"
+    path = fidelity.generate(tmp_path, reduced=True, log=lambda *a: None)
+    new, old = _rows(path), _rows(committed)
+    assert list(new) == list(old), f"claim rows differ: +{set(new) - set(old)} -{set(old) - set(new)}"
+    bad = [(rid, c, old[rid][c], new[rid][c]) for rid in old for c in fidelity.COLUMNS
+           if not fidelity.cells_match(old[rid][c], new[rid][c])]
+    assert not bad, "values differ from docs/fidelity_report_reduced.md:\n" + "\n".join(map(str, bad[:20]))
+    assert (tmp_path / "fidelity_reduced").is_dir() and any((tmp_path / "fidelity_reduced").glob("*.png"))

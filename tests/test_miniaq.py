@@ -1,0 +1,334 @@
+"""The MinIAQ-II twin: four-bar legs, loop closure, gaits, turning, gait diagrams, contract files."""
+import csv
+import json
+import math
+
+import mujoco
+import numpy as np
+import pytest
+import yaml
+
+import envs
+from envs import batch, metrics
+from envs.errors import ConfigError
+from envs.miniaq import (FORWARD_SPIN, GAITS, LEGS, MiniAQ, foot_path, foot_point, fourbar,
+                         grashof_l1_range, mid_stance_angle, quat_to_euler)
+from tests.util import ROOT, run_script
+
+
+# ---- configuration and validation -------------------------------------------------------
+def test_yaml_defaults_match_python():
+    cfg = yaml.safe_load((ROOT / "configs" / "robot" / "miniaq.yaml").read_text())
+    assert cfg.pop("name") == "miniaq"
+    assert cfg == MiniAQ.defaults
+
+
+def test_registered():
+    assert envs.robot_class("miniaq") is MiniAQ
+
+
+@pytest.mark.parametrize("l1", [0.004, 0.036, 0.05])
+def test_non_grashof_link_set_rejected(l1):
+    lo, hi = grashof_l1_range(0.0051, 0.02121, 0.01885)
+    assert lo == pytest.approx(0.0051 + 0.02121 - 0.01885) and hi == pytest.approx(0.02121 + 0.01885 - 0.0051)
+    with pytest.raises(ConfigError, match=r"l1=.*allowed range is \[0.0074.*, 0.0349.*\] m.*Grashof") as e:
+        MiniAQ(l1=l1)
+    assert e.value.param == "l1"
+
+
+def test_grashof_range_is_the_full_rotation_range():
+    p = MiniAQ().p
+    lo, hi = grashof_l1_range(p["l2"], p["l3"], p["l4"])
+    th = np.linspace(0, 2 * np.pi, 721)
+    for l1 in (lo + 1e-4, 0.5 * (lo + hi), hi - 1e-4):       # inside: the crank turns fully
+        fourbar(th, l1, p["theta1"], p["l2"], p["l3"], p["l4"])
+    for l1 in (hi + 1e-3,):                                    # outside: the loop breaks somewhere
+        with pytest.raises(ValueError):
+            fourbar(th, l1, p["theta1"], p["l2"], p["l3"], p["l4"])
+
+
+@pytest.mark.parametrize("kw, param", [
+    (dict(gait="gallop"), "gait"), (dict(phase_deg=[0, 90, 180]), "phase_deg"),
+    (dict(direction_left=0), "direction_left"), (dict(f=0), "f"), (dict(m_leg=0.01), "m_leg"),
+    (dict(pivot_z=0.03), "pivot_z"),
+])
+def test_bad_parameters_rejected(kw, param):
+    with pytest.raises(ConfigError) as e:
+        MiniAQ(**kw)
+    assert e.value.param == param
+
+
+# ---- kinematics ------------------------------------------------------------------------------
+def test_designed_foot_path():
+    p = MiniAQ().p
+    path = foot_path(p)
+    assert 0.015 < path["stride"] < 0.03          # fore-aft sweep
+    assert 0.004 < path["step_height"] < 0.012
+    # the robot is about 45 mm tall: lowest foot to highest joint (the rocker pivot A)
+    th = np.linspace(0, 2 * np.pi, 721)
+    D, C, _, _ = fourbar(th, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
+    A = p["l1"] * np.array([math.cos(p["theta1"]), math.sin(p["theta1"])])
+    assert max(A[1], C[:, 1].max()) - path["z_min"] == pytest.approx(0.045, abs=0.002)
+    # the loop closes with the link lengths
+    np.testing.assert_allclose(np.linalg.norm(C - D, axis=1), p["l3"], rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(C - A, axis=1), p["l4"], rtol=1e-12)
+    # driven with FORWARD_SPIN, the foot moves backward at mid-stance (so the body moves forward)
+    th0 = mid_stance_angle(p)
+    E0, _ = foot_point(th0, p)
+    E1, _ = foot_point(th0 + FORWARD_SPIN * 1e-3, p)
+    assert E1[0] < E0[0]
+
+
+def test_feet_follow_designed_four_bar_path_when_body_held():
+    r = MiniAQ(gait="walk")
+    spec = r.spec()
+    spec.delete(spec.joint("root"))           # body welded in the air
+    spec.body("torso").pos = [0, 0, 0.2]
+    model = spec.compile()
+    model.opt.timestep = r.timestep
+    data = mujoco.MjData(model)
+    th0 = r.inputs(np.zeros(1))[0][0]
+    for leg, th in zip(LEGS, th0):
+        for name, q in zip(("crank", "coupler", "rocker"), r.leg_angles(th)):
+            data.joint(f"{leg}_{name}").qpos[0] = q
+    err, gap, n = 0.0, 0.0, r.steps_per_cycle
+    for i in range(n):
+        data.ctrl[:] = r.controls(np.array([data.time]))[0]
+        mujoco.mj_step(model, data)
+        if i % 50:
+            continue
+        for j, leg in enumerate(LEGS):
+            th2 = data.joint(f"{leg}_crank").qpos[0]
+            E, _ = foot_point(th2, r.p)
+            B = model.body(f"{leg}_crank").pos
+            xpos = data.site(f"{leg}_foot").xpos - np.array([0, 0, 0.2])
+            err = max(err, np.hypot(xpos[0] - B[0] - E[0], xpos[2] - B[2] - E[1]))
+            gap = max(gap, np.linalg.norm(data.site(f"{leg}_C_coupler").xpos - data.site(f"{leg}_C_rocker").xpos))
+    assert err < 5e-5          # 50 um of a 24 mm stride (loop compliance)
+    assert gap < 1e-5
+    # and the cranks turned a full cycle at constant speed
+    assert data.joint("fl_crank").qpos[0] - th0[0] == pytest.approx(FORWARD_SPIN * 2 * np.pi, abs=0.01)
+
+
+def test_gait_phase_offsets_and_directions():
+    t = np.linspace(0, 0.4, 9)
+    for gait, ph in GAITS.items():
+        r = MiniAQ(gait=gait)
+        q, qd, _ = r.inputs(t)
+        # leg j is at mid-stance at t = phase_j / (360 f)
+        for j, deg in enumerate(ph):
+            tj = np.array([deg / 360.0 / r.p["f"]])
+            assert np.mod(r.inputs(tj)[0][0, j] - mid_stance_angle(r.p) + np.pi, 2 * np.pi) - np.pi == \
+                pytest.approx(0.0, abs=1e-9)
+        np.testing.assert_allclose(qd, FORWARD_SPIN * 2 * np.pi * 2.5)
+    trot = MiniAQ().inputs(t)[0]
+    np.testing.assert_allclose(trot[:, 0], trot[:, 3])                 # diagonals in phase
+    np.testing.assert_allclose(trot[:, 1] - trot[:, 0], FORWARD_SPIN * -np.pi)
+    custom = MiniAQ(phase_deg=[0, 90, 180, 270])
+    assert custom.phases == pytest.approx(tuple(np.radians([0, 90, 180, 270])))
+    turn = MiniAQ(direction_left=-1)
+    qd = turn.inputs(t)[1][0]
+    assert np.sign(qd).tolist() == [-FORWARD_SPIN, FORWARD_SPIN, -FORWARD_SPIN, FORWARD_SPIN]
+
+
+def test_euler_angles_zyx():
+    for roll, pitch, yaw in ((0.1, -0.2, 0.3), (-0.5, 0.4, -2.0)):
+        q = np.empty(4)
+        mat = np.empty(9)
+        # R = Rz(yaw) Ry(pitch) Rx(roll)
+        cr, sr, cp, sp, cy, sy = (math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch),
+                                  math.cos(yaw), math.sin(yaw))
+        R = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]]) @ np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]]) \
+            @ np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]])
+        mat[:] = R.ravel()
+        mujoco.mju_mat2Quat(q, mat)
+        np.testing.assert_allclose(quat_to_euler(q), [roll, pitch, yaw], atol=1e-12)
+
+
+# ---- contact mapping ------------------------------------------------------------------------
+def test_standing_penetration_matches_hunt_crossley_secant():
+    r = MiniAQ(gait="pronk")
+    m = r.model()
+    d = mujoco.MjData(m)
+    r.initial_pose(m, d)
+    for _ in range(3000):
+        d.ctrl[:] = r.controls(np.zeros(1))[0]
+        mujoco.mj_step(m, d)
+    c = r.contact()
+    fn = np.array([d.sensor(f"{leg}_touch").data[0] for leg in LEGS])
+    pen = np.array([r.p["foot_radius"] - d.site(f"{leg}_foot").xpos[2] for leg in LEGS])
+    assert fn.sum() == pytest.approx(r.p["m"] * 9.81, rel=0.01)
+    np.testing.assert_allclose(pen, fn / c["stiffness"], rtol=0.05)
+    # at the calibration load (m g / 2 per foot) that is the Hunt-Crossley penetration
+    assert c["delta0"] == pytest.approx(math.sqrt(0.023 * 9.81 / 2 / 1150) * 1e-3, rel=1e-9)
+
+
+# ---- walking -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def runs():
+    pts = [dict(), dict(direction_left=-1), dict(direction_right=-1)]
+    out = batch.run_points(pts, MiniAQ, cycles=4, nthread=1)
+    return {name: r for name, r in zip(("trot", "turn_left", "turn_right"), out)}
+
+
+def test_no_mujoco_warnings(runs):
+    for name, r in runs.items():
+        assert r.error is None, (name, r.error)
+
+
+def test_loops_stay_closed_while_walking(runs):
+    for name, r in runs.items():
+        gaps = r.robot.loop_gaps(r)
+        assert gaps.shape == (len(r.t), 4)
+        assert gaps.max() < 1e-4, name               # 0.1 mm, against 5-29 mm links
+
+
+def test_trot_moves_forward(runs):
+    s = runs["trot"].robot.summarize(runs["trot"])
+    assert s["speed"] > 0.05                          # m/s, forward (+X)
+    assert abs(s["drift_y"]) < 0.1 * s["speed"]
+    assert abs(s["yaw_rate_deg_s"]) < 2.0
+    assert 1.0 < s["roll_amplitude_deg"] < 30.0        # the trot rocks the body about the diagonals
+    assert s["crank_lag_max_deg"] < 2.0               # constant crank speed held
+    for leg in LEGS:
+        assert 0.3 < s[f"{leg}_duty_factor"] < 0.7
+
+
+def test_reversing_one_side_turns_in_place(runs):
+    left = runs["turn_left"].robot.summarize(runs["turn_left"])
+    right = runs["turn_right"].robot.summarize(runs["turn_right"])
+    assert left["yaw_rate_deg_s"] > 10.0              # left side backward: counter-clockwise
+    assert right["yaw_rate_deg_s"] < -10.0
+    assert abs(left["speed"]) < 0.3 * runs["trot"].robot.summarize(runs["trot"])["speed"]
+
+
+def test_motor_stalls_under_torque_limit():
+    r = batch.run_point(dict(tau_max=2e-4), MiniAQ, cycles=2, nthread=1)
+    s = r.robot.summarize(r)
+    assert s["motor_saturated_fraction"] > 0.2
+    assert s["crank_lag_max_deg"] > 10.0
+
+
+# ---- gait diagram extraction (generic, envs/metrics.py) ----------------------------------------
+def test_gait_diagram_on_synthetic_record():
+    # 3 feet, 10 samples: foot 0 on 0-4 (pushes 0-2, drags 3-4); foot 1 on 3-8 (pushes);
+    # foot 2 on 0-1 and 8-9 (drags at 9)
+    c = np.zeros((10, 3), bool)
+    c[0:5, 0] = True
+    c[3:9, 1] = True
+    c[0:2, 2] = c[8:10, 2] = True
+    ff = np.ones((10, 3))
+    ff[3:5, 0] = -0.1
+    ff[9, 2] = -1.0
+    ff[5:8, 0] = -5.0                 # in the air: ignored
+    g = metrics.gait_diagram(c, ff)
+    assert g.intervals == [[(0, 5)], [(3, 9)], [(0, 2), (8, 10)]]
+    assert g.segments[0] == [(0, 3, metrics.PUSH), (3, 5, metrics.DRAG)]
+    assert g.segments[1] == [(3, 9, metrics.PUSH)]
+    assert g.segments[2] == [(0, 2, metrics.PUSH), (8, 9, metrics.PUSH), (9, 10, metrics.DRAG)]
+    assert g.duty_factor == pytest.approx([0.5, 0.6, 0.4])
+    assert g.drag_fraction == pytest.approx([0.4, 0.0, 0.25])
+    # feet on the floor per sample: 2 2 1 2 2 1 1 1 2 1
+    assert g.support_fraction == pytest.approx({0: 0.0, 1: 0.5, 2: 0.5, 3: 0.0})
+    assert g.push[6, 0] == 0 and g.push[4, 0] == metrics.DRAG
+    with pytest.raises(ValueError):
+        metrics.gait_diagram(c, ff[:, :2])
+
+
+def test_intended_trot_is_two_legs_at_a_time():
+    r = MiniAQ()
+    t = np.arange(400) / 400 * r.period
+    g = metrics.gait_diagram(r.intended_contact(t), np.ones((400, 4)))
+    assert g.duty_factor == pytest.approx([0.5] * 4, abs=0.005)
+    assert g.support_fraction[2] > 0.98
+
+
+# ---- dm_control ------------------------------------------------------------------------------
+def test_dm_control_environment():
+    env = envs.load("miniaq", cycles=0.25)
+    ts = env.reset()
+    steps, fn = 0, []
+    while not ts.last():
+        ts = env.step([])
+        steps += 1
+        fn.append(env.physics.normal_forces().sum())
+    ph = env.physics
+    assert abs(steps - 1000) <= 1
+    assert ph.loop_gaps().max() < 1e-4
+    assert ph.foot_positions().shape == (4, 3)
+    assert np.mean(fn) == pytest.approx(0.023 * 9.81, rel=0.25)      # the feet carry the weight
+    assert np.all(np.abs(ph.orientation()[:2]) < 0.5)
+    assert ph.body_position()[0] > 0.005                               # walked forward
+    assert ph.crank_angles() == pytest.approx(MiniAQ().inputs(np.array([ph.data.time]))[0][0], abs=0.02)
+
+
+# ---- experiments (Hydra) -----------------------------------------------------------------------
+def test_trot_experiment_writes_contract_files(tmp_path):
+    out = tmp_path / "trot"
+    res = run_script("scripts/run.py", "experiment=miniaq_trot", "experiment.duration=1.2", f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text())
+    for k in ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "max_loop_gap", "duty_factor", "support_fraction"):
+        assert k in s
+    assert set(s["duty_factor"]) == set(LEGS)
+    assert set(s["support_fraction"]) == {"2", "3", "4"}
+    assert s["speed"] > 0.05 and s["max_loop_gap"] < 1e-4
+    rows = list(csv.DictReader(open(out / "timeseries.csv")))
+    assert float(rows[-1]["t"]) == pytest.approx(1.2)
+    for col in ("t", "x", "y", "z", "roll_deg", "pitch_deg", "yaw_deg", "fl_contact", "hr_push"):
+        assert col in rows[0]
+    assert (out / "gait_diagram.png").stat().st_size > 20_000
+
+
+def test_turn_experiment_and_bad_geometry(tmp_path):
+    out = tmp_path / "turn"
+    res = run_script("scripts/run.py", "experiment=miniaq_turn", "experiment.duration=1.2", f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads((out / "summary.json").read_text())["yaw_rate_deg_s"] > 10.0
+    bad = tmp_path / "bad"
+    res = run_script("scripts/run.py", "experiment=miniaq_turn", "robot.l1=0.04", f"hydra.run.dir={bad}")
+    assert res.returncode == 2
+    assert "error: l1=0.04" in res.stderr and "Grashof" in res.stderr
+    assert not bad.exists()
+
+
+def test_gait_sweep_experiment(tmp_path):
+    out = tmp_path / "sweep"
+    res = run_script("scripts/run.py", "experiment=miniaq_gait_sweep", "sweep.gait=[trot,pronk]", "sweep.f=[2.5]",
+                     "run.cycles=2", "run.progress=false", f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = list(csv.DictReader(open(out / "results.csv")))
+    assert [r["gait"] for r in rows] == ["trot", "pronk"]
+    for col in ("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3", "support_4"):
+        assert col in rows[0]
+    assert not any(r.get("error") for r in rows)
+    assert float(rows[0]["speed"]) > 5 * abs(float(rows[1]["speed"]))
+
+
+def test_video(tmp_path):
+    import imageio_ffmpeg
+
+    path = tmp_path / "miniaq.mp4"
+    res = run_script("scripts/render.py", "--cycles", "0.5", "--width", "240", "--height", "160", "--out", path,
+                     "robot=miniaq")
+    assert res.returncode == 0, res.stderr[-2000:]
+    frames = imageio_ffmpeg.read_frames(str(path))
+    next(frames)
+    imgs = [np.frombuffer(f, np.uint8).reshape(160, 240, 3) for f in frames]
+    assert len(imgs) >= 5 and imgs[0].std() > 5
+    assert np.abs(imgs[0].astype(int) - imgs[-1]).mean() > 0.1
+
+
+# ---- the paper's runs (long) ---------------------------------------------------------------------
+@pytest.mark.slow
+def test_paper_trot_and_turn_5s(tmp_path):
+    trot = tmp_path / "trot"
+    res = run_script("scripts/run.py", "experiment=miniaq_trot", f"hydra.run.dir={trot}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    s = json.loads((trot / "summary.json").read_text())
+    assert s["speed"] > 0.05 and s["max_loop_gap"] < 1e-4
+    assert sum(s["support_fraction"].values()) > 0.8
+    turn = tmp_path / "turn"
+    res = run_script("scripts/run.py", "experiment=miniaq_turn", f"hydra.run.dir={turn}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads((turn / "summary.json").read_text())["yaw_rate_deg_s"] > 10.0
