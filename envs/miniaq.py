@@ -358,7 +358,7 @@ class MiniAQ(Robot):
         return metrics.gait_diagram(fn > CONTACT_FORCE_MIN, ff)
 
     def summarize(self, run) -> dict:
-        T, spc = self.period, self.samples_per_cycle
+        spc = self.samples_per_cycle
         n = len(run.t)
         out = dict(cycles=run.cycles)
         if n < spc + 2:

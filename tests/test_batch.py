@@ -1,7 +1,6 @@
 """Sweeps at engine speed: grids, resumable results files, Hydra multirun (joblib launcher)."""
 import csv
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -6,7 +6,6 @@ import math
 import pathlib
 import tempfile
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -38,3 +38,11 @@ def validate_sweep_keys(cfg, cls) -> None:
 
 def out_dir(out) -> pathlib.Path:
     return pathlib.Path(out)
+
+
+def pyplot():
+    """matplotlib.pyplot on the non-interactive Agg backend (experiments only write PNGs)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt

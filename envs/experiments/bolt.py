@@ -6,32 +6,18 @@ import math
 import time
 
 import numpy as np
-from omegaconf import OmegaConf
 
 from envs import batch
 from envs import sweep as sw
 from envs.bolt import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.errors import ConfigError
-from envs.experiments import robot_cls, robot_params, run_kw, validate_sweep_keys
-
-
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
-def _sweep_lists(cfg) -> dict:
-    """sweep.<name> lists ({} when the config has none; envs.experiments.sweep_lists needs a non-empty one)."""
-    s = cfg.get("sweep")
-    return OmegaConf.to_container(s, resolve=True) if s else {}
+from envs.experiments import robot_cls, robot_params, run_kw, validate_sweep_keys, pyplot, sweep_lists
 
 
 def _single(cfg):
     """The robot point of a single-run experiment (a sweep list picks its first value) and run options."""
     cls = robot_cls(cfg)
-    lists = _sweep_lists(cfg)
+    lists = sweep_lists(cfg)
     for k, v in lists.items():
         if k not in cls.defaults:
             raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
@@ -72,7 +58,7 @@ def foot_path(cfg, out) -> dict:
         w.writerow(["t", "q_1_deg", "foot_x", "foot_y", "foot_x_closed_form", "foot_y_closed_form", "error"])
         for row in zip(run.t, np.degrees(q1), twin[:, 0], twin[:, 1], ref.real, ref.imag, err):
             w.writerow([repr(float(v)) for v in row])
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(full[:, 0], full[:, 1], "k-", lw=2.5, alpha=0.35, label="closed form (Phi_1..Phi_4)")
     ax.plot(twin[:, 0], twin[:, 1], "-", color="tab:red", lw=1, label="MuJoCo twin")
@@ -146,7 +132,7 @@ def _timeseries(r, run) -> dict:
 
 
 def _plot_running(r, ts, s, out) -> None:
-    plt = _plt()
+    plt = pyplot()
     t, stance = ts["t"], ts["foot_force"] > 0
     T = r.period
     # Fig. 12 (a, b): body x and y over time
@@ -244,7 +230,7 @@ def speed_sweep(cfg, out) -> dict:
     cls = robot_cls(cfg)
     validate_sweep_keys(cfg, cls)
     kw = run_kw(cfg)
-    rows, stats = sw.run_sweep(cls, robot_params(cfg), _sweep_lists(cfg), out, run_kw=kw,
+    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw,
                                extra_columns=SWEEP_COLUMNS, progress=cfg.run.progress)
     steps_per_s = stats["steps_per_s"]
     dt = cls(**robot_params(cfg)).timestep_max
@@ -259,7 +245,7 @@ def speed_sweep(cfg, out) -> dict:
 
 
 def _plot_sweep(rows, path) -> None:
-    plt = _plt()
+    plt = pyplot()
     rows = sorted(rows, key=lambda r: r["crank_period"])
     f = np.array([1.0 / r["crank_period"] for r in rows])
     steady = np.array([bool(r["steady"]) for r in rows])

@@ -17,7 +17,7 @@ import numpy as np
 
 from envs import batch
 from envs import sweep as sw
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys
+from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot
 from envs.miniaq import LEGS, quat_to_euler
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
@@ -141,15 +141,8 @@ def _fmt(v):
     return int(v) if isinstance(v, (np.integer, int)) else f"{float(v):.9g}"
 
 
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
 def plot_body_motion(robot, run, duration, path) -> None:
-    plt = _plt()
+    plt = pyplot()
     c = timeseries(robot, run, duration)
     fig, ax = plt.subplots(2, 2, figsize=(11, 6))
     ax[0, 0].plot(c["t"], c["roll_deg"], color="tab:blue")
@@ -190,7 +183,7 @@ def plot_gait_diagram(robot, run, duration, path) -> None:
     """Figs. 8-9: intended vs achieved contact per leg; green = friction pushes forward, red = drags."""
     from envs import metrics
 
-    plt = _plt()
+    plt = pyplot()
     keep = run.t <= duration + 1e-9
     t = run.t[keep]
     g = robot.gait(run, keep)
@@ -225,7 +218,7 @@ def plot_gait_diagram(robot, run, duration, path) -> None:
 
 
 def plot_yaw(robot, run, duration, rate, path) -> None:
-    plt = _plt()
+    plt = pyplot()
     c = timeseries(robot, run, duration)
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     ax[0].plot(c["t"], c["yaw_deg"], label="twin")
@@ -247,7 +240,7 @@ def plot_yaw(robot, run, duration, rate, path) -> None:
 
 
 def plot_sweep(rows, path) -> None:
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, 3, figsize=(14, 4))
     for gait in dict.fromkeys(r["gait"] for r in rows):
         rs = sorted((r for r in rows if r["gait"] == gait), key=lambda r: r["f"])

@@ -13,7 +13,7 @@ import numpy as np
 
 from envs import sweep as sw
 from envs.errors import ConfigError
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys
+from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot
 from envs.snake import alpha_max, d_unit, energy_loss
 
 # ---- the paper's numbers ----------------------------------------------------------------
@@ -28,13 +28,6 @@ TABLE2 = {  # (n, alpha_deg): (f, d_unit, dx_mm or None, d_mm, loss_percent or N
     (5, 58): (0.519, 2.831, None, 2378.0, None),
 }
 TABLE2_COLUMNS = ("n", "alpha_deg", "f", "d_unit", "d", "dx", "loss")
-
-
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
 
 
 def _real_time_factor(rows, stats, nthread) -> dict:
@@ -75,7 +68,7 @@ def table1(cfg, out) -> dict:
 
 
 def _plot_table1(rows, path):
-    plt = _plt()
+    plt = pyplot()
     n = [r["n"] for r in rows]
     fig, ax = plt.subplots(1, 3, figsize=(11, 3.4))
     for a, key, pk, name in ((ax[0], "alpha_max_deg", "paper_alpha_max_deg", "alpha_max [deg]"),
@@ -129,7 +122,7 @@ def table2(cfg, out) -> dict:
 
 
 def _plot_table2(rows, path):
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
     for n, c in ((4, "tab:blue"), (5, "tab:orange")):
         rs = sorted([r for r in rows if int(r["n"]) == n], key=lambda r: r["alpha_deg"])
@@ -191,7 +184,7 @@ def calibrate(cfg, out) -> dict:
 
 
 def _plot_calibration(table, path):
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     other = [k for k in table[0] if k not in ("mu", "rms_loss_error", "losses")]
     for key in sorted({tuple(d[k] for k in other) for d in table}):
@@ -221,7 +214,7 @@ def sweep(cfg, out) -> dict:
 
 
 def _plot_sweep(rows, x, others, path):
-    plt = _plt()
+    plt = pyplot()
     groups: dict = {}
     for r in rows:
         groups.setdefault(tuple((k, r[k]) for k in others), []).append(r)
