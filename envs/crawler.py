@@ -79,6 +79,7 @@ class Crawler(Robot):
         m0=0.194, m1=0.021, m2=0.021, J0=776.3e-6, J1=98.7e-6, J2=98.7e-6,
         l0=0.187, l=0.17, foot_radius=0.001,
         timestep=2e-4, impratio=100.0, kp=400.0, kv=1.2,
+        contact_timeconst=0.02, contact_dampratio=1.0,
     )
     ranges = {
         "omega": (0.0, 200.0, "(0, 200] rad/s"),
@@ -94,12 +95,14 @@ class Crawler(Robot):
         "foot_radius": (0.0, 0.01, "(0, 0.01] m"),
         "timestep": (0.0, 1e-3, "(0, 1e-3] s"), "impratio": (1.0, 1e4, "[1, 1e4]"),
         "kp": (0.0, 1e6, "(0, 1e6] N m/rad"), "kv": (0.0, 1e4, "[0, 1e4] N m s/rad"),
+        "contact_timeconst": (0.0, 1.0, "(0, 1] s (MuJoCo solref[0] of the feet; >= 2 timestep)"),
+        "contact_dampratio": (0.0, 100.0, "(0, 100] (MuJoCo solref[1] of the feet)"),
     }
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
                      "phi0_deg": (95.0, 140.0), "mu": (0.1, 0.6)}
     model_keys = ("mu", "mu1", "mu2", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l",
-                  "foot_radius", "impratio", "kp", "kv")
+                  "foot_radius", "impratio", "kp", "kv", "contact_timeconst", "contact_dampratio")
 
     # ---- inputs -------------------------------------------------------------
     @property
@@ -118,7 +121,8 @@ class Crawler(Robot):
 
     # ---- validation ---------------------------------------------------------
     def validate(self) -> None:
-        for name in ("omega", "mu", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l", "kp"):
+        for name in ("omega", "mu", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l", "kp",
+                     "contact_timeconst", "contact_dampratio"):
             if self.p[name] <= 0:
                 raise ConfigError(name, self.cfg[name], self.ranges[name][2])
         for name in ("mu1", "mu2"):
@@ -192,6 +196,7 @@ class Crawler(Robot):
             spec.geom(f"link{i}").fromto = [0, 0, 0, sgn * l, 0, 0]
             foot = spec.geom(f"foot{i}")
             foot.pos, foot.size[0], foot.friction[0] = [sgn * l, 0, 0], r, mu
+            foot.solref = [p["contact_timeconst"], p["contact_dampratio"]]   # feet have priority
             spec.site(f"foot{i}").pos = [sgn * l, 0, 0]
             spec.geom(f"foot{i}_visual").pos = [sgn * l, 0, 0]
             spec.site(f"foot{i}").size[0] = max(4 * r, 0.004)

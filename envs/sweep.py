@@ -115,16 +115,45 @@ def _parse(v):
 
 def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: dict,
               extra_columns=(), filename="results.csv", progress=True) -> tuple[list[dict], dict]:
-    """Run every point of base x grid(sweep) not already in out/filename.
-
-    Returns (rows in grid order, stats).  All points are validated before any
-    is simulated, so a bad value fails before a file is written.
-    """
-    from envs import batch
-
+    """Run every point of base x grid(sweep) with the batch runner, resumably (see run_rows)."""
     points = [{**base, **combo} for combo in grid(sweep)]
     robots = [robot_cls(**pt) for pt in points]            # validation: ConfigError, nothing written
     key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
+    return run_rows(robots, out, key=key, simulate=batch_engine(run_kw), extra_columns=extra_columns,
+                    filename=filename, progress=progress)
+
+
+def batch_engine(run_kw: dict):
+    """The MuJoCo engine for run_rows: the native batch runner (envs.batch.run_points)."""
+    from envs import batch
+
+    def simulate(robots, add) -> int:
+        steps = 0
+
+        def on_result(j, run):
+            nonlocal steps
+            r = robots[j]
+            steps += run.cycles * r.steps_per_cycle
+            # a failed point (MuJoCo error or warning) keeps its row, with the reason and no metrics
+            add(j, {} if run.error else r.summarize(run), run.error)
+        batch.run_points(robots, type(robots[0]), on_result=on_result, **run_kw)
+        return steps
+    return simulate
+
+
+def run_rows(robots, out: pathlib.Path, *, key: list, simulate, meta=None, extra_columns=(),
+             filename="results.csv", progress=True) -> tuple[list[dict], dict]:
+    """The shared resumable loop: one row per robot point in out/filename.
+
+    Points already in the file (matched on the `key` columns) are not recomputed;
+    the others go to simulate(robots_todo, add) -> steps, an engine that calls
+    add(j, summary, error) as each point j of robots_todo finishes (any order).
+    Rows are appended and flushed as they come; when a run completes, the file is
+    rewritten in point order.  meta: per-point dicts of extra key columns.
+    Returns (rows in point order, stats).
+    """
+    meta = meta or [{} for _ in robots]
+    keyrows = [{**r.cfg, **m} for r, m in zip(robots, meta)]
     out.mkdir(parents=True, exist_ok=True)
     res_path = out / filename
     header = _read_header(res_path)
@@ -132,27 +161,26 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
         raise RuntimeError(f"{res_path} has columns {header}, which lack {sorted(set(key) - set(header))}: "
                            "it belongs to another sweep; use a new run directory")
     results = ResultsFile(res_path, header, key) if header else None
-    todo = [i for i, r in enumerate(robots) if results is None or not results.has(r.cfg)]
+    todo = [i for i, kr in enumerate(keyrows) if results is None or not results.has(kr)]
     t0 = time.perf_counter()
-    steps = 0
     bar = _bar(len(todo)) if progress and todo else None
 
-    def on_result(j, run):
-        nonlocal results, steps
+    def add(j, summary, error=None):
+        nonlocal results
         i = todo[j]
-        # a failed point (MuJoCo error or warning) keeps its row, with the reason and no metrics
-        row = {**robots[i].cfg, **({} if run.error else robots[i].summarize(run)), "error": run.error or ""}
-        steps += run.cycles * robots[i].steps_per_cycle
+        row = {**keyrows[i], **summary, "error": error or ""}
         if results is None:
-            results = ResultsFile(res_path, key + list(extra_columns) + [c for c in row if c not in key
-                                                                       and c not in extra_columns], key)
+            first = key + [c for c in extra_columns if c not in key]
+            results = ResultsFile(res_path, first + [c for c in row if c not in first and c != "error"] + ["error"],
+                                  key)
         results.append(row)
         if bar is not None:
             bar.update(1)
 
+    steps = 0
     try:
         if todo:
-            batch.run_points([robots[i] for i in todo], robot_cls, on_result=on_result, **run_kw)
+            steps = simulate([robots[i] for i in todo], add) or 0
     finally:
         if bar is not None:
             bar.close()
@@ -162,11 +190,11 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
     ordered = []
     if results is not None:
         rows = {_key(r, key): r for r in results.rows()}
-        ordered = [rows[_key(r.cfg, key)] for r in robots if _key(r.cfg, key) in rows]
-        if todo:   # finished: the file in grid order (rows of other grids kept after), atomically
-            grid_keys = {_key(r.cfg, key) for r in robots}
-            results.rewrite(ordered + [r for k, r in rows.items() if k not in grid_keys])
-    stats = dict(points=len(points), computed=len(todo), wall_s=wall, steps=steps,
+        ordered = [rows[_key(kr, key)] for kr in keyrows if _key(kr, key) in rows]
+        if todo:   # finished: the file in point order (rows of other grids kept after), atomically
+            mine = {_key(kr, key) for kr in keyrows}
+            results.rewrite(ordered + [r for k, r in rows.items() if k not in mine])
+    stats = dict(points=len(robots), computed=len(todo), wall_s=wall, steps=steps,
                  steps_per_s=steps / wall if wall > 0 and steps else math.nan)
     return ordered, stats
 

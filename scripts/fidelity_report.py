@@ -14,8 +14,7 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-import envs  # noqa: E402,F401  (chooses the GL backend before MuJoCo is imported)
-from envs import fidelity  # noqa: E402
+from envs import fidelity  # noqa: E402  (importing envs first chooses the GL backend)
 
 
 def main(argv=None) -> int:
@@ -23,10 +22,12 @@ def main(argv=None) -> int:
     ap.add_argument("--reduced", action="store_true", help="tiny grids, fewer cycles (CI's reproducibility check)")
     ap.add_argument("--out", default=str(fidelity.ROOT / "docs"), help="output directory (default: docs/)")
     ap.add_argument("--work", default=None, help="keep the runners' outputs here (default: a temporary dir)")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --work: reuse the finished sweep points there (after an interrupted run)")
     ap.add_argument("--only", nargs="*", default=None, help="claim groups whose function name contains these")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
-    path = fidelity.generate(a.out, reduced=a.reduced, work=a.work, only=a.only)
+    path = fidelity.generate(a.out, reduced=a.reduced, work=a.work, only=a.only, resume=a.resume)
     print(f"wrote {path} in {time.perf_counter() - t0:.0f} s")
     return 0
 

@@ -50,32 +50,11 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
     import warnings
     warnings.filterwarnings("ignore")
     from envs import crawler_hybrid as H
-    t0 = time.perf_counter()
     run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
     out = H.summarize(run)
     if run.error:
         out["error"] = run.error
-    out["wall_s"] = time.perf_counter() - t0
     return out
-
-
-def crawler_class(cfg):
-    """Crawler, or (experiment.foot_solref set) a twin whose foot contacts use that solref (diagnostics)."""
-    sr = exp_cfg(cfg, "foot_solref")
-    if not sr:
-        return Crawler
-    sr = [float(x) for x in sr]
-
-    class SolrefCrawler(Crawler):
-        def spec(self):
-            s = super().spec()
-            for g in ("foot1", "foot2"):
-                s.geom(g).solref = sr
-            return s
-
-        def model_key(self):
-            return super().model_key() + (("foot_solref",) + tuple(sr),)
-    return SolrefCrawler
 
 
 def run_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
@@ -87,83 +66,42 @@ def run_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None
     engine = engine or engine_of(cfg)
     meta = meta or [{} for _ in points]
     full = [{**m, **p} for p, m in zip(points, meta)]
-    cls = crawler_class(cfg) if (engine or engine_of(cfg)) == "mujoco" else Crawler
-    robots = [cls(**p) for p in points]                 # validation first: nothing written on error
+    robots = [Crawler(**p) for p in points]                 # validation first: nothing written on error
     allk = list(dict.fromkeys([k for f in full for k in f]))
     metak = {k for m in meta for k in m}
     varied = [k for k in allk if k in metak or len({repr(f.get(k)) for f in full}) > 1
               or any(f.get(k) != Crawler.defaults.get(k) for f in full)]
     key = list(dict.fromkeys(varied + list(Crawler.columns)))
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / filename
-    header = sw._read_header(path)
-    if header and not set(key) <= set(header):
-        raise RuntimeError(f"{path} has columns {header}, lacking {sorted(set(key) - set(header))}: use a new run dir")
-    res = sw.ResultsFile(path, header, key) if header else None
-    keyrows = [{**r.cfg, **f} for r, f in zip(robots, full)]
-    todo = [i for i in range(len(points)) if res is None or not res.has(keyrows[i])]
-    t0 = time.perf_counter()
-    steps = 0
+    simulate = sw.batch_engine(run_kw(cfg)) if engine == "mujoco" else _hybrid_engine(cfg)
     progress = cfg.run.get("progress", False) if progress is None else progress
-    bar = sw._bar(len(todo)) if progress and todo else None
-
-    def add(i, summary, err=None):
-        nonlocal res
-        row = {**keyrows[i], **summary}
-        if err:
-            row["error"] = err
-        if res is None:
-            cols = key + list(EXTRA) + [c for c in row if c not in key and c not in EXTRA and c != "wall_s"]
-            if "error" not in cols:
-                cols.append("error")
-            res = sw.ResultsFile(path, cols, key)
-        res.append(row)
-        if bar is not None:
-            bar.update(1)
-
-    try:
-        if todo and engine == "mujoco":
-            from envs import batch
-            rk = run_kw(cfg)
-
-            def on_result(j, run):
-                nonlocal steps
-                i = todo[j]
-                steps += run.cycles * robots[i].steps_per_cycle
-                add(i, robots[i].summarize(run), run.error)
-            batch.run_points([robots[i] for i in todo], cls, on_result=on_result, **rk)
-        elif todo:
-            r = OmegaConf.to_container(cfg.run, resolve=True)
-            args = (int(r["cycles"]), int(r["min_cycles"]), bool(r["stop_when_steady"]), hybrid_kw(cfg))
-            n = min(_nthread(cfg), len(todo))
-            if n <= 1:
-                for i in todo:
-                    s = _hybrid_point(points[i], *args)
-                    add(i, s, s.pop("error", None))
-            else:
-                from joblib import Parallel, delayed
-                order = sorted(todo, key=lambda i: -robots[i].period)     # longest first
-                gen = Parallel(n_jobs=n, return_as="generator_unordered")(
-                    delayed(_hybrid_task)(i, points[i], *args) for i in order)
-                for i, s in gen:
-                    add(i, s, s.pop("error", None))
-    finally:
-        if bar is not None:
-            bar.close()
-        if res is not None:
-            res.close()
-    wall = time.perf_counter() - t0
-    rows = []
-    if res is not None:
-        got = {sw._key(r, key): r for r in res.rows()}
-        rows = [got[sw._key(k, key)] for k in keyrows if sw._key(k, key) in got]
-        if todo:
-            ks = {sw._key(k, key) for k in keyrows}
-            res.rewrite(rows + [r for k, r in got.items() if k not in ks])
-    stats = dict(engine=engine, points=len(points), computed=len(todo), wall_s=wall)
-    if engine == "mujoco":
-        stats.update(steps=steps, steps_per_s=steps / wall if wall > 0 and steps else math.nan)
+    rows, stats = sw.run_rows(robots, out, key=key, simulate=simulate, meta=meta, extra_columns=EXTRA,
+                              filename=filename, progress=progress)
+    stats["engine"] = engine
+    if engine != "mujoco":
+        stats.pop("steps"), stats.pop("steps_per_s")
     return rows, stats
+
+
+def _hybrid_engine(cfg):
+    """The exact hybrid model as a run_rows engine: points in a process pool, longest first."""
+    r = OmegaConf.to_container(cfg.run, resolve=True)
+    args = (int(r["cycles"]), int(r["min_cycles"]), bool(r["stop_when_steady"]), hybrid_kw(cfg))
+
+    def simulate(robots, add):
+        n = min(_nthread(cfg), len(robots))
+        if n <= 1:
+            for j, rb in enumerate(robots):
+                s = _hybrid_point(rb.cfg, *args)
+                add(j, s, s.pop("error", None))
+            return 0
+        from joblib import Parallel, delayed
+        order = sorted(range(len(robots)), key=lambda j: -robots[j].period)     # longest first
+        gen = Parallel(n_jobs=n, return_as="generator_unordered")(
+            delayed(_hybrid_task)(j, robots[j].cfg, *args) for j in order)
+        for j, s in gen:
+            add(j, s, s.pop("error", None))
+        return 0
+    return simulate
 
 
 def grid_points(cfg, sweep=None):
@@ -534,8 +472,11 @@ def _robust_points(p, eps, levels=(-1.0, 0.0, 1.0)):
 def time_scaling(cfg, out) -> dict:
     """Optuna (TPE) over (alpha, Upsilon, psi) per omega for S (or S_mu): results.csv (every trial),
     best.csv (baseline alpha=0 best-psi vs optimum, gain), fig10_time_scaling.png."""
+    import warnings
+
     import optuna
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     base = robot_params(cfg)
     omegas = exp_cfg(cfg, "omega")
     n_trials, batch = int(exp_cfg(cfg, "n_trials", 24)), int(exp_cfg(cfg, "batch", 4))
@@ -722,7 +663,7 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
     spc = 200
     nstep = int(round(T / phys.model.opt.timestep))
     stride = max(1, nstep // spc)
-    ts, qs, vs, x1s, fns = [], [], [], [], []
+    ts, qs, vs, fns = [], [], [], []
     x1_b = [phys.foot_positions()[0, 0]]
     for k in range(1, cycles * nstep + 1):
         last = env.step(None).last()
