@@ -80,3 +80,18 @@ def test_determinism_single_and_batch(name):
     np.testing.assert_array_equal(a.sensordata, b.sensordata)
     for run in c:
         np.testing.assert_array_equal(run.sensordata, a.sensordata)
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_dm_control_env_steps_cleanly(name):
+    env = envs.load(name, cycles=1)
+    ts = env.reset()
+    assert ts.first() and all(np.isfinite(v).all() for v in ts.observation.values())
+    steps = int(round(0.5 / env.physics.timestep()))
+    for _ in range(steps):
+        ts = env.step(np.zeros(env.action_spec().shape))
+        if ts.last():
+            break
+    assert not env.physics.data.warning.number.any()
+    assert np.isfinite(env.physics.data.qpos).all()
+    assert env.physics.data.time > 0
