@@ -19,7 +19,15 @@ def compose(overrides):
 
 def robot_from(cfg):
     """The robot point of a config: robot.* parameters (sweep lists are ignored)."""
-    import envs
     from envs.experiments import robot_params
 
     return envs.robot_class(cfg.robot.name)(**robot_params(cfg))
+
+
+def robot_or_exit(overrides):
+    """The robot point of the composed config; on a bad parameter print the error and exit 2."""
+    try:
+        return robot_from(compose(overrides))
+    except envs.ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -20,14 +20,9 @@ def main(argv=None) -> int:
     ap.add_argument("--height", type=int, default=360)
     ap.add_argument("--out", default="gait.mp4", help="output MP4 path (default gait.mp4)")
     args, overrides = ap.parse_known_args(argv)
-    import envs
     from envs import render
 
-    try:
-        robot = _cli.robot_from(_cli.compose(overrides))
-    except envs.ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    robot = _cli.robot_or_exit(overrides)
     info = render.render_video(robot, args.out, cycles=args.cycles, fps=args.fps, speed=args.speed,
                                width=args.width, height=args.height)
     print(f"wrote {info['path']}: {info['frames']} frames, {info['bytes']} bytes")

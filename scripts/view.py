@@ -20,13 +20,7 @@ def main(argv=None) -> int:
     ap.add_argument("--duration", type=float, default=None, help="close after this many wall seconds")
     ap.add_argument("--fps", type=float, default=60.0, help="viewer syncs per second")
     args, overrides = ap.parse_known_args(argv)
-    import envs
-
-    try:
-        robot = _cli.robot_from(_cli.compose(overrides))
-    except envs.ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    robot = _cli.robot_or_exit(overrides)
     import mujoco
     import mujoco.viewer
 

@@ -13,7 +13,7 @@ from envs import batch
 from envs.bolt import (Bolt, Geometry, POINTS, foot_path, l2_interval, l3_interval, loop_kinematics, phi,
                        stride_and_height)
 from envs.errors import ConfigError
-from tests.util import ROOT, run_script
+from tests.util import ROOT, assert_fails_early, render_frames, run_script
 
 G = Geometry.of(Bolt().p)
 LOOP_GAP_FIXED = 2e-4       # m: loop gap over a revolution, body held (measured 0.13 mm at the start-up jerk, then 0.01 mm)
@@ -280,23 +280,11 @@ def test_experiments_write_contract_files(tmp_path):
 
 
 def test_bad_link_set_fails_early_via_cli(tmp_path):
-    out = tmp_path / "bad"
-    res = run_script("scripts/run.py", "experiment=bolt_running", "robot.l_2=0.2", f"hydra.run.dir={out}")
-    assert res.returncode == 2
-    assert "error: l_2=" in res.stderr and "allowed" in res.stderr
-    assert not out.exists()
+    assert_fails_early(tmp_path, "l_2", "experiment=bolt_running", "robot.l_2=0.2")
 
 
 def test_video_is_written(tmp_path):
-    import imageio_ffmpeg
-
-    path = tmp_path / "bolt.mp4"
-    res = run_script("scripts/render.py", "--cycles", "3", "--width", "320", "--height", "240",
-                     "--out", path, "robot=bolt")
-    assert res.returncode == 0, res.stderr[-2000:]
-    frames = imageio_ffmpeg.read_frames(str(path))
-    next(frames)
-    imgs = [np.frombuffer(f, np.uint8).reshape(240, 320, 3) for f in frames]
+    imgs = render_frames(tmp_path, 320, 240, "--cycles", "3", "robot=bolt")
     assert len(imgs) >= 25 and imgs[0].std() > 5
     assert np.abs(imgs[0].astype(int) - imgs[len(imgs) // 2]).mean() > 0.1
 

@@ -13,7 +13,7 @@ from envs import batch, metrics
 from envs.errors import ConfigError
 from envs.miniaq import (FORWARD_SPIN, GAITS, LEGS, MiniAQ, foot_path, foot_point, fourbar,
                          grashof_l1_range, mid_stance_angle, quat_to_euler)
-from tests.util import ROOT, run_script
+from tests.util import ROOT, assert_fails_early, render_frames, run_script
 
 
 # ---- configuration and validation -------------------------------------------------------
@@ -285,11 +285,7 @@ def test_turn_experiment_and_bad_geometry(tmp_path):
     res = run_script("scripts/run.py", "experiment=miniaq_turn", "experiment.duration=1.2", f"hydra.run.dir={out}")
     assert res.returncode == 0, res.stderr[-2000:]
     assert json.loads((out / "summary.json").read_text())["yaw_rate_deg_s"] > 10.0
-    bad = tmp_path / "bad"
-    res = run_script("scripts/run.py", "experiment=miniaq_turn", "robot.l1=0.04", f"hydra.run.dir={bad}")
-    assert res.returncode == 2
-    assert "error: l1=0.04" in res.stderr and "Grashof" in res.stderr
-    assert not bad.exists()
+    assert_fails_early(tmp_path, "l1", "experiment=miniaq_turn", "robot.l1=0.04", text="Grashof")
 
 
 def test_gait_sweep_experiment(tmp_path):
@@ -306,15 +302,7 @@ def test_gait_sweep_experiment(tmp_path):
 
 
 def test_video(tmp_path):
-    import imageio_ffmpeg
-
-    path = tmp_path / "miniaq.mp4"
-    res = run_script("scripts/render.py", "--cycles", "0.5", "--width", "240", "--height", "160", "--out", path,
-                     "robot=miniaq")
-    assert res.returncode == 0, res.stderr[-2000:]
-    frames = imageio_ffmpeg.read_frames(str(path))
-    next(frames)
-    imgs = [np.frombuffer(f, np.uint8).reshape(160, 240, 3) for f in frames]
+    imgs = render_frames(tmp_path, 240, 160, "--cycles", "0.5", "robot=miniaq")
     assert len(imgs) >= 5 and imgs[0].std() > 5
     assert np.abs(imgs[0].astype(int) - imgs[-1]).mean() > 0.1
 

@@ -7,7 +7,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from tests.util import ROOT, run_script
+from tests.util import ROOT, assert_fails_early, render_frames, run_script
 
 
 def test_frequency_sweep_writes_contract_files(tmp_path):
@@ -42,25 +42,12 @@ def test_frequency_sweep_writes_contract_files(tmp_path):
     ("+sweep.nonsense=[1]", "sweep.nonsense"),
 ])
 def test_bad_input_fails_early_and_leaves_nothing(tmp_path, override, param):
-    out = tmp_path / "bad"
-    res = run_script("scripts/run.py", override, f"hydra.run.dir={out}")
-    assert res.returncode == 2
-    assert f"error: {param}=" in res.stderr
-    assert "allowed" in res.stderr
-    assert not out.exists()
+    assert_fails_early(tmp_path, param, override)
 
 
 def test_video_is_written(tmp_path):
-    import imageio_ffmpeg
-
-    path = tmp_path / "gait.mp4"
-    res = run_script("scripts/render.py", "--cycles", "1", "--width", "320", "--height", "240",
-                     "--out", path, "robot.omega=4")
-    assert res.returncode == 0, res.stderr[-2000:]
-    frames = imageio_ffmpeg.read_frames(str(path))
-    meta = next(frames)
-    imgs = [np.frombuffer(f, np.uint8).reshape(240, 320, 3) for f in frames]
-    assert meta["size"] == (320, 240) and len(imgs) >= 40
+    imgs = render_frames(tmp_path, 320, 240, "--cycles", "1", "robot.omega=4")
+    assert len(imgs) >= 40
     assert imgs[0].std() > 5          # not a blank frame
     assert np.abs(imgs[0].astype(int) - imgs[len(imgs) // 2]).mean() > 0.1   # the robot moves
 
