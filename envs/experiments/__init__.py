@@ -46,3 +46,10 @@ def pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def save_figure(fig, path, dpi: int = 120) -> None:
+    """Lay out, write (PNG) and close a figure."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    pyplot().close(fig)

@@ -11,7 +11,8 @@ from envs import batch
 from envs import sweep as sw
 from envs.bolt import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.errors import ConfigError
-from envs.experiments import robot_cls, robot_params, run_kw, validate_sweep_keys, pyplot, sweep_lists
+from envs.experiments import (pyplot, robot_cls, robot_params, run_kw, save_figure, sweep_lists,
+                              validate_sweep_keys)
 
 
 def _single(cfg):
@@ -71,9 +72,7 @@ def foot_path(cfg, out) -> dict:
                  f"max error {err.max() * 1e3:.3f} mm", fontsize=9)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "foot_path.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "foot_path.png", dpi=120)
     sw.write_json(out / "summary.json", summary)
     return summary
 
@@ -148,9 +147,7 @@ def _plot_running(r, ts, s, out) -> None:
     ax[1].legend(fontsize=8)
     for a in ax:
         a.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "body_xy.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "body_xy.png", dpi=120)
     # Fig. 12 (c, d): phase portraits (limit cycles) of height and crank angle
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     late = t >= t[-1] / 2
@@ -167,9 +164,7 @@ def _plot_running(r, ts, s, out) -> None:
     for a in ax:
         a.grid(alpha=0.3)
     fig.suptitle("Phase portraits (Fig. 12c, d)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(out / "phase_portraits.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "phase_portraits.png", dpi=120)
     # Figs. 13, 14: crank angle (commanded and actual) and the dependent angles
     fig, ax = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     ax[0].plot(t, np.mod(ts["theta_1d_deg"], 360), "--", lw=1, label="theta_1d (commanded)")
@@ -183,9 +178,7 @@ def _plot_running(r, ts, s, out) -> None:
     ax[1].legend(fontsize=8, ncol=4)
     for a in ax:
         a.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "angles.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "angles.png", dpi=120)
     # Fig. 11: loop-closure errors
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.plot(t, ts["loop_gap_B"] * 1e3, lw=1, label="loop 1 gap |B_hfe - B_femur|")
@@ -197,9 +190,7 @@ def _plot_running(r, ts, s, out) -> None:
     ax.set_title(f"Loop-closure error (Fig. 11): max {s['max_loop_gap'] * 1e3:.2f} mm", fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "loop_error.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "loop_error.png", dpi=120)
     # crank torque and power against their limits
     fig, ax = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
     ax[0].plot(t, ts["crank_torque"], lw=0.8)
@@ -215,9 +206,7 @@ def _plot_running(r, ts, s, out) -> None:
     ax[1].legend(fontsize=8)
     for a in ax:
         a.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "torque_power.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "torque_power.png", dpi=120)
 
 
 # ---- bolt_speed_sweep -----------------------------------------------------------------
@@ -268,6 +257,4 @@ def _plot_sweep(rows, path) -> None:
     for a in ax[1]:
         a.set_xlabel("crank rate [rev/s]")
     fig.suptitle("BOLT speed sweep (paper: 0.5-3.2 m/s on the treadmill)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)

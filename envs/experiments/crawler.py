@@ -15,7 +15,7 @@ from omegaconf import OmegaConf
 from envs import sweep as sw
 from envs.crawler import Crawler
 from envs.errors import ConfigError
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys
+from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, save_figure, pyplot
 
 ENGINES = ("mujoco", "hybrid")
 EXTRA = ("S", "V", "steady")
@@ -124,13 +124,6 @@ def _arr(rows, k):
     return np.array([float(r[k]) if r.get(k, "") not in ("", None) else np.nan for r in rows])
 
 
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
 # ---- Fig. 4 ------------------------------------------------------------------------
 def frequency_sweep(cfg, out) -> dict:
     """Fig. 4: S and V vs omega.  results.csv, S_V_vs_omega.png, summary.json.
@@ -162,7 +155,7 @@ COLORS = {"mujoco": "tab:blue", "hybrid": "tab:orange"}
 
 
 def plot_s_v(curves, path) -> None:
-    plt = _plt()
+    plt = pyplot()
     if isinstance(curves, list):
         curves = {"mujoco": curves}
     fig, ax = plt.subplots(2, 1, figsize=(6, 6), sharex=True)
@@ -182,9 +175,7 @@ def plot_s_v(curves, path) -> None:
     ax[0].legend()
     ax[1].set_xlabel("omega [rad/s]")
     ax[0].set_title("Crawler: step distance and velocity vs frequency (Fig. 4)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 # ---- twin vs hybrid ------------------------------------------------------------------
@@ -210,7 +201,7 @@ def twin_vs_hybrid(cfg, out) -> dict:
                           fn_min_hybrid=min(float(rh["foot1_fn_min"]), float(rh["foot2_fn_min"]))))
     cols = list(table[0].keys()) if table else []
     sw.ResultsFile(out / "comparison.csv", cols, ["omega"]).rewrite(table)
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(2, 1, figsize=(6.5, 6.5), sharex=True)
     w = np.array([t["omega"] for t in table])
     for k, eng in (("S_mujoco_mm", "mujoco"), ("S_hybrid_mm", "hybrid")):
@@ -226,9 +217,7 @@ def twin_vs_hybrid(cfg, out) -> dict:
         a.grid(alpha=0.3)
         a.legend()
     ax[0].set_title("MuJoCo twin vs exact hybrid model (Fig. 4 inputs)")
-    fig.tight_layout()
-    fig.savefig(out / "twin_vs_hybrid.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "twin_vs_hybrid.png", dpi=120)
     summary = dict(engine=main, points=len(pts), wall_s={e: runs[e][1]["wall_s"] for e in ENGINES},
                    max_abs_err_mm=float(np.max(np.abs(err))) if len(err) else math.nan,
                    all_within=bool(all(t["within"] for t in table)),
@@ -262,7 +251,7 @@ def psi_omega_map(cfg, out) -> dict:
         p, s = _optimum(psis, S[:, j])
         star.append(dict(omega=w, psi_star_deg=p, S_star=s))
     sw.ResultsFile(out / "psi_star.csv", ["omega", "psi_star_deg", "S_star"], ["omega"]).rewrite(star)
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 5))
     if len(omegas) > 1 and len(psis) > 1:
         cs = ax.contourf(omegas, psis, S * 1e3, levels=20, cmap="viridis")
@@ -273,9 +262,7 @@ def psi_omega_map(cfg, out) -> dict:
     ax.set_ylabel("psi [deg]")
     ax.set_title(f"Step distance over the psi-omega plane (Fig. 6), engine={engine_of(cfg)}")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "psi_omega_map.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "psi_omega_map.png", dpi=120)
     summary = dict(stats, psi_star={f"{s['omega']:g}": s["psi_star_deg"] for s in star},
                    S_star_mm={f"{s['omega']:g}": s["S_star"] * 1e3 for s in star})
     sw.write_json(out / "summary.json", summary)
@@ -305,7 +292,7 @@ def direction_reversal(cfg, out) -> dict:
     rb, sb = run_rows(cfg, pb, out, filename="results_phi0.csv")
     wa, Sa = _arr(ra, "omega"), _arr(ra, "S")
     pb_, Sb = _arr(rb, "phi0_deg"), _arr(rb, "S")
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     ax[0].plot(wa, Sa * 1e3, "o-", ms=4)
     ax[0].set_xlabel("omega [rad/s]")
@@ -318,9 +305,7 @@ def direction_reversal(cfg, out) -> dict:
         x.set_ylabel("S [mm]")
         x.grid(alpha=0.3)
     fig.suptitle(f"Direction reversal (Fig. 7), engine={engine_of(cfg)}")
-    fig.tight_layout()
-    fig.savefig(out / "direction_reversal.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "direction_reversal.png", dpi=120)
     summary = dict(engine=engine_of(cfg), wall_s=sa["wall_s"] + sb["wall_s"],
                    reversal_omega=zero_crossings(wa, Sa), reversal_phi0_deg=zero_crossings(pb_, Sb),
                    S_vs_omega_mm={f"{w:g}": s * 1e3 for w, s in zip(wa, Sa)},
@@ -365,7 +350,7 @@ def friction_robustness(cfg, out) -> dict:
                            psi_mu_star_deg=psis[jM], S_at_psi_mu_star=rs[jM]["S"], S_mu_at_psi_mu_star=rs[jM]["S_mu"],
                            loss_at_psi_mu_star=1 - rs[jM]["S_mu"] / rs[jM]["S"]))
     sw.ResultsFile(out / "optima.csv", list(optima[0].keys()), ["omega"]).rewrite(optima)
-    plt = _plt()
+    plt = pyplot()
     ws = sorted({r["omega"] for r in rob})
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
     for k, w in enumerate(ws):
@@ -393,9 +378,7 @@ def friction_robustness(cfg, out) -> dict:
     ax[1].legend(fontsize=7)
     ax[1].grid(alpha=0.3)
     fig.suptitle(f"engine={engine_of(cfg)}, mu_i in [{1 - eps:g}, {1 + eps:g}] mu")
-    fig.tight_layout()
-    fig.savefig(out / "friction_robustness.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, out / "friction_robustness.png", dpi=120)
     summary = dict(stats, optima=optima)
     sw.write_json(out / "summary.json", summary)
     return summary
@@ -423,7 +406,7 @@ def mass_distribution(cfg, out) -> dict:
                 meta.append(dict(mass_ratio=rr, m1_over_m2=a))
     rows, stats = run_rows(cfg, pts, out, meta=meta)
     ws = sorted({r["omega"] for r in rows})
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, len(ws) + 1, figsize=(3.6 * (len(ws) + 1), 3.6), squeeze=False)
     ax = ax[0]
     for k, w in enumerate(ws):
@@ -449,9 +432,7 @@ def mass_distribution(cfg, out) -> dict:
     ax[-1].legend(fontsize=7)
     ax[-1].grid(alpha=0.3)
     fig.suptitle(f"Mass distribution (Fig. 11/12), engine={engine_of(cfg)}")
-    fig.tight_layout()
-    fig.savefig(out / "mass_distribution.png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, out / "mass_distribution.png", dpi=110)
     best = {}
     for w in ws:
         rs = [r for r in rows if r["omega"] == w and np.isfinite(float(r["S"]))]
@@ -549,7 +530,7 @@ def time_scaling(cfg, out) -> dict:
 def plot_fig10(base, b, path, cfg) -> None:
     """Fig. 10: inputs and foot velocities with and without time scaling (hybrid model traces)."""
     from envs import crawler_hybrid as H
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(2, 1, figsize=(6.5, 6), sharex=True)
     for style, p in (("--", dict(psi_deg=b["psi_base_deg"], alpha=0.0, upsilon_deg=0.0)),
                      ("-", dict(psi_deg=b["psi_deg"], alpha=b["alpha"], upsilon_deg=b["upsilon_deg"]))):
@@ -568,9 +549,7 @@ def plot_fig10(base, b, path, cfg) -> None:
                     fontsize=10)
     for a in ax:
         a.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 # ---- Section VIII: feedback control ------------------------------------------------------
@@ -684,7 +663,7 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
 
 
 def plot_feedback(traces, r, law, path, engine) -> None:
-    plt = _plt()
+    plt = pyplot()
     T = r.period
     fig, ax = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     for k, style in (("feedback", "-"), ("open", ":")):
@@ -709,6 +688,4 @@ def plot_feedback(traces, r, law, path, engine) -> None:
     ax[0].set_title(f"Fig. 13/14: feedback (solid), open loop (dotted), reference (dashed); {engine}")
     for a in ax:
         a.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)

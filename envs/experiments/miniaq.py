@@ -17,7 +17,7 @@ import numpy as np
 
 from envs import batch
 from envs import sweep as sw
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot
+from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
 from envs.miniaq import LEGS, quat_to_euler
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
@@ -167,9 +167,7 @@ def plot_body_motion(robot, run, duration, path) -> None:
     for a in ax.flat:
         a.grid(alpha=0.3)
     fig.suptitle(f"MinIAQ-II twin, {robot.cfg['gait']} at {robot.cfg['f']:g} Hz")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 
 def _bars(ax, y, segs, t, color_push="tab:green", color_drag="tab:red", h=0.35):
@@ -234,9 +232,7 @@ def plot_yaw(robot, run, duration, rate, path) -> None:
     ax[1].set_title("centroid path")
     for a in ax:
         a.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 
 def plot_sweep(rows, path) -> None:
@@ -253,6 +249,4 @@ def plot_sweep(rows, path) -> None:
         a.set_ylabel(lab)
         a.grid(alpha=0.3)
     ax[0].legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)

@@ -13,7 +13,7 @@ import numpy as np
 
 from envs import sweep as sw
 from envs.errors import ConfigError
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot
+from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
 from envs.snake import alpha_max, d_unit, energy_loss
 
 # ---- the paper's numbers ----------------------------------------------------------------
@@ -80,9 +80,7 @@ def _plot_table1(rows, path):
         a.set_title(name)
         a.grid(alpha=0.3)
     ax[0].legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 # ---- Table 2 ------------------------------------------------------------------------------
@@ -142,9 +140,7 @@ def _plot_table2(rows, path):
         a.set_xlabel("alpha [deg]")
         a.grid(alpha=0.3)
         a.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 # ---- calibration ----------------------------------------------------------------------------
@@ -195,9 +191,7 @@ def _plot_calibration(table, path):
     ax.set_ylabel("RMS(loss twin - loss paper) [%-points], n=4")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=6, ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
 
 
 # ---- sweeps ------------------------------------------------------------------------------
@@ -234,6 +228,4 @@ def _plot_sweep(rows, x, others, path):
         a.set_xlabel(x)
         a.grid(alpha=0.3)
     ax[0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path, dpi=120)
