@@ -92,17 +92,22 @@ def mass_matrix(q, P: Params) -> np.ndarray:
     return M
 
 
-def com_bias(q, qd, P: Params):
-    """COM accelerations at zero q'' (J' q') of links 1 and 2 (the centre link has none)."""
+def _link_point_bias(q, qd, P: Params, d: float):
+    """J' q' (acceleration at zero q'') of the points at distance d along distal links 1 and 2."""
     _, _, th, p1, p2 = q
     thd, p1d, p2d = qd[2], qd[3], qd[4]
-    h, hl = 0.5 * P.l0, 0.5 * P.l
+    h = 0.5 * P.l0
     a1, a2 = p1 - th, p2 + th
     a1d, a2d = p1d - thd, p2d + thd
     st, ct = math.sin(th), math.cos(th)
-    b1 = np.array([h * ct * thd**2 - hl * math.cos(a1) * a1d**2, h * st * thd**2 + hl * math.sin(a1) * a1d**2])
-    b2 = np.array([-h * ct * thd**2 + hl * math.cos(a2) * a2d**2, -h * st * thd**2 + hl * math.sin(a2) * a2d**2])
+    b1 = np.array([h * ct * thd**2 - d * math.cos(a1) * a1d**2, h * st * thd**2 + d * math.sin(a1) * a1d**2])
+    b2 = np.array([-h * ct * thd**2 + d * math.cos(a2) * a2d**2, -h * st * thd**2 + d * math.sin(a2) * a2d**2])
     return b1, b2
+
+
+def com_bias(q, qd, P: Params):
+    """COM accelerations at zero q'' (J' q') of links 1 and 2 (the centre link has none)."""
+    return _link_point_bias(q, qd, P, 0.5 * P.l)
 
 
 def bias(q, qd, P: Params) -> np.ndarray:
@@ -132,15 +137,7 @@ def foot_jacobians(q, P: Params):
 
 def foot_bias(q, qd, P: Params):
     """W_i' q' (foot accelerations at zero q''), rows x, y."""
-    _, _, th, p1, p2 = q
-    thd, p1d, p2d = qd[2], qd[3], qd[4]
-    h, l = 0.5 * P.l0, P.l
-    a1, a2 = p1 - th, p2 + th
-    a1d, a2d = p1d - thd, p2d + thd
-    st, ct = math.sin(th), math.cos(th)
-    w1 = np.array([h * ct * thd**2 - l * math.cos(a1) * a1d**2, h * st * thd**2 + l * math.sin(a1) * a1d**2])
-    w2 = np.array([-h * ct * thd**2 + l * math.cos(a2) * a2d**2, -h * st * thd**2 + l * math.sin(a2) * a2d**2])
-    return w1, w2
+    return _link_point_bias(q, qd, P, P.l)
 
 
 # ---- the printed equations (for the tests: what the paper says) -------------------
