@@ -2,24 +2,24 @@
 
 `load(robot, **overrides)` returns a dm_control Environment that runs the
 robot's gait open loop.  Heavy imports (mujoco, dm_control) happen lazily so
-`envs.gl` can choose the rendering backend before MuJoCo is imported.
+`envs.core.gl` can choose the rendering backend before MuJoCo is imported.
 """
 from __future__ import annotations
 
 import importlib
 
-from envs import gl
-from envs.errors import ConfigError
+from envs.core import gl
+from envs.core.errors import ConfigError
 
 if "mujoco" not in __import__("sys").modules:
     gl.configure()   # before MuJoCo is imported: it reads MUJOCO_GL at import
 
 # robot name -> "module:RobotClass"
 ROBOTS = {
-    "crawler": "envs.crawler:Crawler",
-    "miniaq": "envs.miniaq:MiniAQ",
-    "snake": "envs.snake:Snake",
-    "bolt": "envs.bolt:Bolt",
+    "crawler": "envs.crawler.robot:Crawler",
+    "miniaq": "envs.miniaq.robot:MiniAQ",
+    "snake": "envs.snake.robot:Snake",
+    "bolt": "envs.bolt.robot:Bolt",
 }
 
 
@@ -41,7 +41,7 @@ def load(robot: str, *, cycles: float = 10.0, controller=None, **overrides):
     from dm_control.mujoco import wrapper
     from dm_control.rl import control
 
-    from envs.env import GaitTask
+    from envs.core.env import GaitTask
 
     cls = robot_class(robot)
     r = cls(**overrides)

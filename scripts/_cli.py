@@ -19,7 +19,7 @@ def compose(overrides):
 
 def robot_from(cfg):
     """The robot point of a config: robot.* parameters (sweep lists are ignored)."""
-    from envs.experiments import robot_params
+    from envs.core.experiment import robot_params
 
     return envs.robot_class(cfg.robot.name)(**robot_params(cfg))
 

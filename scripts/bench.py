@@ -23,8 +23,8 @@ import mujoco
 import numpy as np
 from mujoco import rollout
 
-from envs import batch
-from envs.crawler import Crawler
+from envs.core import batch
+from envs.crawler.robot import Crawler
 
 
 def raw_rollout(nsim: int, nstep: int) -> float:

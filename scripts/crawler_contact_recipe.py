@@ -16,8 +16,8 @@ import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 
-from envs import batch
-from envs.crawler import Crawler, ideal_stride
+from envs.core import batch
+from envs.crawler.robot import Crawler, ideal_stride
 
 OMEGAS = [0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0]
 

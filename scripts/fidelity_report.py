@@ -14,7 +14,7 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from envs import fidelity  # noqa: E402  (importing envs first chooses the GL backend)
+from envs.core import report as fidelity  # noqa: E402  (importing envs first chooses the GL backend)
 
 
 def main(argv=None) -> int:

@@ -20,7 +20,7 @@ def main(argv=None) -> int:
     ap.add_argument("--height", type=int, default=360)
     ap.add_argument("--out", default="gait.mp4", help="output MP4 path (default gait.mp4)")
     args, overrides = ap.parse_known_args(argv)
-    from envs import render
+    from envs.core import render
 
     robot = _cli.robot_or_exit(overrides)
     info = render.render_video(robot, args.out, cycles=args.cycles, fps=args.fps, speed=args.speed,

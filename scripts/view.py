@@ -24,7 +24,7 @@ def main(argv=None) -> int:
     import mujoco
     import mujoco.viewer
 
-    from envs import render
+    from envs.core import render
 
     model = robot.model()
     data = mujoco.MjData(model)

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from envs import sweep as sw
-from envs.crawler import Crawler
-from envs.errors import ConfigError
+from envs.core import sweep as sw
+from envs.crawler.robot import Crawler
+from envs.core.errors import ConfigError
 from tests.util import ROOT, run_script
 
 

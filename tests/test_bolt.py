@@ -9,10 +9,10 @@ import pytest
 import yaml
 
 import envs
-from envs import batch
-from envs.bolt import (Bolt, Geometry, POINTS, foot_path, l2_interval, l3_interval, loop_kinematics, phi,
+from envs.core import batch
+from envs.bolt.robot import (Bolt, Geometry, POINTS, foot_path, l2_interval, l3_interval, loop_kinematics, phi,
                        stride_and_height)
-from envs.errors import ConfigError
+from envs.core.errors import ConfigError
 from tests.util import ROOT, assert_fails_early, render_frames, run_script
 
 G = Geometry.of(Bolt().p)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import yaml
 
-from envs import batch
-from envs.crawler import Crawler, FORWARD, feet, ideal_stride, theta_on_floor
+from envs.core import batch
+from envs.crawler.robot import Crawler, FORWARD, feet, ideal_stride, theta_on_floor
 from tests.util import ROOT
 
 

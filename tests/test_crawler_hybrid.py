@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from envs import batch
-from envs import crawler_hybrid as H
-from envs.crawler import Crawler, feet, ideal_stride
+from envs.core import batch
+from envs.crawler import hybrid as H
+from envs.crawler.robot import Crawler, feet, ideal_stride
 from tests.util import run_script
 
 JOINTS = ("root_x", "root_z", "theta", "phi1", "phi2")

@@ -2,7 +2,7 @@
 
 The reduced report is regenerated into a temporary directory and compared with the committed
 docs/fidelity_report_reduced.md: the same claim rows, the same text, and every number equal within
-a relative envs.fidelity.REL_TOL (numbers are printed with envs.fidelity.SIG significant digits;
+a relative envs.core.report.REL_TOL (numbers are printed with envs.core.report.SIG significant digits;
 the simulations are deterministic on the same library build).
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 
-from envs import fidelity
+from envs.core import report as fidelity
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 REPORTS = [p for p in (DOCS / "fidelity_report.md", DOCS / "fidelity_report_reduced.md")]

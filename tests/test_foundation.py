@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 import envs
-from envs import batch, metrics
-from envs.crawler import Crawler
-from envs.errors import ConfigError
-from envs.inputs import Crank, PhasedSine, time_scaling
+from envs.core import batch, metrics
+from envs.crawler.robot import Crawler
+from envs.core.errors import ConfigError
+from envs.core.inputs import Crank, PhasedSine, time_scaling
 
 
 def test_sine_inputs_are_eq5():

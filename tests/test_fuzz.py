@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import envs
-from envs import sweep as sw
-from envs.errors import ConfigError
+from envs.core import sweep as sw
+from envs.core.errors import ConfigError
 
 ROBOTS = sorted(envs.ROBOTS)
 EXAMPLES = 12          # per robot in CI; the slow variant runs more

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import envs
-from envs import batch
+from envs.core import batch
 
 ROBOTS = sorted(envs.ROBOTS)
 SECONDS = 3.0

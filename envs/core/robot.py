@@ -9,11 +9,15 @@ work identically on the single-run, batch and dm_control paths.
 from __future__ import annotations
 
 import math
+import pathlib
 
 import mujoco
 import numpy as np
 
-from envs.errors import ConfigError, check_range
+from envs.core.errors import ConfigError, check_range
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODELS = ROOT / "models"    # models/<robot>/: MJCF and provenance, one folder a robot
 
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
 

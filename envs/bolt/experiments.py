@@ -7,11 +7,11 @@ import time
 
 import numpy as np
 
-from envs import batch
-from envs import sweep as sw
-from envs.bolt import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
-from envs.errors import ConfigError
-from envs.experiments import (pyplot, robot_cls, robot_params, run_kw, save_figure, sweep_lists,
+from envs.core import batch
+from envs.core import sweep as sw
+from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
+from envs.core.errors import ConfigError
+from envs.core.experiment import (pyplot, robot_cls, robot_params, run_kw, save_figure, sweep_lists,
                               validate_sweep_keys)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from dm_control.rl import control
 from dm_env import specs
 
-from envs.robot import Robot
+from envs.core.robot import Robot
 
 
 class GaitTask(control.Task):

@@ -35,8 +35,8 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.interpolate import CubicSpline
 
-from envs import metrics
-from envs.crawler import FORWARD, Crawler, feet, theta_on_floor
+from envs.core import metrics
+from envs.crawler.robot import FORWARD, Crawler, feet, theta_on_floor
 
 G_ACC = 9.81
 STICK = 0

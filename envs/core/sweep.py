@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from envs.errors import ConfigError
+from envs.core.errors import ConfigError
 
 
 def grid(sweep: dict) -> list[dict]:
@@ -125,7 +125,7 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
 
 def batch_engine(run_kw: dict):
     """The MuJoCo engine for run_rows: the native batch runner (envs.batch.run_points)."""
-    from envs import batch
+    from envs.core import batch
 
     def simulate(robots, add) -> int:
         steps = 0

@@ -22,12 +22,12 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from envs import metrics
-from envs.errors import ConfigError
-from envs.inputs import Crank
-from envs.robot import Robot
+from envs.core import metrics
+from envs.core.errors import ConfigError
+from envs.core.inputs import Crank
+from envs.core.robot import MODELS, Robot
 
-MODEL_DIR = pathlib.Path(__file__).resolve().parent.parent / "models" / "bolt"
+MODEL_DIR = MODELS / "bolt"
 SCENE = MODEL_DIR / "scene.xml"
 
 # Assembly modes (circle-intersection branches), fixed by the paper's Fig. 2/5:

@@ -16,12 +16,12 @@ import numpy as np
 from dm_control import mujoco as dm_mujoco
 from scipy.optimize import brentq
 
-from envs import metrics
-from envs.errors import ConfigError
-from envs.inputs import PhasedSine
-from envs.robot import Robot
+from envs.core import metrics
+from envs.core.errors import ConfigError
+from envs.core.inputs import PhasedSine
+from envs.core.robot import MODELS, Robot
 
-MODEL_DIR = pathlib.Path(__file__).resolve().parent.parent / "models" / "crawler"
+MODEL_DIR = MODELS / "crawler"
 SCENE = MODEL_DIR / "scene.xml"
 
 # The paper's low-frequency gait moves the crawler towards its foot-1 end (-x):

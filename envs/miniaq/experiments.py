@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 
-from envs import batch
-from envs import sweep as sw
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
-from envs.miniaq import LEGS, quat_to_euler
+from envs.core import batch
+from envs.core import sweep as sw
+from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
+from envs.miniaq.robot import LEGS, quat_to_euler
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
 
@@ -179,7 +179,7 @@ def _bars(ax, y, segs, t, color_push="tab:green", color_drag="tab:red", h=0.35):
 
 def plot_gait_diagram(robot, run, duration, path) -> None:
     """Figs. 8-9: intended vs achieved contact per leg; green = friction pushes forward, red = drags."""
-    from envs import metrics
+    from envs.core import metrics
 
     plt = pyplot()
     keep = run.t <= duration + 1e-9

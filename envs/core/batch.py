@@ -17,8 +17,8 @@ import mujoco
 import numpy as np
 from mujoco import batch as mjbatch
 
-from envs import metrics
-from envs.robot import WARNING_NAMES, Robot
+from envs.core import metrics
+from envs.core.robot import WARNING_NAMES, Robot
 
 
 def available_cores() -> int:

@@ -35,10 +35,10 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from envs.errors import ConfigError
-from envs.robot import Robot
+from envs.core.errors import ConfigError
+from envs.core.robot import MODELS, Robot
 
-MODEL_DIR = pathlib.Path(__file__).resolve().parent.parent / "models" / "snake"
+MODEL_DIR = MODELS / "snake"
 SCENE = MODEL_DIR / "scene.xml"
 N_XML = 8                     # links authored in models/snake/snake.xml (the prototype)
 INITIAL_PENETRATION = 1e-6    # m: sections start 1 um into the floor so every contact exists at t=0

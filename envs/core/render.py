@@ -1,6 +1,6 @@
 """Gait videos: offscreen rendering with a camera that follows the robot, MP4 via mediapy.
 
-The GL backend is chosen by `envs.gl` (EGL, else OSMesa) before MuJoCo is
+The GL backend is chosen by `envs.core.gl` (EGL, else OSMesa) before MuJoCo is
 imported; mediapy gets imageio-ffmpeg's ffmpeg binary, never a system one.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pathlib
 import mujoco
 import numpy as np
 
-from envs import gl
-from envs.robot import Robot
+from envs.core import gl
+from envs.core.robot import Robot
 
 
 def _ffmpeg():

@@ -11,10 +11,10 @@ import math
 
 import numpy as np
 
-from envs import sweep as sw
-from envs.errors import ConfigError
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
-from envs.snake import alpha_max, d_unit, energy_loss
+from envs.core import sweep as sw
+from envs.core.errors import ConfigError
+from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
+from envs.snake.robot import alpha_max, d_unit, energy_loss
 
 # ---- the paper's numbers ----------------------------------------------------------------
 TABLE1 = {  # n: (alpha_max_deg, f_max, d_unit)
@@ -90,7 +90,7 @@ def _sweep(cfg, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_err
     kw = run_kw(cfg)
     rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw,
                                extra_columns=extra, progress=cfg.run.progress)
-    from envs.batch import available_cores
+    from envs.core.batch import available_cores
     nthread = kw["nthread"] or available_cores()
     stats.update(_real_time_factor(rows, stats, nthread), nthread=nthread)
     errors = [r.get("error") for r in rows if r.get("error")]

@@ -12,10 +12,10 @@ import time
 import numpy as np
 from omegaconf import OmegaConf
 
-from envs import sweep as sw
-from envs.crawler import Crawler
-from envs.errors import ConfigError
-from envs.experiments import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, save_figure, pyplot
+from envs.core import sweep as sw
+from envs.crawler.robot import Crawler
+from envs.core.errors import ConfigError
+from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, save_figure, pyplot
 
 ENGINES = ("mujoco", "hybrid")
 EXTRA = ("S", "V", "steady")
@@ -37,7 +37,7 @@ def hybrid_kw(cfg) -> dict:
 
 
 def _nthread(cfg) -> int:
-    from envs.batch import available_cores
+    from envs.core.batch import available_cores
     n = cfg.run.get("nthread", None)
     return available_cores() if n is None else max(1, int(n))
 
@@ -49,7 +49,7 @@ def _hybrid_task(i, params, cycles, min_cycles, stop, kw):
 def _hybrid_point(params, cycles, min_cycles, stop, kw):
     import warnings
     warnings.filterwarnings("ignore")
-    from envs import crawler_hybrid as H
+    from envs.crawler import hybrid as H
     run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
     out = H.summarize(run)
     if run.error:
@@ -529,7 +529,7 @@ def time_scaling(cfg, out) -> dict:
 
 def plot_fig10(base, b, path, cfg) -> None:
     """Fig. 10: inputs and foot velocities with and without time scaling (hybrid model traces)."""
-    from envs import crawler_hybrid as H
+    from envs.crawler import hybrid as H
     plt = pyplot()
     fig, ax = plt.subplots(2, 1, figsize=(6.5, 6), sharex=True)
     for style, p in (("--", dict(psi_deg=b["psi_base_deg"], alpha=0.0, upsilon_deg=0.0)),
@@ -555,7 +555,7 @@ def plot_fig10(base, b, path, cfg) -> None:
 # ---- Section VIII: feedback control ------------------------------------------------------
 def feedback(cfg, out) -> dict:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
-    from envs import crawler_hybrid as H
+    from envs.crawler import hybrid as H
     base = robot_params(cfg)
     fb = exp_cfg(cfg, "feedback")
     cycles = int(exp_cfg(cfg, "cycles", 20))
@@ -608,7 +608,7 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
     the measured state (the paper's law is model-based).
     """
     import envs
-    from envs import crawler_hybrid as H
+    from envs.crawler import hybrid as H
     P = H.Params.from_robot(r)
     model = H.Model(P, baumgarte=0.0)     # S_1, S_0 only (no constraint drift terms)
     law = H.FeedbackLaw(r.inputs, P, **law_kw) if law_kw else None
@@ -657,7 +657,7 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
             break
     fn = np.array(fns)
     neg = np.flatnonzero((fn <= 1e-6).any(axis=1)) if len(fn) else []
-    from envs.crawler import FORWARD
+    from envs.crawler.robot import FORWARD
     return dict(t=np.array(ts), q=np.array(qs), vx=np.array(vs), ctrl=None,
                 S_seq=FORWARD * np.diff(x1_b), liftoff_t=float(np.array(ts)[neg[0]]) if len(neg) else None)
 

@@ -24,7 +24,7 @@ import time
 import numpy as np
 from omegaconf import OmegaConf
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CONFIG_DIR = ROOT / "configs"
 SIG = 6                  # significant digits of every printed number
 REL_TOL = 2e-5           # reproducibility tolerance: two units in the 6th significant digit
@@ -194,7 +194,7 @@ class Context:
 
 
 def _csv(path) -> list[dict]:
-    from envs.sweep import ResultsFile
+    from envs.core.sweep import ResultsFile
     return ResultsFile(path, [], []).rows() if pathlib.Path(path).exists() else []
 
 
@@ -205,7 +205,7 @@ def _by(rows, key, val, tol=1e-9):
 # ---- crawler ---------------------------------------------------------------------------------
 def claims_crawler_frequency(ctx: Context) -> list[Row]:
     """Fig. 4 and 5: S(omega), V(omega), twin vs the exact hybrid model and the ideal stride."""
-    from envs.crawler import Crawler, ideal_stride
+    from envs.crawler.robot import Crawler, ideal_stride
     omegas = ctx.g([0.3, 0.5, 1.0, 1.5, 2.0, 2.5, 3.2, 4.0, 5.1, 6.0, 7.0, 8.0, 10.0, 12.0, 14.0, 16.0],
                    [0.3, 2.0, 5.1, 8.0, 16.0])
     s, out = ctx.run("crawler_frequency_sweep", "crawler_fig4",
@@ -465,8 +465,8 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
 # ---- snake -----------------------------------------------------------------------------------------
 def claims_snake_table1(ctx: Context) -> list[Row]:
     """Table 1: alpha_max, f_max, d_unit at alpha_max per n (eqs. 11-14); kinematic, no simulation."""
-    from envs.experiments.snake import TABLE1
-    from envs.snake import alpha_max, d_unit, energy_loss
+    from envs.snake.experiments import TABLE1
+    from envs.snake.robot import alpha_max, d_unit, energy_loss
     ns = ctx.g(sorted(TABLE1), sorted(TABLE1))
     rows = []
     for n in ns:
@@ -491,7 +491,7 @@ def claims_snake_table1(ctx: Context) -> list[Row]:
 
 def claims_snake_table2(ctx: Context) -> list[Row]:
     """Table 2: f, d_unit, d (kinematic) and Delta x, loss (twin, 10 periods) per (n, alpha)."""
-    from envs.experiments.snake import TABLE2
+    from envs.snake.experiments import TABLE2
     cyc = ctx.g(10, 1)
     s, out = ctx.run("snake_table2", "snake_table2", {"run.cycles": cyc, "run.nthread": None})
     ctx.plot(out / "table2.png", "snake_table2.png", "Snake Table 2: Delta x and loss, twin vs paper")
@@ -604,7 +604,7 @@ def claims_bolt(ctx: Context) -> list[Row]:
 # ---- MinIAQ-II -------------------------------------------------------------------------------------
 def claims_miniaq(ctx: Context) -> list[Row]:
     """Trot (Figs. 5, 6, 8, 9) and in-place turning (Fig. 7) at 2.5 Hz; body size and mass."""
-    from envs.miniaq import MiniAQ, foot_path
+    from envs.miniaq.robot import MiniAQ, foot_path
     dur = ctx.g(5.0, 2.0)
     tr, out_tr = ctx.run("miniaq_trot", "miniaq_trot", {"experiment.duration": dur})
     ctx.plot(out_tr / "gait_diagram.png", "miniaq_gait_diagram.png", "MinIAQ-II Figs. 8/9: gait diagram, twin")

@@ -1,0 +1,1 @@
+"""bolt: robot, experiments and fidelity claims."""

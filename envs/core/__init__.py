@@ -1,0 +1,1 @@
+"""Robot-agnostic machinery shared by every robot."""

@@ -1,0 +1,1 @@
+"""crawler: robot, experiments and fidelity claims."""

@@ -1,0 +1,1 @@
+"""miniaq: robot, experiments and fidelity claims."""

@@ -1,0 +1,1 @@
+"""snake: robot, experiments and fidelity claims."""
