@@ -1,12 +1,12 @@
 """gaittwin: MuJoCo digital twins of minimally actuated robots, driven by periodic inputs.
 
-`load(robot, **overrides)` returns a dm_control Environment that runs the
-robot's gait open loop.  Heavy imports (mujoco, dm_control) happen lazily so
-`envs.core.gl` can choose the rendering backend before MuJoCo is imported.
+One package a robot (`envs/<robot>/`: the `Robot` subclass with its `Physics`, its declared
+parameters and experiment options in `config.py`, its experiments, plots and fidelity claims),
+and the robot-agnostic machinery in `envs/core/`.  `load(robot, **overrides)` returns a
+dm_control Environment that runs the robot's gait open loop.  `envs.core.gl` chooses the
+rendering backend before MuJoCo is imported.
 """
 from __future__ import annotations
-
-import importlib
 
 from envs.core import gl
 from envs.core.errors import ConfigError
@@ -14,43 +14,30 @@ from envs.core.errors import ConfigError
 if "mujoco" not in __import__("sys").modules:
     gl.configure()   # before MuJoCo is imported: it reads MUJOCO_GL at import
 
-# robot name -> "module:RobotClass"
-ROBOTS = {
-    "crawler": "envs.crawler.robot:Crawler",
-    "miniaq": "envs.miniaq.robot:MiniAQ",
-    "snake": "envs.snake.robot:Snake",
-    "bolt": "envs.bolt.robot:Bolt",
-}
-
+from envs.core import config as _config, report as _report  # noqa: E402,F401  (app, run, report schemas)
+from envs.core.robot import REGISTRY as ROBOTS  # noqa: E402
+# each import registers a robot and its schemas; this order is the robots' order everywhere (report, tables)
+from envs.crawler.robot import Crawler  # noqa: E402,I001
+from envs.snake.robot import Snake  # noqa: E402,I001
+from envs.bolt.robot import Bolt  # noqa: E402,I001
+from envs.miniaq.robot import MiniAQ  # noqa: E402,I001
 
 def robot_class(name: str):
     if name not in ROBOTS:
         raise ConfigError("robot", name, f"one of {sorted(ROBOTS)}")
-    module, cls = ROBOTS[name].split(":")
-    return getattr(importlib.import_module(module), cls)
+    return ROBOTS[name]
 
 
 def load(robot: str, *, cycles: float = 10.0, controller=None, **overrides):
     """A dm_control Environment of `robot` with config parameters `overrides`.
 
-    The control step equals the physics step (the inputs are evaluated every
-    step, exactly as the batch runner does); the episode lasts `cycles` periods.
+    The control step equals the physics step (the inputs are evaluated in chunks, exactly as
+    the batch runner does); the episode lasts `cycles` periods (a positive finite number).
+    controller(model, data, ctrl) -> ctrl, if given, closes the loop every step.
     """
-    import copy
+    from envs.core.env import environment
 
-    from dm_control.mujoco import wrapper
-    from dm_control.rl import control
-
-    from envs.core.env import GaitTask
-
-    cls = robot_class(robot)
-    r = cls(**overrides)
-    module = importlib.import_module(ROBOTS[robot].split(":")[0])
-    physics_cls = getattr(module, "Physics")
-    physics = physics_cls.from_model(wrapper.MjModel(copy.copy(r.model())))
-    task = GaitTask(r, controller=controller)
-    return control.Environment(physics, task, time_limit=cycles * r.period,
-                               n_sub_steps=1, flat_observation=False)
+    return environment(robot_class(robot)(**overrides), cycles=cycles, controller=controller)
 
 
-__all__ = ["ConfigError", "ROBOTS", "load", "robot_class"]
+__all__ = ["Bolt", "ConfigError", "Crawler", "MiniAQ", "ROBOTS", "Snake", "load", "robot_class"]

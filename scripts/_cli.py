@@ -1,4 +1,4 @@
-"""Shared helpers for the thin scripts: compose the Hydra config, pick the point."""
+"""Shared helpers for the thin scripts: compose and check the Hydra config, pick the point."""
 from __future__ import annotations
 
 import pathlib
@@ -7,27 +7,35 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import envs  # noqa: E402,F401  (chooses the GL backend before MuJoCo is imported)
+import envs  # noqa: E402  (chooses the GL backend before MuJoCo is imported)
+from envs.core import config  # noqa: E402
 
 
-def compose(overrides):
-    from hydra import compose as _compose, initialize_config_dir
-
-    with initialize_config_dir(config_dir=str(ROOT / "configs"), version_base="1.3"):
-        return _compose(config_name="config", overrides=list(overrides))
-
-
-def robot_from(cfg):
-    """The robot point of a config: robot.* parameters (sweep lists are ignored)."""
-    from envs.core.experiment import robot_params
-
-    return envs.robot_class(cfg.robot.name)(**robot_params(cfg))
-
-
-def robot_or_exit(overrides):
-    """The robot point of the composed config; on a bad parameter print the error and exit 2."""
+def or_exit(fn, *args):
+    """fn(*args); on bad input print the one-line error and exit with code 2."""
     try:
-        return robot_from(compose(overrides))
+        return fn(*args)
     except envs.ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def robot_from(overrides):
+    """The robot point of the composed, checked config (sweep lists are ignored)."""
+    return config.robot_point(config.compose(overrides))
+
+
+def robot_or_exit(overrides):
+    return or_exit(robot_from, overrides)
+
+
+def check_or_exit(argv) -> None:
+    """Compose and check every job of a run's command line (each multirun job), before Hydra
+    creates any run directory: bad input exits 2 with one line, nothing written."""
+    flags = [a for a in argv if a.startswith("-")]
+    if set(flags) - {"-m", "--multirun"}:
+        return                                     # --help, --cfg, ...: Hydra's own business
+    overrides = [a for a in argv if not a.startswith("-")]
+    jobs = config.expand_multirun(overrides) if flags else [[o for o in overrides if not o.startswith("hydra")]]
+    for job in jobs:
+        or_exit(lambda j: config.validate(config.compose(j)), job)

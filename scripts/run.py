@@ -16,8 +16,8 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-import envs  # noqa: E402  (chooses the GL backend before MuJoCo is imported)
+import _cli  # noqa: E402  (puts the project on sys.path; chooses the GL backend before MuJoCo)
+import envs  # noqa: E402
 
 log = logging.getLogger("gaittwin")
 
@@ -43,4 +43,5 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
+    _cli.check_or_exit(sys.argv[1:])
     main()

@@ -24,17 +24,16 @@ def main(argv=None) -> int:
     import mujoco
     import mujoco.viewer
 
-    from envs.core import render
+    from envs.core.stepper import Stepper
 
-    model = robot.model()
-    data = mujoco.MjData(model)
-    step = render.stepper(robot, model, data)
+    step = Stepper(robot)
+    model, data = step.model, step.data
     steps_per_sync = max(1, int(round(1.0 / args.fps / model.opt.timestep)))
     before = set(threading.enumerate())
     start = time.perf_counter()
     with mujoco.viewer.launch_passive(model, data) as viewer:
         viewer.cam.type = mujoco.mjtCamera.mjCAMERA_TRACKING
-        viewer.cam.trackbodyid = getattr(robot, "camera_body", 1)
+        viewer.cam.trackbodyid = robot.camera_body
         viewer.cam.distance, viewer.cam.azimuth, viewer.cam.elevation = 1.6 * model.stat.extent, 90, -12
         while viewer.is_running():
             wall = time.perf_counter() - start

@@ -20,12 +20,6 @@ LOOP_GAP_FIXED = 2e-4       # m: loop gap over a revolution, body held (measured
 LOOP_GAP_RUNNING = 2e-3     # m: bound while running, impacts included (measured 0.84 mm at 0.3 s)
 
 
-def test_yaml_defaults_match_python():
-    cfg = yaml.safe_load((ROOT / "configs" / "robot" / "bolt.yaml").read_text())
-    assert cfg.pop("name") == "bolt"
-    assert cfg == Bolt.defaults
-
-
 def test_closed_form_solves_phi_over_a_revolution():
     q1 = np.linspace(0, 2 * np.pi, 721)
     k = loop_kinematics(q1, G)

@@ -119,7 +119,3 @@ def test_forward_convention():
     assert FORWARD == -1.0
 
 
-def test_yaml_defaults_match_python():
-    cfg = yaml.safe_load((ROOT / "configs" / "robot" / "crawler.yaml").read_text())
-    cfg.pop("name")
-    assert cfg == Crawler.defaults

@@ -15,7 +15,7 @@ from envs.core import report as fidelity
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 REPORTS = [p for p in (DOCS / "fidelity_report.md", DOCS / "fidelity_report_reduced.md")]
-PAPER_ROW_IDS = {k for k in fidelity.PAPER}
+PAPER_ROW_IDS = set(fidelity.paper_values())
 
 
 def _rows(path):
@@ -44,9 +44,9 @@ def test_every_row_is_complete(path):
 
 
 def test_paper_data_cover_all_groups():
-    robots = {r for r, _, _ in fidelity.CLAIMS}
+    robots = {r for r, _, _ in fidelity.claim_groups()}
     assert robots == {"crawler", "snake", "bolt", "miniaq"}
-    withheld = [k for k, (_, v) in fidelity.PAPER.items() if v == "withheld"]
+    withheld = [k for k, (_, v) in fidelity.paper_values().items() if v == "withheld"]
     assert set(withheld) == {"C20", "C21", "B8"}
 
 

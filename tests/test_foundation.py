@@ -115,8 +115,8 @@ def test_dm_control_env_matches_batch_path():
 def test_env_feedback_hook_changes_the_controls():
     seen = []
 
-    def controller(physics, t, ctrl):
-        seen.append(t)
+    def controller(model, data, ctrl):
+        seen.append(data.time)
         ctrl = ctrl.copy()
         ctrl[:2] = ctrl[:2] + 0.05
         return ctrl
@@ -126,8 +126,19 @@ def test_env_feedback_hook_changes_the_controls():
     for _ in range(3):
         env.step(np.zeros(0))
     assert len(seen) == 3
-    ref = env.task.robot.controls(np.array([env.physics.data.time - env.physics.timestep()]))[0]
+    ref = env.task.robot.controls(np.array([2 * env.task.robot.timestep]))[0]
     np.testing.assert_allclose(env.physics.data.ctrl[:2], ref[:2] + 0.05)
+
+
+def test_env_rejects_actions_and_bad_cycles():
+    env = envs.load("crawler", omega=2.0, cycles=1)
+    assert env.action_spec().shape == (0,)
+    env.reset()
+    with pytest.raises(ValueError, match="takes no action"):
+        env.step(np.zeros(2))
+    for bad in (0, -1, float("nan"), float("inf"), True):
+        with pytest.raises(envs.ConfigError, match="cycles"):
+            envs.load("crawler", cycles=bad)
 
 
 def test_simulation_warning_is_reported_not_hidden():

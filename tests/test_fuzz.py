@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import envs
 from envs.core import sweep as sw
+from envs.core import schema
 from envs.core.errors import ConfigError
 
 ROBOTS = sorted(envs.ROBOTS)
@@ -22,13 +23,13 @@ FUZZED = {"count": 0}  # reported by the slow test
 def _input_keys(cls):
     """The gait inputs a user sweeps: the results columns and the randomised inputs."""
     keys = [k for k in dict.fromkeys(list(cls.columns) + list(cls.random_inputs))
-            if k in cls.ranges and isinstance(cls.defaults.get(k), (int, float)) and not isinstance(
-                cls.defaults.get(k), bool)]
+            if isinstance(cls.defaults.get(k), (int, float)) and not isinstance(cls.defaults.get(k), bool)]
     return keys
 
 
 def _value(cls, key):
-    lo, hi, _ = cls.ranges[key]
+    spec = schema.fields(cls.Params)[key].spec
+    lo, hi = spec.lo, spec.hi
     base = cls.defaults[key]
     lo_in, hi_in = cls.random_inputs.get(key, (lo if lo is not None else base - 1, hi if hi is not None else base + 1))
     span = (hi_in - lo_in) or 1.0

@@ -17,12 +17,6 @@ from tests.util import ROOT, assert_fails_early, render_frames, run_script
 
 
 # ---- configuration and validation -------------------------------------------------------
-def test_yaml_defaults_match_python():
-    cfg = yaml.safe_load((ROOT / "configs" / "robot" / "miniaq.yaml").read_text())
-    assert cfg.pop("name") == "miniaq"
-    assert cfg == MiniAQ.defaults
-
-
 def test_registered():
     assert envs.robot_class("miniaq") is MiniAQ
 

@@ -11,8 +11,8 @@ from envs.core import batch
 from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
-from envs.core.experiment import (pyplot, robot_cls, robot_params, run_kw, save_figure, sweep_lists,
-                              validate_sweep_keys)
+from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.plots import pyplot, save_figure
 
 
 def _single(cfg):
@@ -217,7 +217,6 @@ SWEEP_COLUMNS = ("speed", "stride_time", "peak_torque", "peak_power", "max_loop_
 def speed_sweep(cfg, out) -> dict:
     """Speed, stride time, peak torque and power per crank rate.  results.csv, speed_sweep.png."""
     cls = robot_cls(cfg)
-    validate_sweep_keys(cfg, cls)
     kw = run_kw(cfg)
     rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw,
                                extra_columns=SWEEP_COLUMNS, progress=cfg.run.progress)

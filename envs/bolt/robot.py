@@ -26,6 +26,7 @@ from envs.core import metrics
 from envs.core.errors import ConfigError
 from envs.core.inputs import Crank
 from envs.core.robot import MODELS, Robot
+from envs.bolt import config
 
 MODEL_DIR = MODELS / "bolt"
 SCENE = MODEL_DIR / "scene.xml"
@@ -158,62 +159,59 @@ def touchdowns(touch, min_flight: int) -> list[int]:
 
 
 # ---- the robot ----------------------------------------------------------------------
+class Physics(dm_mujoco.Physics):
+    """BOLT physics with named accessors (paper symbols)."""
+
+    def crank_angle(self) -> float:
+        """q_1 (rad, unwrapped)."""
+        return float(self.named.data.qpos["q_1"][0])
+
+    def dependent_angles(self) -> np.ndarray:
+        """z = [q_2, q_3, q_4, q_5] (rad)."""
+        return np.array([self.named.data.qpos[f"q_{i}"][0] for i in range(2, 6)])
+
+    def body_position(self) -> np.ndarray:
+        """[x_b, y_b] of {B}'s origin (the crank centre P) in the world (m)."""
+        return self.named.data.sensordata["body_pos"][[0, 2]].copy()
+
+    def foot_position(self) -> np.ndarray:
+        """[x, y] of the foot in the body frame {B} (m)."""
+        return self.named.data.sensordata["foot_in_B"][[0, 2]].copy()
+
+    def loop_gaps(self) -> np.ndarray:
+        """[|B_hfe - B_femur|, |G_kfe - G_tibia|] (m)."""
+        s = self.named.data.sensordata
+        return np.array([np.linalg.norm(s["B_hfe"] - s["B_femur"]), np.linalg.norm(s["G_kfe"] - s["G_tibia"])])
+
+    def crank_torque(self) -> float:
+        return float(self.named.data.sensordata["crank_torque"][0])
+
+    def crank_power(self) -> float:
+        s = self.named.data.sensordata
+        return float(s["crank_torque"][0] * s["crank_rate"][0])
+
+    def foot_force(self) -> float:
+        """Normal force on the foot (N), from the touch sensor."""
+        return float(self.named.data.sensordata["foot_touch"][0])
+
+
+
 class Bolt(Robot):
     """One BOLT point.  Config names (angles in *_deg, else SI); see configs/robot/bolt.yaml."""
 
     name = "bolt"
-    camera_body = 1   # the body on the boom
+    Params = config.Params
+    physics = Physics
     samples_per_cycle = 200
     # randomised reliability runs (tests/test_reliability.py): the crank rates that run period-1
     # within the limits; faster rates hit harder (loop gap up to 1.7 mm, README "Speed sweep")
     random_inputs = {"crank_period": (0.3, 0.6), "theta_1_0_deg": (-30.0, 0.0)}
     max_loop_gap = 1e-3
-    defaults = dict(
-        # gait input: one crank revolution = one stride
-        crank_period=0.3, theta_1_0_deg=0.0,
-        # Table 2 (optimised values)
-        l_c=0.080, l_1=0.020, l_2=0.105, l_3=0.190, l_4=0.210, l_5=0.303,
-        l_s=0.052, l_f=0.080, l_t=0.050, theta_deg=41.41,
-        # Table 3 (row 6 is the body on the boom, m_b)
-        m_1=2.5639, m_2=0.0802, m_3=0.0921, m_4=1.1163, m_5=0.9754, m_b=2.5639,
-        l_cm_1=0.0, l_cm_2=0.0661, l_cm_3=0.1051, l_cm_4=0.0574, l_cm_5=0.0983,
-        I_1=2.51e-5, I_2=1.53e-4, I_3=4.18e-4, I_4=4.8e-3, I_5=3.9e-3,
-        # eq. 20 PD law and Sec. 5.1 limits
-        K_P=300.0, K_D=2.0, tau_max=30.0, P_max=1350.0, armature=0.0,
-        # foot, contact, loop closure, boom
-        foot_radius=0.01, mu=1.0, contact_timeconst=0.005, loop_timeconst=0.002,
-        body_fixed=False, fixed_height=0.55, bumper_height=0.40,
-        timestep=2e-4,
-    )
-    ranges = {
-        "crank_period": (0.0, 100.0, "(0, 100] s"),
-        "theta_1_0_deg": (-360.0, 360.0, "[-360, 360] deg"),
-        **{k: (0.0, 2.0, "(0, 2] m") for k in ("l_c", "l_1", "l_2", "l_3", "l_4", "l_5", "l_s", "l_f", "l_t")},
-        "theta_deg": (-180.0, 180.0, "[-180, 180] deg"),
-        **{k: (0.0, 100.0, "(0, 100] kg") for k in ("m_1", "m_2", "m_3", "m_4", "m_5", "m_b")},
-        **{k: (-1.0, 1.0, "[-1, 1] m") for k in ("l_cm_1", "l_cm_2", "l_cm_3", "l_cm_4", "l_cm_5")},
-        **{k: (0.0, 1.0, "(0, 1] kg m^2") for k in ("I_1", "I_2", "I_3", "I_4", "I_5")},
-        "K_P": (0.0, 1e5, "(0, 1e5] N m/rad"), "K_D": (0.0, 1e3, "[0, 1e3] N m s/rad"),
-        "tau_max": (0.0, 1e3, "(0, 1e3] N m"), "armature": (0.0, 10.0, "[0, 10] kg m^2"), "P_max": (0.0, 1e5, "(0, 1e5] W"),
-        "foot_radius": (0.0, 0.05, "(0, 0.05] m"), "mu": (0.0, 5.0, "(0, 5]"),
-        "contact_timeconst": (0.0, 1.0, "(0, 1] s"), "loop_timeconst": (0.0, 1.0, "(0, 1] s"),
-        "fixed_height": (0.0, 10.0, "(0, 10] m"), "bumper_height": (0.0, 10.0, "(0, 10] m, or null for none"),
-        "timestep": (0.0, 1e-3, "(0, 1e-3] s"),
-    }
     columns = ("crank_period", "bumper_height", "body_fixed")
-    model_keys = tuple(k for k in defaults if k not in ("crank_period", "theta_1_0_deg", "timestep")) + (
-        "crank_period",)   # the power limit makes the torque clamp depend on the crank rate
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:
         p = self.p
-        positive = ["crank_period", "l_c", "l_1", "l_2", "l_3", "l_4", "l_5", "l_s", "l_f", "l_t",
-                    "m_1", "m_2", "m_3", "m_4", "m_5", "m_b", "I_1", "I_2", "I_3", "I_4", "I_5",
-                    "K_P", "tau_max", "P_max", "foot_radius", "mu", "contact_timeconst",
-                    "loop_timeconst", "fixed_height", "timestep"]
-        for name in positive:
-            if not p[name] > 0:
-                raise ConfigError(name, self.cfg[name], self.ranges[name][2])
         for name in ("loop_timeconst", "contact_timeconst"):
             if p[name] < 2 * self.timestep:
                 raise ConfigError(name, self.cfg[name], f"[{2 * self.timestep:g}, 1] s (at least two "
@@ -395,37 +393,3 @@ class Bolt(Robot):
 
 
 # ---- dm_control -----------------------------------------------------------------------
-class Physics(dm_mujoco.Physics):
-    """BOLT physics with named accessors (paper symbols)."""
-
-    def crank_angle(self) -> float:
-        """q_1 (rad, unwrapped)."""
-        return float(self.named.data.qpos["q_1"][0])
-
-    def dependent_angles(self) -> np.ndarray:
-        """z = [q_2, q_3, q_4, q_5] (rad)."""
-        return np.array([self.named.data.qpos[f"q_{i}"][0] for i in range(2, 6)])
-
-    def body_position(self) -> np.ndarray:
-        """[x_b, y_b] of {B}'s origin (the crank centre P) in the world (m)."""
-        return self.named.data.sensordata["body_pos"][[0, 2]].copy()
-
-    def foot_position(self) -> np.ndarray:
-        """[x, y] of the foot in the body frame {B} (m)."""
-        return self.named.data.sensordata["foot_in_B"][[0, 2]].copy()
-
-    def loop_gaps(self) -> np.ndarray:
-        """[|B_hfe - B_femur|, |G_kfe - G_tibia|] (m)."""
-        s = self.named.data.sensordata
-        return np.array([np.linalg.norm(s["B_hfe"] - s["B_femur"]), np.linalg.norm(s["G_kfe"] - s["G_tibia"])])
-
-    def crank_torque(self) -> float:
-        return float(self.named.data.sensordata["crank_torque"][0])
-
-    def crank_power(self) -> float:
-        s = self.named.data.sensordata
-        return float(s["crank_torque"][0] * s["crank_rate"][0])
-
-    def foot_force(self) -> float:
-        """Normal force on the foot (N), from the touch sensor."""
-        return float(self.named.data.sensordata["foot_touch"][0])

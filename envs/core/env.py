@@ -1,19 +1,23 @@
-"""A dm_control Task shared by all robots: open-loop periodic inputs, with hooks for feedback.
+"""A dm_control Task shared by all robots: the prescribed periodic inputs, open loop.
 
-The task runs with no agent: `action` is optional.  A feedback controller
-(e.g. the crawler paper's Section VIII law) plugs in as `controller(physics,
-t, ctrl) -> ctrl`, called every control step with the open-loop controls.
-An agent's action, when given, is added to the position references.
+The environment takes no action: its `action_spec` is empty and a non-empty action is an
+error (the gait is prescribed; a feedback law plugs in as `controller(model, data, ctrl) ->
+ctrl`, the one controller signature of envs/core/stepper.py).  The reward is the speed of
+the robot's progress signal over the last step.
 """
 from __future__ import annotations
 
 import collections
+import copy
+import math
 
 import numpy as np
 from dm_control.rl import control
 from dm_env import specs
 
+from envs.core.errors import ConfigError
 from envs.core.robot import Robot
+from envs.core.stepper import Schedule, reset
 
 
 class GaitTask(control.Task):
@@ -21,7 +25,6 @@ class GaitTask(control.Task):
         self.robot = robot
         self.controller = controller
         self._observe = observe
-        self.n_position = robot.controls(np.zeros(1)).shape[1]
         self._random = np.random.RandomState(0)
 
     @property
@@ -29,23 +32,20 @@ class GaitTask(control.Task):
         return self._random
 
     def initialize_episode(self, physics):
-        physics.data.time = 0.0
-        self.robot.initial_pose(physics.model._model, physics.data._data)
-        physics.data.ctrl[:] = self.robot.controls(np.zeros(1))[0]
-        physics.forward()
+        reset(self.robot, physics.model.ptr, physics.data.ptr)
+        self._schedule, self._k = Schedule(self.robot), 0
         self._last, self._rate = self._progress(physics), 0.0
 
     def action_spec(self, physics):
-        n = getattr(self.robot, "n_action", 0)
-        return specs.BoundedArray((n,), float, -np.ones(n), np.ones(n), name="position_offsets")
+        return specs.BoundedArray((0,), float, np.zeros(0), np.zeros(0), name="no_action")
 
     def before_step(self, action, physics):
-        t = physics.data.time
-        ctrl = self.robot.controls(np.array([t]))[0]
         if action is not None and np.size(action):
-            ctrl[: np.size(action)] += np.asarray(action, float)
+            raise ValueError(f"the {self.robot.name} environment takes no action (its action_spec is empty; "
+                             f"the gait is prescribed): got {np.size(action)} numbers")
+        ctrl = self._schedule(self._k)
         if self.controller is not None:
-            ctrl = self.controller(physics, t, ctrl)
+            ctrl = self.controller(physics.model.ptr, physics.data.ptr, ctrl.copy())
         physics.data.ctrl[:] = ctrl
 
     def get_observation(self, physics):
@@ -58,9 +58,10 @@ class GaitTask(control.Task):
         return obs
 
     def _progress(self, physics) -> float:
-        return float(self.robot.progress(physics.data.sensordata[None], physics.model._model)[0])
+        return float(self.robot.progress(physics.data.sensordata[None], physics.model.ptr)[0])
 
     def after_step(self, physics):
+        self._k += 1
         x = self._progress(physics)
         self._rate = (x - self._last) / physics.timestep()
         self._last = x
@@ -68,3 +69,14 @@ class GaitTask(control.Task):
     def get_reward(self, physics):
         """Forward speed of the robot's progress signal (m/s) over the last step."""
         return self._rate
+
+
+def environment(robot: Robot, *, cycles: float = 10.0, controller=None) -> control.Environment:
+    """A dm_control Environment of one robot point; the episode lasts `cycles` periods."""
+    from dm_control.mujoco import wrapper
+
+    if isinstance(cycles, bool) or not isinstance(cycles, (int, float)) or not math.isfinite(cycles) or cycles <= 0:
+        raise ConfigError("cycles", cycles, "(0, inf) periods, a finite number")
+    physics = robot.physics.from_model(wrapper.MjModel(copy.copy(robot.model())))
+    return control.Environment(physics, GaitTask(robot, controller=controller), time_limit=cycles * robot.period,
+                               n_sub_steps=1, flat_observation=False)

@@ -1,11 +1,14 @@
-"""Experiment runners: `runner(cfg, out) -> summary dict`, named by `experiment.runner`."""
-from __future__ import annotations
+"""What every experiment runner shares: `runner(cfg, out) -> summary dict`, named by
+`experiment.runner` in its declared options (envs/<robot>/config.py).
 
-import pathlib
+Runners read their inputs through these helpers, which return values already checked
+against the schemas (envs/core/config.py), so a runner never sees an unchecked value.
+"""
+from __future__ import annotations
 
 from omegaconf import OmegaConf
 
-import envs
+from envs.core import config
 
 
 def robot_params(cfg) -> dict:
@@ -16,40 +19,21 @@ def robot_params(cfg) -> dict:
 
 
 def sweep_lists(cfg) -> dict:
-    s = cfg.get("sweep")
-    return OmegaConf.to_container(s, resolve=True) if s else {}
+    """sweep.<name>: [values], each value checked against the robot parameter's declaration."""
+    return config.validate(cfg)["sweep"]
 
 
 def run_kw(cfg) -> dict:
-    r = OmegaConf.to_container(cfg.run, resolve=True)
-    return dict(cycles=int(r["cycles"]), min_cycles=int(r["min_cycles"]),
-                stop_when_steady=bool(r["stop_when_steady"]), nthread=r["nthread"], chunk=int(r["chunk"]))
+    """The batch runner's keywords from `run.*` (checked)."""
+    r = config.validate(cfg)["run"]
+    return dict(cycles=r["cycles"], min_cycles=r["min_cycles"], stop_when_steady=r["stop_when_steady"],
+                nthread=r["nthread"], chunk=r["chunk"])
 
 
 def robot_cls(cfg):
-    return envs.robot_class(cfg.robot.name)
+    return config.validate(cfg)["robot_cls"]
 
 
-def validate_sweep_keys(cfg, cls) -> None:
-    for k in sweep_lists(cfg):
-        if k not in cls.defaults:
-            raise envs.ConfigError(f"sweep.{k}", sweep_lists(cfg)[k], f"a parameter of {cls.name}: {sorted(cls.defaults)}")
-
-
-def out_dir(out) -> pathlib.Path:
-    return pathlib.Path(out)
-
-
-def pyplot():
-    """matplotlib.pyplot on the non-interactive Agg backend (experiments only write PNGs)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
-def save_figure(fig, path, dpi: int = 120) -> None:
-    """Lay out, write (PNG) and close a figure."""
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    pyplot().close(fig)
+def options(cfg) -> dict:
+    """The experiment's options (checked against its declared dataclass)."""
+    return config.validate(cfg)["experiment"]

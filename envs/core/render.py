@@ -12,6 +12,7 @@ import numpy as np
 
 from envs.core import gl
 from envs.core.robot import Robot
+from envs.core.stepper import Stepper
 
 
 def _ffmpeg():
@@ -31,32 +32,17 @@ def follow_camera(model: mujoco.MjModel, body: int = 1) -> mujoco.MjvCamera:
     return cam
 
 
-def stepper(robot: Robot, model: mujoco.MjModel, data: mujoco.MjData, controller=None):
-    """A function advancing `data` by n steps with the robot's open-loop inputs (as the batch runner)."""
-    robot.initial_pose(model, data)
-    data.time = 0.0
-    mujoco.mj_forward(model, data)
-
-    def step(n: int):
-        for _ in range(n):
-            ctrl = robot.controls(np.array([data.time]))[0]
-            data.ctrl[:] = ctrl if controller is None else controller(model, data, ctrl)
-            mujoco.mj_step(model, data)
-    return step
-
-
 def render_video(robot: Robot, path, *, cycles: float = 3.0, fps: int = 30, speed: float = 1.0,
                  width: int = 640, height: int = 360) -> dict:
     """Write an MP4 of `cycles` periods of the gait; returns frame count and size."""
     gl.require()
     media = _ffmpeg()
-    model = robot.model()
-    data = mujoco.MjData(model)
-    step = stepper(robot, model, data)
+    step = Stepper(robot)
+    model, data = step.model, step.data
     duration = cycles * robot.period
     nframes = max(2, int(round(duration / speed * fps)))
     steps_per_frame = max(1, int(round(duration / nframes / model.opt.timestep)))
-    cam = follow_camera(model, getattr(robot, "camera_body", 1))
+    cam = follow_camera(model, robot.camera_body)
     frames = []
     with mujoco.Renderer(model, height=height, width=width) as r:
         for _ in range(nframes):

@@ -1,25 +1,47 @@
-"""What every robot provides to the shared machinery (inputs -> simulation -> metrics).
+"""The `Robot` contract: what every robot provides to the shared machinery.
 
-A robot module subclasses `Robot` with only what is specific to it: its model
-variations (MjSpec edits), the map from gait parameters to actuator controls, the
-initial pose, and how a cycle's progress and the summary metrics are read from
-recorded sensor data.  Everything a metric needs is a MuJoCo sensor, so metrics
-work identically on the single-run, batch and dm_control paths.
+A robot is a package `envs/<name>/` whose `Robot` subclass holds only what is specific to
+it: its declared parameters, its model variations (MjSpec edits), the map from gait
+parameters to actuator controls, the initial pose, and how a cycle's progress and the
+summary metrics are read from recorded sensor data.  Everything a metric needs is a MuJoCo
+sensor, so metrics work identically on the single-run, batch and dm_control paths.
+
+Required of a subclass (checked when the class is defined):
+  name          str: the robot's name (folder names: envs/<name>/, models/<name>/, configs/robot/<name>.yaml)
+  Params        dataclass: every parameter, declared with `envs.core.schema.param` (defaults, units,
+                bounds, model keys derive from it)
+  physics       a dm_control `mujoco.Physics` subclass with the robot's named accessors
+  period        property: the gait period T (s)
+  spec()        the MjSpec with this point's model parameters applied
+  controls(t)   actuator controls at times t (vectorised), shape (len(t), nu)
+  initial_pose(model, data)   the t = 0 state
+  progress(sensordata, model) the scalar whose per-cycle change is the cycle's step
+  summarize(run)              the metrics of a finished `batch.Run`, a flat dict of scalars
+May define:
+  validate()    cross-parameter checks beyond the declared ranges (raise ConfigError)
+  columns       parameters always written to results files
+  engines       simulators an experiment may choose (default: ("mujoco",))
+  samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below)
+Defining a subclass registers it: `envs.robot_class(name)` and `envs.load(name)` find it.
 """
 from __future__ import annotations
 
 import math
 import pathlib
+from typing import ClassVar
 
 import mujoco
 import numpy as np
 
-from envs.core.errors import ConfigError, check_range
+from envs.core import schema
+from envs.core.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"    # models/<robot>/: MJCF and provenance, one folder a robot
 
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
+REGISTRY: dict = {}         # name -> Robot subclass, filled as robot classes are defined
+REQUIRED = ("period", "spec", "controls", "initial_pose", "progress", "summarize")
 
 
 def to_si(params: dict) -> dict:
@@ -42,26 +64,41 @@ def _radians(v):
 class Robot:
     """One simulation point of one robot: validated parameters, model, inputs."""
 
-    name: str = ""
-    defaults: dict = {}          # config names (angles in *_deg), SI otherwise
-    ranges: dict = {}            # name -> (lo, hi, "allowed text")
-    model_keys: tuple = ()       # parameters that change the compiled MjModel
-    columns: tuple = ()          # parameters always written to results files
-    samples_per_cycle: int = 200
-    random_inputs: dict = {}     # name -> (lo, hi): bounded ranges for randomised reliability runs
-    max_penetration: float = 2e-3  # m: deepest contact penetration a healthy run may show
-    max_loop_gap: float = 1e-3   # m: largest equality-constraint (loop-closure) violation allowed
+    name: ClassVar[str] = ""
+    Params: ClassVar[type]
+    physics: ClassVar[type]
+    columns: ClassVar[tuple] = ()          # parameters always written to results files
+    engines: ClassVar[tuple] = ("mujoco",)
+    samples_per_cycle: ClassVar[int] = 200
+    camera_body: ClassVar[int] = 1         # the body the video and viewer cameras follow
+    random_inputs: ClassVar[dict] = {}     # name -> (lo, hi): bounded ranges for randomised reliability runs
+    max_penetration: ClassVar[float] = 2e-3  # m: deepest contact penetration a healthy run may show
+    max_loop_gap: ClassVar[float] = 1e-3   # m: largest equality-constraint (loop-closure) violation allowed
+    # derived from Params when the subclass is defined:
+    defaults: ClassVar[dict] = {}          # config names (angles in *_deg), SI otherwise
+    model_keys: ClassVar[tuple] = ()       # parameters that change the compiled MjModel
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        missing = [a for a in ("name", "Params", "physics") if not getattr(cls, a, None)]
+        missing += [m for m in REQUIRED if getattr(cls, m) is getattr(Robot, m)]
+        if missing:
+            raise TypeError(f"robot class {cls.__name__} lacks {missing} (see the Robot contract)")
+        cls.defaults = schema.defaults(cls.Params)
+        cls.model_keys = schema.model_keys(cls.Params)
+        REGISTRY[cls.name] = cls
+        schema.store("robot", f"{cls.name}_schema", cls.Params)
 
     def __init__(self, **params):
-        unknown = sorted(set(params) - set(self.defaults))
-        if unknown:
-            raise ConfigError(unknown[0], params[unknown[0]],
-                              f"one of {sorted(self.defaults)}", f"unknown {self.name} parameter")
-        cfg = {**self.defaults, **params}
-        check_range(cfg, self.ranges)
+        cfg = {**self.defaults, **schema.check(self.Params, params, what=f"{self.name} parameter")}
         self.cfg = cfg
         self.p = to_si(cfg)
         self.validate()
+
+    @classmethod
+    def allowed(cls, name: str) -> str:
+        """The allowed range of parameter `name`, as error messages state it."""
+        return schema.fields(cls.Params)[name].allowed
 
     # ---- robot-specific hooks -------------------------------------------------
     def validate(self) -> None:

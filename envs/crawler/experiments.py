@@ -12,21 +12,20 @@ import time
 import numpy as np
 from omegaconf import OmegaConf
 
-from envs.core import sweep as sw
-from envs.crawler.robot import Crawler
+from envs.core import config, sweep as sw
+from envs.crawler.config import ENGINES
+from envs.crawler.robot import FORWARD, Crawler
 from envs.core.errors import ConfigError
-from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, save_figure, pyplot
+from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.plots import pyplot, save_figure
 
-ENGINES = ("mujoco", "hybrid")
 EXTRA = ("S", "V", "steady")
 
 
 # ---- engine dispatch ----------------------------------------------------------------
 def engine_of(cfg) -> str:
-    e = str(cfg.get("engine", "mujoco"))
-    if e not in ENGINES:
-        raise ConfigError("engine", e, f"one of {list(ENGINES)}")
-    return e
+    """The configured engine, checked against the robot's (Crawler.engines)."""
+    return config.validate(cfg)["engine"]
 
 
 def hybrid_kw(cfg) -> dict:
@@ -105,19 +104,14 @@ def _hybrid_engine(cfg):
 
 
 def grid_points(cfg, sweep=None):
-    cls = robot_cls(cfg)
-    validate_sweep_keys(cfg, cls)
     base = robot_params(cfg)
     sweep = sweep_lists(cfg) if sweep is None else sweep
-    for k in sweep:
-        if k not in cls.defaults:
-            raise ConfigError(f"sweep.{k}", sweep[k], f"a parameter of {cls.name}: {sorted(cls.defaults)}")
     return [{**base, **combo} for combo in sw.grid(sweep)]
 
 
-def exp_cfg(cfg, name, default=None):
-    v = cfg.experiment.get(name, default)
-    return OmegaConf.to_container(v, resolve=True) if OmegaConf.is_config(v) else v
+def exp_cfg(cfg, name):
+    """One declared option of the experiment (envs/crawler/config.py)."""
+    return options(cfg)[name]
 
 
 def _arr(rows, k):
@@ -189,7 +183,7 @@ def twin_vs_hybrid(cfg, out) -> dict:
     runs = {e: run_rows(cfg, pts, out, engine=e, filename=f"results_{e}.csv") for e in ENGINES}
     main = engine_of(cfg)
     sw.ResultsFile(out / "results.csv", list(runs[main][0][0].keys()), ["omega"]).rewrite(runs[main][0])
-    tol_abs, tol_rel = float(exp_cfg(cfg, "tol_abs_mm", 3.0)), float(exp_cfg(cfg, "tol_rel", 0.03))
+    tol_abs, tol_rel = float(exp_cfg(cfg, "tol_abs_mm")), float(exp_cfg(cfg, "tol_rel"))
     table = []
     for rm, rh in zip(runs["mujoco"][0], runs["hybrid"][0]):
         Sm, Sh = float(rm["S"]), float(rh["S"])
@@ -318,8 +312,8 @@ def direction_reversal(cfg, out) -> dict:
 def friction_robustness(cfg, out) -> dict:
     """S over mu_i in [1-eps, 1+eps] mu (eq. 7) per (omega, psi): S_min, S_max, S_mu (eq. 6);
     psi*(omega) and psi_mu*(omega).  results.csv (every point), robustness.csv, optima.csv."""
-    eps = float(exp_cfg(cfg, "eps", 0.1))
-    levels = exp_cfg(cfg, "levels", [-1.0, 0.0, 1.0])
+    eps = float(exp_cfg(cfg, "eps"))
+    levels = exp_cfg(cfg, "levels")
     base = robot_params(cfg)
     mu = float(base["mu"])
     combos = [(1 + eps * i, 1 + eps * j) for i in levels for j in levels]
@@ -460,12 +454,12 @@ def time_scaling(cfg, out) -> dict:
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     base = robot_params(cfg)
     omegas = exp_cfg(cfg, "omega")
-    n_trials, batch = int(exp_cfg(cfg, "n_trials", 24)), int(exp_cfg(cfg, "batch", 4))
-    objective = exp_cfg(cfg, "objective", "S")
-    eps = float(exp_cfg(cfg, "eps", 0.1))
-    psi_base = exp_cfg(cfg, "psi_baseline", [0, 20, 40, 60, 80, 100, 120])
-    bounds = exp_cfg(cfg, "bounds", dict(alpha=[-0.95, 0.95], upsilon_deg=[0, 360], psi_deg=[0, 150]))
-    seed = int(exp_cfg(cfg, "seed", 0))
+    n_trials, batch = int(exp_cfg(cfg, "n_trials")), int(exp_cfg(cfg, "batch"))
+    objective = exp_cfg(cfg, "objective")
+    eps = float(exp_cfg(cfg, "eps"))
+    psi_base = exp_cfg(cfg, "psi_baseline")
+    bounds = exp_cfg(cfg, "bounds")
+    seed = int(exp_cfg(cfg, "seed"))
     state = dict(n=0)
     D = getattr(optuna.distributions, "FloatDistribution", None) or optuna.distributions.UniformDistribution
     dists = {n: D(*bounds[n]) for n in bounds}
@@ -519,7 +513,7 @@ def time_scaling(cfg, out) -> dict:
                               value_best=bt.value, gain=bt.value / vb[jb] if vb[jb] else math.nan,
                               gain_mm=(bt.value - vb[jb]) * 1e3))
     sw.ResultsFile(out / "best.csv", list(best_rows[0].keys()), ["omega"]).rewrite(best_rows)
-    fig_w = float(exp_cfg(cfg, "fig10_omega", omegas[0]))
+    fig_w = float(exp_cfg(cfg, "fig10_omega"))
     b = next((r for r in best_rows if abs(r["omega"] - fig_w) < 1e-9), best_rows[0])
     plot_fig10(base, b, out / "fig10_time_scaling.png", cfg)
     summary = dict(engine=engine_of(cfg), objective=objective, simulations=state["n"], best=best_rows)
@@ -558,7 +552,7 @@ def feedback(cfg, out) -> dict:
     from envs.crawler import hybrid as H
     base = robot_params(cfg)
     fb = exp_cfg(cfg, "feedback")
-    cycles = int(exp_cfg(cfg, "cycles", 20))
+    cycles = int(exp_cfg(cfg, "cycles"))
     engine = engine_of(cfg)
     r = Crawler(**base)
     P = H.Params.from_robot(r)
@@ -578,7 +572,7 @@ def feedback(cfg, out) -> dict:
         for k in ("open", "feedback"):
             tr = mujoco_feedback_run(r, law_kw if k == "feedback" else None, cycles)
             traces[k], seqs[k], errors[k], liftoff[k] = tr, tr["S_seq"], None, tr["liftoff_t"]
-    navg = int(exp_cfg(cfg, "n_avg", 2))
+    navg = int(exp_cfg(cfg, "n_avg"))
     S_open = float(np.mean(seqs["open"][-navg:]))
     S_fb = float(np.mean(seqs["feedback"][-navg:]))
     rows = []
@@ -599,7 +593,7 @@ def feedback(cfg, out) -> dict:
 
 
 def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
-    """The MuJoCo twin with eq. 19 through the dm_control controller hook.
+    """The MuJoCo twin with eq. 19 as the stepper's feedback controller.
 
     The law gives joint accelerations from the measured state; they are integrated
     into the servo references (position and velocity feed-forward), so the stiff
@@ -607,57 +601,50 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
     (both |x_i'| > v_slip); S_1, S_0 come from the hybrid model's eqs. 20-23 at
     the measured state (the paper's law is model-based).
     """
-    import envs
+    import copy
+
+    from dm_control.mujoco import wrapper
+
+    from envs.core.stepper import Stepper
     from envs.crawler import hybrid as H
     P = H.Params.from_robot(r)
     model = H.Model(P, baumgarte=0.0)     # S_1, S_0 only (no constraint drift terms)
     law = H.FeedbackLaw(r.inputs, P, **law_kw) if law_kw else None
+    phys = r.physics.from_model(wrapper.MjModel(copy.copy(r.model())))
     cmd = {}
 
-    def controller(physics, t, ctrl):
+    def controller(m, d, ctrl):
         if law is None:
             return ctrl
-        nd = physics.named.data
+        nd = phys.named.data
         q = np.array([nd.qpos[n][0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")])
         qd = np.array([nd.qvel[n][0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")])
         if not cmd:
             cmd["q"], cmd["qd"] = ctrl[:2].copy(), ctrl[2:4].copy()
-        v = physics.foot_velocities()
+        v = phys.foot_velocities()
         mode = tuple(int(np.sign(x)) if abs(x) > v_slip else 0 for x in v)
-        if mode[0] != 0 and mode[1] != 0:
-            qdd, _ = law.qdd_c(t, q, qd, mode, model)
-        else:
-            qdd, _ = law.qdd_c(t, q, qd, (0, 1), model)
-        dt = physics.model.opt.timestep
-        cmd["qd"] = cmd["qd"] + dt * qdd
-        cmd["q"] = cmd["q"] + dt * cmd["qd"]
+        qdd, _ = law.qdd_c(d.time, q, qd, mode if mode[0] != 0 and mode[1] != 0 else (0, 1), model)
+        cmd["qd"] = cmd["qd"] + m.opt.timestep * qdd
+        cmd["q"] = cmd["q"] + m.opt.timestep * cmd["qd"]
         out = ctrl.copy()
         out[:2], out[2:4] = cmd["q"], cmd["qd"]
         return out
 
-    env = envs.load("crawler", cycles=cycles, controller=controller, **r.cfg)
-    env.reset()
-    phys = env.physics
-    T = r.period
-    spc = 200
-    nstep = int(round(T / phys.model.opt.timestep))
-    stride = max(1, nstep // spc)
+    step = Stepper(r, phys.model.ptr, phys.data.ptr, controller=controller)
+    stride = r.steps_per_cycle // r.samples_per_cycle
     ts, qs, vs, fns = [], [], [], []
     x1_b = [phys.foot_positions()[0, 0]]
-    for k in range(1, cycles * nstep + 1):
-        last = env.step(None).last()
+    for k in range(1, cycles * r.steps_per_cycle + 1):
+        step(1)
         if k % stride == 0:
             ts.append(phys.data.time)
             qs.append(phys.joint_angles())
             vs.append(phys.foot_velocities())
             fns.append(phys.normal_forces())
-        if k % nstep == 0:
+        if k % r.steps_per_cycle == 0:
             x1_b.append(phys.foot_positions()[0, 0])
-        if last:
-            break
     fn = np.array(fns)
     neg = np.flatnonzero((fn <= 1e-6).any(axis=1)) if len(fn) else []
-    from envs.crawler.robot import FORWARD
     return dict(t=np.array(ts), q=np.array(qs), vx=np.array(vs), ctrl=None,
                 S_seq=FORWARD * np.diff(x1_b), liftoff_t=float(np.array(ts)[neg[0]]) if len(neg) else None)
 

@@ -20,6 +20,7 @@ from envs.core import metrics
 from envs.core.errors import ConfigError
 from envs.core.inputs import PhasedSine
 from envs.core.robot import MODELS, Robot
+from envs.crawler import config
 
 MODEL_DIR = MODELS / "crawler"
 SCENE = MODEL_DIR / "scene.xml"
@@ -69,40 +70,39 @@ def ideal_stride(inputs: PhasedSine, l0: float, l: float, n: int = 2001) -> floa
     return float(d.max() - d.min())
 
 
+class Physics(dm_mujoco.Physics):
+    """Crawler physics with named accessors (paper symbols)."""
+
+    def joint_angles(self) -> np.ndarray:
+        """[phi1, phi2] in rad."""
+        return self.named.data.qpos[["phi1", "phi2"]].copy()
+
+    def body_pose(self) -> np.ndarray:
+        """[x, y, theta] of the central link (paper's body coordinates)."""
+        return self.named.data.qpos[["root_x", "root_z", "theta"]].copy()
+
+    def foot_positions(self) -> np.ndarray:
+        return np.stack([self.named.data.site_xpos[f"foot{i}"][[0, 2]] for i in (1, 2)])
+
+    def foot_velocities(self) -> np.ndarray:
+        """Tangential foot velocities [x1', x2'] (m/s)."""
+        return np.array([self.named.data.sensordata[f"foot{i}_vel"][0] for i in (1, 2)])
+
+    def normal_forces(self) -> np.ndarray:
+        return np.array([self.named.data.sensordata[f"foot{i}_touch"][0] for i in (1, 2)])
+
+
+
 class Crawler(Robot):
     """One crawler point.  Config names (angles in degrees); see configs/robot/crawler.yaml."""
 
     name = "crawler"
-    defaults = dict(
-        omega=1.0, A_deg=18.0, phi0_deg=110.0, psi_deg=20.0, alpha=0.0, upsilon_deg=0.0,
-        mu=0.172, mu1=None, mu2=None,
-        m0=0.194, m1=0.021, m2=0.021, J0=776.3e-6, J1=98.7e-6, J2=98.7e-6,
-        l0=0.187, l=0.17, foot_radius=0.001,
-        timestep=2e-4, impratio=100.0, kp=400.0, kv=1.2,
-        contact_timeconst=0.02, contact_dampratio=1.0,
-    )
-    ranges = {
-        "omega": (0.0, 200.0, "(0, 200] rad/s"),
-        "A_deg": (0.0, 90.0, "[0, 90] deg (and within the geometric limit for phi0_deg)"),
-        "phi0_deg": (0.0, 180.0, "(0, 180) deg"),
-        "psi_deg": (-360.0, 360.0, "[-360, 360] deg"),
-        "alpha": (-1.0, 1.0, "[-1, 1] (|alpha| > 1 makes the time scaling s non-monotone)"),
-        "upsilon_deg": (-360.0, 360.0, "[-360, 360] deg"),
-        "mu": (0.0, 5.0, "(0, 5]"), "mu1": (0.0, 5.0, "(0, 5]"), "mu2": (0.0, 5.0, "(0, 5]"),
-        "m0": (0.0, 100.0, "(0, 100] kg"), "m1": (0.0, 100.0, "(0, 100] kg"), "m2": (0.0, 100.0, "(0, 100] kg"),
-        "J0": (0.0, 10.0, "(0, 10] kg m^2"), "J1": (0.0, 10.0, "(0, 10] kg m^2"), "J2": (0.0, 10.0, "(0, 10] kg m^2"),
-        "l0": (0.0, 10.0, "(0, 10] m"), "l": (0.0, 10.0, "(0, 10] m"),
-        "foot_radius": (0.0, 0.01, "(0, 0.01] m"),
-        "timestep": (0.0, 1e-3, "(0, 1e-3] s"), "impratio": (1.0, 1e4, "[1, 1e4]"),
-        "kp": (0.0, 1e6, "(0, 1e6] N m/rad"), "kv": (0.0, 1e4, "[0, 1e4] N m s/rad"),
-        "contact_timeconst": (0.0, 1.0, "(0, 1] s (MuJoCo solref[0] of the feet; >= 2 timestep)"),
-        "contact_dampratio": (0.0, 100.0, "(0, 100] (MuJoCo solref[1] of the feet)"),
-    }
+    Params = config.Params
+    physics = Physics
+    engines = config.ENGINES        # mujoco: the twin; hybrid: the paper's exact model (hybrid.py)
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
                      "phi0_deg": (95.0, 140.0), "mu": (0.1, 0.6)}
-    model_keys = ("mu", "mu1", "mu2", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l",
-                  "foot_radius", "impratio", "kp", "kv", "contact_timeconst", "contact_dampratio")
 
     # ---- inputs -------------------------------------------------------------
     @property
@@ -121,13 +121,6 @@ class Crawler(Robot):
 
     # ---- validation ---------------------------------------------------------
     def validate(self) -> None:
-        for name in ("omega", "mu", "m0", "m1", "m2", "J0", "J1", "J2", "l0", "l", "kp",
-                     "contact_timeconst", "contact_dampratio"):
-            if self.p[name] <= 0:
-                raise ConfigError(name, self.cfg[name], self.ranges[name][2])
-        for name in ("mu1", "mu2"):
-            if self.p[name] is not None and self.p[name] <= 0:
-                raise ConfigError(name, self.cfg[name], self.ranges[name][2])
         problem = self._geometry_problem(self.p["A"])
         if problem:
             a_max = self._max_amplitude()
@@ -249,23 +242,3 @@ class Crawler(Robot):
 
 
 # ---- dm_control ---------------------------------------------------------------
-class Physics(dm_mujoco.Physics):
-    """Crawler physics with named accessors (paper symbols)."""
-
-    def joint_angles(self) -> np.ndarray:
-        """[phi1, phi2] in rad."""
-        return self.named.data.qpos[["phi1", "phi2"]].copy()
-
-    def body_pose(self) -> np.ndarray:
-        """[x, y, theta] of the central link (paper's body coordinates)."""
-        return self.named.data.qpos[["root_x", "root_z", "theta"]].copy()
-
-    def foot_positions(self) -> np.ndarray:
-        return np.stack([self.named.data.site_xpos[f"foot{i}"][[0, 2]] for i in (1, 2)])
-
-    def foot_velocities(self) -> np.ndarray:
-        """Tangential foot velocities [x1', x2'] (m/s)."""
-        return np.array([self.named.data.sensordata[f"foot{i}_vel"][0] for i in (1, 2)])
-
-    def normal_forces(self) -> np.ndarray:
-        return np.array([self.named.data.sensordata[f"foot{i}_touch"][0] for i in (1, 2)])

@@ -17,7 +17,8 @@ import numpy as np
 
 from envs.core import batch
 from envs.core import sweep as sw
-from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
+from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.plots import pyplot, save_figure
 from envs.miniaq.robot import LEGS, quat_to_euler
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
@@ -27,7 +28,7 @@ def _single(cfg):
     """The robot point and the run of `experiment.duration` seconds (whole cycles, at least)."""
     cls = robot_cls(cfg)
     robot = cls(**robot_params(cfg))
-    duration = float(cfg.experiment.get("duration", 5.0))
+    duration = float(options(cfg)["duration"])
     kw = dict(run_kw(cfg), cycles=max(2, math.ceil(duration / robot.period - 1e-9)), stop_when_steady=False)
     kw["nthread"] = 1
     t0 = time.perf_counter()
@@ -95,7 +96,6 @@ def turn(cfg, out) -> dict:
 def gait_sweep(cfg, out) -> dict:
     """Gait patterns x motor speeds: speed, turning drift, support pattern (results.csv)."""
     cls = robot_cls(cfg)
-    validate_sweep_keys(cfg, cls)
     rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg),
                                extra_columns=("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3",
                                               "support_4", "roll_amplitude_deg", "pitch_amplitude_deg"),

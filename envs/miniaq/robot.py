@@ -23,6 +23,7 @@ from envs.core import metrics
 from envs.core.errors import ConfigError
 from envs.core.inputs import Crank
 from envs.core.robot import MODELS, Robot
+from envs.miniaq import config
 
 MODEL_DIR = MODELS / "miniaq"
 SCENE = MODEL_DIR / "scene.xml"
@@ -144,77 +145,58 @@ def hunt_crossley_contact(K: float, e: float, c_max: float, d: float, m: float, 
                 zeta_hc=C / (2 * math.sqrt(k_lin * m / n_feet)))
 
 
+class Physics(dm_mujoco.Physics):
+    """MinIAQ-II physics with named accessors (paper symbols)."""
+
+    def body_position(self) -> np.ndarray:
+        """P_I = [P_Ix, P_Iy, P_Iz] of the body centroid (m)."""
+        return self.named.data.sensordata["torso_pos"].copy()
+
+    def orientation(self) -> np.ndarray:
+        """Gamma = [phi, theta, psi]: roll, pitch, yaw (rad), Z-Y-X sequence."""
+        return quat_to_euler(self.named.data.sensordata["torso_quat"])
+
+    def crank_angles(self) -> np.ndarray:
+        """theta2 of legs fl, fr, hl, hr (rad, unwrapped)."""
+        return np.array([self.named.data.qpos[f"{leg}_crank"][0] for leg in LEGS])
+
+    def foot_positions(self) -> np.ndarray:
+        """r_E of the four feet in the world frame, shape (4, 3)."""
+        return np.stack([self.named.data.sensordata[f"{leg}_foot_pos"] for leg in LEGS])
+
+    def normal_forces(self) -> np.ndarray:
+        """F_N of the four feet (N)."""
+        return np.array([self.named.data.sensordata[f"{leg}_touch"][0] for leg in LEGS])
+
+    def contact_forces(self) -> np.ndarray:
+        """Net floor force on each foot in the world frame, shape (4, 3)."""
+        return np.stack([self.named.data.sensordata[f"{leg}_contact"] for leg in LEGS])
+
+    def loop_gaps(self) -> np.ndarray:
+        sd = self.named.data.sensordata
+        return np.array([np.linalg.norm(sd[f"{leg}_C_coupler"] - sd[f"{leg}_C_rocker"]) for leg in LEGS])
+
+    def motor_torques(self) -> np.ndarray:
+        return np.array([self.named.data.sensordata[f"{leg}_motor_torque"][0] for leg in LEGS])
+
+
+
 class MiniAQ(Robot):
     """One MinIAQ-II point.  Config names (angles in degrees); see configs/robot/miniaq.yaml."""
 
     name = "miniaq"
-    camera_body = 1
-    defaults = dict(
-        f=2.5, gait="trot", phase_deg=None, direction_left=1, direction_right=1,
-        m=0.023, m_leg=0.0002, body_length=0.088, body_width=0.036, body_height=0.010,
-        l2=0.0051, l3=0.02121, l4=0.01885, l5=0.02915, l6=0.00296,
-        theta35_deg=69.5, theta36_deg=53.4,
-        l1=0.018, theta1_deg=130.0, pivot_x=0.040, pivot_y=0.024, pivot_z=0.0, foot_radius=0.0005,
-        K=1.15e9, e=2.0, c_max=588.0, d=0.0001, mu_d=0.3, impedance=0.9, contact_feet=2,
-        tau_max=0.01, kp=0.5, kv=0.002, armature=1e-6,
-        timestep=1e-4, impratio=10.0, loop_timeconst=4e-4,
-    )
-    ranges = {
-        "f": (0.0, 20.0, "(0, 20] Hz"),
-        "direction_left": (-1, 1, "-1 or +1"), "direction_right": (-1, 1, "-1 or +1"),
-        "m": (0.0, 10.0, "(0, 10] kg"), "m_leg": (0.0, 0.01, "(0, 0.01] kg (and 4 m_leg < m)"),
-        "body_length": (0.0, 1.0, "(0, 1] m"), "body_width": (0.0, 1.0, "(0, 1] m"),
-        "body_height": (0.0, 1.0, "(0, 1] m"),
-        "l1": (0.0, 1.0, "(0, 1] m (and a Grashof crank-rocker with l2, l3, l4)"),
-        "l2": (0.0, 1.0, "(0, 1] m"), "l3": (0.0, 1.0, "(0, 1] m"), "l4": (0.0, 1.0, "(0, 1] m"),
-        "l5": (0.0, 1.0, "(0, 1] m"), "l6": (0.0, 1.0, "(0, 1] m"),
-        "theta35_deg": (-180.0, 180.0, "[-180, 180] deg"), "theta36_deg": (-180.0, 180.0, "[-180, 180] deg"),
-        "theta1_deg": (-180.0, 360.0, "[-180, 360] deg"),
-        "pivot_x": (0.0, 1.0, "[0, 1] m"), "pivot_y": (0.0, 1.0, "[0, 1] m"), "pivot_z": (-1.0, 1.0, "[-1, 1] m"),
-        "foot_radius": (0.0, 0.005, "(0, 0.005] m"),
-        "K": (0.0, 1e13, "(0, 1e13] N/m^e"), "e": (1.0, 3.0, "[1, 3]"), "c_max": (0.0, 1e6, "[0, 1e6] N s/m"),
-        "d": (0.0, 0.01, "(0, 0.01] m"), "mu_d": (0.0, 2.0, "(0, 2]"),
-        "impedance": (0.0, 1.0, "(0, 1)"), "contact_feet": (1, 4, "1, 2, 3 or 4"),
-        "tau_max": (0.0, 10.0, "(0, 10] N m"), "kp": (0.0, 1e3, "(0, 1e3] N m/rad"),
-        "kv": (0.0, 10.0, "[0, 10] N m s/rad"), "armature": (0.0, 1.0, "[0, 1] kg m^2"),
-        "timestep": (0.0, 1e-3, "(0, 1e-3] s"), "impratio": (1.0, 1e4, "[1, 1e4]"),
-        "loop_timeconst": (0.0, 0.1, "(0, 0.1] s"),
-    }
-    model_keys = ("m", "m_leg", "body_length", "body_width", "body_height", "l1", "l2", "l3", "l4",
-                  "l5", "l6", "theta35_deg", "theta36_deg", "theta1_deg", "pivot_x", "pivot_y", "pivot_z",
-                  "foot_radius", "K", "e", "c_max", "d", "mu_d", "impedance", "contact_feet",
-                  "tau_max", "kp", "kv", "armature", "impratio", "loop_timeconst")
+    Params = config.Params
+    physics = Physics
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
     random_inputs = {"f": (1.0, 4.0), "mu_d": (0.2, 0.6)}   # bounded ranges for reliability runs
 
     # ---- validation ---------------------------------------------------------------
     def validate(self) -> None:
         p, cfg = self.p, self.cfg
-        for name in ("f", "m", "m_leg", "l1", "l2", "l3", "l4", "l5", "l6", "foot_radius", "K", "d",
-                     "mu_d", "tau_max", "kp", "impedance", "timestep", "loop_timeconst",
-                     "body_length", "body_width", "body_height"):
-            if p[name] <= 0:
-                raise ConfigError(name, cfg[name], self.ranges[name][2])
-        if p["impedance"] >= 1:
-            raise ConfigError("impedance", cfg["impedance"], self.ranges["impedance"][2])
-        for name in ("direction_left", "direction_right"):
-            if cfg[name] not in (1, -1):
-                raise ConfigError(name, cfg[name], "-1 or +1")
-        if cfg["contact_feet"] not in (1, 2, 3, 4):
-            raise ConfigError("contact_feet", cfg["contact_feet"], "1, 2, 3 or 4")
         if 4 * p["m_leg"] >= p["m"]:
             raise ConfigError("m_leg", cfg["m_leg"], f"(0, {p['m'] / 4:g}) kg: the legs must weigh less than m")
-        if cfg["phase_deg"] is None:
-            if cfg["gait"] not in GAITS:
-                raise ConfigError("gait", cfg["gait"], f"one of {sorted(GAITS)} (or phase_deg: [4 offsets])")
-        else:
-            ph = cfg["phase_deg"]
-            try:
-                ok = len(ph) == 4 and all(math.isfinite(float(v)) for v in ph)
-            except TypeError:
-                ok = False
-            if not ok:
-                raise ConfigError("phase_deg", ph, "null or a list of 4 finite angles in deg (fl, fr, hl, hr)")
+        if cfg["phase_deg"] is not None and len(cfg["phase_deg"]) != 4:
+            raise ConfigError("phase_deg", cfg["phase_deg"], self.allowed("phase_deg"), "not 4 offsets")
         problem = grashof_problem(p["l1"], p["l2"], p["l3"], p["l4"])
         if problem:
             lo, hi = grashof_l1_range(p["l2"], p["l3"], p["l4"])
@@ -418,36 +400,3 @@ def _heading(quat) -> np.ndarray:
 
 
 # ---- dm_control -----------------------------------------------------------------------
-class Physics(dm_mujoco.Physics):
-    """MinIAQ-II physics with named accessors (paper symbols)."""
-
-    def body_position(self) -> np.ndarray:
-        """P_I = [P_Ix, P_Iy, P_Iz] of the body centroid (m)."""
-        return self.named.data.sensordata["torso_pos"].copy()
-
-    def orientation(self) -> np.ndarray:
-        """Gamma = [phi, theta, psi]: roll, pitch, yaw (rad), Z-Y-X sequence."""
-        return quat_to_euler(self.named.data.sensordata["torso_quat"])
-
-    def crank_angles(self) -> np.ndarray:
-        """theta2 of legs fl, fr, hl, hr (rad, unwrapped)."""
-        return np.array([self.named.data.qpos[f"{leg}_crank"][0] for leg in LEGS])
-
-    def foot_positions(self) -> np.ndarray:
-        """r_E of the four feet in the world frame, shape (4, 3)."""
-        return np.stack([self.named.data.sensordata[f"{leg}_foot_pos"] for leg in LEGS])
-
-    def normal_forces(self) -> np.ndarray:
-        """F_N of the four feet (N)."""
-        return np.array([self.named.data.sensordata[f"{leg}_touch"][0] for leg in LEGS])
-
-    def contact_forces(self) -> np.ndarray:
-        """Net floor force on each foot in the world frame, shape (4, 3)."""
-        return np.stack([self.named.data.sensordata[f"{leg}_contact"] for leg in LEGS])
-
-    def loop_gaps(self) -> np.ndarray:
-        sd = self.named.data.sensordata
-        return np.array([np.linalg.norm(sd[f"{leg}_C_coupler"] - sd[f"{leg}_C_rocker"]) for leg in LEGS])
-
-    def motor_torques(self) -> np.ndarray:
-        return np.array([self.named.data.sensordata[f"{leg}_motor_torque"][0] for leg in LEGS])

@@ -13,7 +13,8 @@ import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists, validate_sweep_keys, pyplot, save_figure
+from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.plots import pyplot, save_figure
 from envs.snake.robot import alpha_max, d_unit, energy_loss
 
 # ---- the paper's numbers ----------------------------------------------------------------
@@ -86,7 +87,6 @@ def _plot_table1(rows, path):
 # ---- Table 2 ------------------------------------------------------------------------------
 def _sweep(cfg, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_error_deg", "clearance_min")):
     cls = robot_cls(cfg)
-    validate_sweep_keys(cfg, cls)
     kw = run_kw(cfg)
     rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw,
                                extra_columns=extra, progress=cfg.run.progress)

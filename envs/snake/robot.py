@@ -37,12 +37,13 @@ from dm_control import mujoco as dm_mujoco
 
 from envs.core.errors import ConfigError
 from envs.core.robot import MODELS, Robot
+from envs.snake import config
+from envs.snake.config import TIMINGS
 
 MODEL_DIR = MODELS / "snake"
 SCENE = MODEL_DIR / "scene.xml"
 N_XML = 8                     # links authored in models/snake/snake.xml (the prototype)
 INITIAL_PENETRATION = 1e-6    # m: sections start 1 um into the floor so every contact exists at t=0
-TIME_SCALINGS = ("cycloidal", "linear")
 
 
 # ---- kinematics of the paper (unit link length unless l is given) -------------------
@@ -147,14 +148,14 @@ def energy_loss(n: int, alpha: float, samples: int = 4001) -> float:
     return float(np.sqrt(X**2 + Y**2).max())
 
 
-def time_scaling(tau, kind: str = "cycloidal"):
+def step_timing(tau, kind: str = "cycloidal"):
     """sigma(tau) and dsigma/dtau for one step (tau in [0, 1])."""
     tau = np.asarray(tau, float)
     if kind == "linear":
         return tau, np.ones_like(tau)
     if kind == "cycloidal":
         return tau - np.sin(2 * np.pi * tau) / (2 * np.pi), 1.0 - np.cos(2 * np.pi * tau)
-    raise ConfigError("time_scaling", kind, f"one of {list(TIME_SCALINGS)}")
+    raise ConfigError("timing", kind, f"one of {list(TIMINGS)}")
 
 
 class InchwormGait:
@@ -182,7 +183,7 @@ class InchwormGait:
         """(q, qd): references and their time derivatives, each (len(t), N-1)."""
         t = np.atleast_1d(np.asarray(t, float))
         k, tau = self.step_of(t)
-        sig, dsig = time_scaling(tau, self.kind)
+        sig, dsig = step_timing(tau, self.kind)
         rate = dsig / self.T_step                       # dsigma/dt
         n, N = self.n, self.N
         q = np.zeros((len(t), N + 1))                   # columns: points P_0..P_N (P_0, P_N are free ends)
@@ -213,7 +214,7 @@ class InchwormGait:
         """
         q, _ = self(t)
         k, tau = self.step_of(t)
-        sig, _ = time_scaling(tau, self.kind)
+        sig, _ = step_timing(tau, self.kind)
         th1 = np.zeros(len(q))
         first = k == 0
         th1[first] = sig[first] * self.hump[0]
@@ -253,38 +254,43 @@ def ideal_positions(gait: InchwormGait, t, l: float = 1.0) -> np.ndarray:
 
 
 # ---- the robot -----------------------------------------------------------------------
+class Physics(dm_mujoco.Physics):
+    """Snake physics with named accessors (paper symbols)."""
+
+    def _N(self) -> int:
+        return sum(1 for i in range(self.model.nbody) if self.model.id2name(i, "body").startswith("link"))
+
+    def phi(self) -> np.ndarray:
+        """Relative angles phi_1..phi_{N-1} (rad), eq. 1."""
+        return self.named.data.qpos[[f"phi{k}" for k in range(1, self._N())]].copy()
+
+    def theta(self) -> np.ndarray:
+        """Absolute link angles theta_1..theta_N (rad, counter-clockwise from the baseline)."""
+        th1 = self.named.data.qpos["theta1"]
+        return np.r_[th1, th1 + np.cumsum(self.phi())]
+
+    def points(self) -> np.ndarray:
+        """(N+1, 2): the paper's points P_0..P_N as (x, y) (MuJoCo x, z)."""
+        return np.stack([self.named.data.site_xpos[f"P{k}"][[0, 2]] for k in range(self._N() + 1)])
+
+    def center_of_mass(self) -> np.ndarray:
+        """(x, y) of the whole robot's centre of mass."""
+        return self.named.data.sensordata["com"][[0, 2]].copy()
+
+
+
 class Snake(Robot):
     """One snake point.  Config names (angles in degrees); see configs/robot/snake.yaml."""
 
     name = "snake"
-    camera_body = 1
-    defaults = dict(
-        n=4, alpha_deg=30.0, N=8, T_step=0.55, time_scaling="cycloidal",
-        l=0.084, m=0.22, r=0.002, mu=0.3,
-        timestep=1.25e-4, impratio=100.0, kp=2000.0, kv=6.0,
-    )
-    ranges = {
-        "n": (2, 100, "integers in [2, N-1]"),
-        "N": (3, 100, "integers in [3, 100]"),
-        "alpha_deg": (0.0, 180.0, "(0, alpha_max(n)) deg, alpha_max from eq. 14"),
-        "T_step": (0.0, 100.0, "(0, 100] s"),
-        "l": (0.0, 10.0, "(0, 10] m"), "m": (0.0, 100.0, "(0, 100] kg"),
-        "r": (0.0, 1.0, "(0, l/2) m"),
-        "mu": (0.0, 5.0, "(0, 5]"),
-        "timestep": (0.0, 2e-3, "(0, 2e-3] s"), "impratio": (1.0, 1e4, "[1, 1e4]"),
-        "kp": (0.0, 1e6, "(0, 1e6] N m/rad"), "kv": (0.0, 1e4, "[0, 1e4] N m s/rad"),
-    }
-    columns = ("n", "alpha_deg", "N", "T_step", "mu", "time_scaling")
+    Params = config.Params
+    physics = Physics
+    columns = ("n", "alpha_deg", "N", "T_step", "mu", "timing")
     random_inputs = {"alpha_deg": (5.0, 70.0), "T_step": (0.25, 2.0), "mu": (0.1, 1.0)}   # n = 4 (alpha_max 74.6)
-    model_keys = ("N", "l", "m", "r", "mu", "impratio", "kp", "kv")
 
     # ---- validation -------------------------------------------------------------------
     def validate(self) -> None:
         p, cfg = self.p, self.cfg
-        for name in ("n", "N"):
-            if float(cfg[name]) != int(cfg[name]):
-                raise ConfigError(name, cfg[name], self.ranges[name][2], "not an integer")
-            p[name] = int(cfg[name])
         n, N = p["n"], p["N"]
         if n >= N:
             raise ConfigError("n", cfg["n"], f"integers in [2, {N - 1}] for N={N}",
@@ -293,11 +299,6 @@ class Snake(Robot):
         if not 0.0 < p["alpha"] < a_max:
             raise ConfigError("alpha_deg", cfg["alpha_deg"], f"(0, {math.degrees(a_max):.2f}) deg for n={n}",
                               "eq. 14: theta_1^0 must stay below 90 deg")
-        if cfg["time_scaling"] not in TIME_SCALINGS:
-            raise ConfigError("time_scaling", cfg["time_scaling"], f"one of {list(TIME_SCALINGS)}")
-        for name in ("T_step", "l", "m", "r", "mu", "timestep", "kp"):
-            if p[name] <= 0:
-                raise ConfigError(name, cfg[name], self.ranges[name][2])
         if p["r"] >= p["l"] / 2:
             raise ConfigError("r", cfg["r"], f"(0, {p['l'] / 2:g}) m (below l/2)")
 
@@ -305,7 +306,7 @@ class Snake(Robot):
     @property
     def gait(self) -> InchwormGait:
         p = self.p
-        return InchwormGait(p["n"], p["N"], p["alpha"], p["T_step"], p["time_scaling"])
+        return InchwormGait(p["n"], p["N"], p["alpha"], p["T_step"], p["timing"])
 
     @property
     def steps(self) -> int:
@@ -436,25 +437,3 @@ def set_links(spec: mujoco.MjSpec, N: int) -> None:
 
 
 # ---- dm_control -----------------------------------------------------------------------
-class Physics(dm_mujoco.Physics):
-    """Snake physics with named accessors (paper symbols)."""
-
-    def _N(self) -> int:
-        return sum(1 for i in range(self.model.nbody) if self.model.id2name(i, "body").startswith("link"))
-
-    def phi(self) -> np.ndarray:
-        """Relative angles phi_1..phi_{N-1} (rad), eq. 1."""
-        return self.named.data.qpos[[f"phi{k}" for k in range(1, self._N())]].copy()
-
-    def theta(self) -> np.ndarray:
-        """Absolute link angles theta_1..theta_N (rad, counter-clockwise from the baseline)."""
-        th1 = self.named.data.qpos["theta1"]
-        return np.r_[th1, th1 + np.cumsum(self.phi())]
-
-    def points(self) -> np.ndarray:
-        """(N+1, 2): the paper's points P_0..P_N as (x, y) (MuJoCo x, z)."""
-        return np.stack([self.named.data.site_xpos[f"P{k}"][[0, 2]] for k in range(self._N() + 1)])
-
-    def center_of_mass(self) -> np.ndarray:
-        """(x, y) of the whole robot's centre of mass."""
-        return self.named.data.sensordata["com"][[0, 2]].copy()

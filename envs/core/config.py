@@ -1,0 +1,184 @@
+"""The app's config: its structured schema, composition with Hydra, and one validation.
+
+The top level (`App`) holds `robot` (a robot's `Params`), `experiment` (an experiment's
+options), `sweep` (lists of robot parameters), `run` (how each point is simulated) and
+`engine`.  `configs/config.yaml` and the YAML files under `configs/` only override
+these declarations.  `validate(cfg)` is the one check of a composed config; `compose()`
+turns Hydra's own errors (unknown keys, wrong types, unknown experiments) into the same
+one-line `ConfigError` as every other bad input.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import pathlib
+import re
+from typing import Any, Dict, Optional
+
+from omegaconf import MISSING, OmegaConf
+
+from envs.core import schema
+from envs.core.errors import ConfigError
+from envs.core.schema import param
+
+CONFIG_DIR = pathlib.Path(__file__).resolve().parents[2] / "configs"
+
+
+@dataclasses.dataclass
+class RunParams:
+    """How each point is simulated (shared batch runner, envs/core/batch.py)."""
+
+    cycles: int = param(10, "periods", ge=1, le=1_000_000)
+    min_cycles: int = param(3, "periods", ge=1, le=1e6)
+    stop_when_steady: bool = param(True)
+    nthread: Optional[int] = param(None, ge=1, le=4096, note="null: the cores really available")
+    chunk: int = param(2000, "steps", ge=1, le=1_000_000)
+    progress: bool = param(True)
+
+
+@dataclasses.dataclass
+class Experiment:
+    """What every experiment declares: its name (the output folder) and its runner."""
+
+    name: str = param("", note="letters, digits, '_' and '-'")
+    runner: str = param("")
+
+
+@dataclasses.dataclass
+class App:
+    robot: Any = MISSING
+    experiment: Any = MISSING
+    sweep: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    run: RunParams = dataclasses.field(default_factory=RunParams)
+    engine: str = param("mujoco", note="mujoco: the twin; a robot may offer reference engines")
+    hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid settings
+
+
+schema.store(None, "app_schema", App)
+
+
+def experiment(cls):
+    """Class decorator: register an experiment's options (a dataclass deriving from Experiment,
+    whose `name` default is the experiment's name) as `experiment_schema/<name>`."""
+    schema.store("experiment_schema", schema.fields(cls)["name"].default, cls)
+    return cls
+
+
+# ---- composition -----------------------------------------------------------------------------
+def compose(overrides=()):
+    """The config `scripts/run.py` would run, composed with Hydra; errors as ConfigError."""
+    from hydra import compose as _compose, initialize_config_dir
+    from hydra.errors import ConfigCompositionException, MissingConfigException
+
+    import envs  # noqa: F401  (registers every robot's and experiment's schema)
+
+    try:
+        with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+            return _compose(config_name="config", overrides=list(overrides))
+    except MissingConfigException as e:
+        m = re.search(r"Could not find '([^']+)/([^']+)'", str(e))
+        group, option = (m.group(1), m.group(2)) if m else ("config", str(e))
+        raise ConfigError(group, option, f"one of {options(group)}", f"unknown {group}") from None
+    except ConfigCompositionException as e:
+        raise _from_omegaconf(e, overrides) from None
+
+
+def options(group: str) -> list[str]:
+    return sorted(p.stem for p in (CONFIG_DIR / group).glob("*.yaml"))
+
+
+def _from_omegaconf(e, overrides) -> ConfigError:
+    cause = e.__cause__
+    key = getattr(cause, "full_key", None) or ""
+    value = None
+    for o in overrides:
+        k, _, v = o.lstrip("+~").partition("=")
+        if k == key:
+            value = v
+    if cause is not None and type(cause).__name__ == "ConfigAttributeError":
+        parent = key.rpartition(".")[0]
+        return ConfigError(key, value, f"one of {known_keys(parent)}", f"unknown key in {parent or 'the config'}")
+    if cause is not None and type(cause).__name__ == "ValidationError":
+        return ConfigError(key, value if value is not None else getattr(cause, "value", None), allowed(key),
+                           "wrong type")
+    return ConfigError("override", " ".join(overrides), "valid Hydra overrides", str(e).splitlines()[0])
+
+
+def known_keys(node: str) -> list[str]:
+    try:
+        cfg = compose([])
+    except ConfigError:
+        return []
+    sub = OmegaConf.select(cfg, node) if node else cfg
+    return [k for k in sub.keys() if k != "name"] if OmegaConf.is_dict(sub) else []
+
+
+def allowed(key: str) -> str:
+    """The allowed range of a dotted key, from its schema."""
+    import envs
+
+    head, _, name = key.partition(".")
+    sch = {"run": RunParams}.get(head)
+    if head == "robot":
+        sch = envs.robot_class(compose([]).robot.name).Params
+    if sch is not None and name in schema.fields(sch):
+        return schema.fields(sch)[name].allowed
+    return "a value of the declared type"
+
+
+# ---- validation ------------------------------------------------------------------------------
+NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+def robot_point(cfg):
+    """The robot point of a config: its class and robot.* parameters (sweep lists ignored)."""
+    import envs
+
+    c = OmegaConf.to_container(cfg.robot, resolve=True)
+    return envs.robot_class(c.pop("name", None))(**c)
+
+
+def validate(cfg) -> dict:
+    """Check every node of a composed config against its schema, before anything is written.
+
+    Returns the plain values: {robot_cls, robot, sweep, run, experiment, engine}.
+    """
+    import envs
+
+    c = OmegaConf.to_container(cfg, resolve=True)
+    cls = envs.robot_class(c["robot"].get("name"))
+    robot = {k: v for k, v in c["robot"].items() if k != "name"}
+    run = schema.check(RunParams, c.get("run", {}), prefix="run.", what="run setting")
+    exp_cls = schema_of_experiment(cfg)
+    exp = schema.check(exp_cls, c.get("experiment", {}), prefix="experiment.", what="experiment option")
+    if not NAME.match(exp["name"]) or ".." in exp["name"]:
+        raise ConfigError("experiment.name", exp["name"], "a folder name of letters, digits, '_', '-', '.'")
+    sweep = {}
+    fields = schema.fields(cls.Params)
+    for k, v in (c.get("sweep") or {}).items():
+        vals = v if isinstance(v, list) else [v]
+        if k not in fields or k == "name":
+            raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
+        if not vals:
+            raise ConfigError(f"sweep.{k}", v, "a non-empty list")
+        sweep[k] = [schema.value(fields[k], x, f"sweep.{k}") for x in vals]
+    engine = c.get("engine", "mujoco")
+    if engine not in cls.engines:
+        raise ConfigError("engine", engine, f"one of {list(cls.engines)} for {cls.name}")
+    return dict(robot_cls=cls, robot=robot, sweep=sweep, run=run, experiment=exp, engine=engine)
+
+
+def schema_of_experiment(cfg):
+    """The experiment's declared options class (the structured node's type)."""
+    t = OmegaConf.get_type(cfg, "experiment") if OmegaConf.is_config(cfg) else None
+    return t if dataclasses.is_dataclass(t) else Experiment
+
+
+def expand_multirun(overrides) -> list[list[str]]:
+    """Each job's overrides of a Hydra multirun (comma lists, range(), choice()); hydra.* dropped."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides([o for o in overrides if not o.startswith("hydra")])
+    lists = [[f"{o.get_key_element()}={v}" for v in o.sweep_string_iterator()] if o.is_sweep_override()
+             else [o.input_line] for o in parsed]
+    return [list(job) for job in itertools.product(*lists)]

@@ -1,0 +1,147 @@
+"""The crawler's parameters and its experiments' options: the one declaration of each.
+
+Config names: angles in degrees with a `_deg` suffix, everything else SI.  Table I of the
+paper unless marked; models/crawler/README.md has the provenance of every value.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, List, Optional
+
+from envs.core.config import Experiment, experiment
+from envs.core.schema import param
+
+
+@dataclasses.dataclass
+class Params:
+    """One crawler point."""
+
+    name: str = "crawler"
+    # inputs, eq. 5 / eq. 8
+    omega: float = param(1.0, "rad/s", gt=0, le=200)
+    A_deg: float = param(18.0, "deg", ge=0, le=90, note="and within the geometric limit for phi0_deg")
+    phi0_deg: float = param(110.0, "deg", gt=0, lt=180)
+    psi_deg: float = param(20.0, "deg", ge=-360, le=360)
+    alpha: float = param(0.0, ge=-1, le=1, note="|alpha| > 1 makes the time scaling s non-monotone")
+    upsilon_deg: float = param(0.0, "deg", ge=-360, le=360)
+    # friction: hard tips 0.172, soft tips 0.398; mu1/mu2 override per foot (None: mu)
+    mu: float = param(0.172, gt=0, le=5, model=True)
+    mu1: Optional[float] = param(None, gt=0, le=5, model=True)
+    mu2: Optional[float] = param(None, gt=0, le=5, model=True)
+    # masses, inertias about the link COM, lengths
+    m0: float = param(0.194, "kg", gt=0, le=100, model=True)
+    m1: float = param(0.021, "kg", gt=0, le=100, model=True)
+    m2: float = param(0.021, "kg", gt=0, le=100, model=True)
+    J0: float = param(776.3e-6, "kg m^2", gt=0, le=10, model=True)
+    J1: float = param(98.7e-6, "kg m^2", gt=0, le=10, model=True)
+    J2: float = param(98.7e-6, "kg m^2", gt=0, le=10, model=True)
+    l0: float = param(0.187, "m", gt=0, le=10, model=True)
+    l: float = param(0.17, "m", gt=0, le=10, model=True)
+    foot_radius: float = param(0.001, "m", gt=0, le=0.01, model=True, note="assumption: point-like feet")
+    # simulation (contact recipe, README): max timestep, impratio, servo gains
+    timestep: float = param(2e-4, "s", gt=0, le=1e-3)
+    impratio: float = param(100.0, ge=1, le=1e4, model=True)
+    kp: float = param(400.0, "N m/rad", gt=0, le=1e6, model=True)
+    kv: float = param(1.2, "N m s/rad", ge=0, le=1e4, model=True)
+    # foot contact softness (MuJoCo solref of the feet): see the README's twin-vs-hybrid trade-off
+    contact_timeconst: float = param(0.02, "s", gt=0, le=1, model=True,
+                                     note="MuJoCo solref[0] of the feet; >= 2 timestep")
+    contact_dampratio: float = param(1.0, gt=0, le=100, model=True, note="MuJoCo solref[1] of the feet")
+
+
+ENGINES = ("mujoco", "hybrid")
+
+
+@experiment
+@dataclasses.dataclass
+class FrequencySweep(Experiment):
+    """Fig. 4: S and V vs omega."""
+
+    name: str = "crawler_frequency_sweep"
+    runner: str = "envs.crawler.experiments.frequency_sweep"
+    overlay: Optional[str] = param("hybrid", choices=ENGINES, note="also run this engine and draw its curve")
+
+
+@experiment
+@dataclasses.dataclass
+class TwinVsHybrid(Experiment):
+    name: str = "crawler_twin_vs_hybrid"
+    runner: str = "envs.crawler.experiments.twin_vs_hybrid"
+    tol_abs_mm: float = param(3.0, "mm", ge=0, le=1e3)
+    tol_rel: float = param(0.03, ge=0, le=1)
+
+
+@experiment
+@dataclasses.dataclass
+class PsiOmegaMap(Experiment):
+    name: str = "crawler_psi_omega_map"
+    runner: str = "envs.crawler.experiments.psi_omega_map"
+
+
+@experiment
+@dataclasses.dataclass
+class DirectionReversal(Experiment):
+    """Fig. 7: (a) S vs omega at fixed parameters, (b) S vs phi0 at fixed parameters."""
+
+    name: str = "crawler_direction_reversal"
+    runner: str = "envs.crawler.experiments.direction_reversal"
+    a: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
+        fixed=dict(phi0_deg=145.0, mu=0.172),
+        omega=[0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 12.0, 14.0, 16.0]))
+    b: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
+        fixed=dict(omega=9.0, mu=0.398),
+        phi0_deg=[100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150]))
+
+
+@experiment
+@dataclasses.dataclass
+class FrictionRobustness(Experiment):
+    """Figs. 8/9, eqs. 6-7: S over mu_i in [1 - eps, 1 + eps] mu."""
+
+    name: str = "crawler_friction_robustness"
+    runner: str = "envs.crawler.experiments.friction_robustness"
+    eps: float = param(0.1, ge=0, lt=1)
+    levels: List[float] = param([-1.0, 0.0, 1.0], note="multiples of eps")
+
+
+@experiment
+@dataclasses.dataclass
+class MassDistribution(Experiment):
+    """Figs. 11/12."""
+
+    name: str = "crawler_mass_distribution"
+    runner: str = "envs.crawler.experiments.mass_distribution"
+    mass_ratio: List[float] = param([0.1, 0.25, 0.5, 1.0])
+    m1_over_m2: List[float] = param([0.5, 0.67, 1.0, 1.5, 2.0])
+
+
+@experiment
+@dataclasses.dataclass
+class TimeScaling(Experiment):
+    """Sec. VII / Fig. 10: Bayesian optimisation of the time-scaled inputs (eq. 8)."""
+
+    name: str = "crawler_time_scaling"
+    runner: str = "envs.crawler.experiments.time_scaling"
+    omega: List[float] = param([3.2, 8.0, 16.0])
+    objective: str = param("S", choices=("S", "S_mu"))
+    eps: float = param(0.1, ge=0, lt=1)
+    n_trials: int = param(24, ge=1, le=100000)
+    batch: int = param(4, ge=1, le=1024)
+    seed: int = param(0, ge=0, le=2**31 - 1)
+    psi_baseline: List[float] = param([0, 20, 40, 60, 80, 100, 120])
+    bounds: Dict[str, Any] = dataclasses.field(
+        default_factory=lambda: dict(alpha=[-0.95, 0.95], upsilon_deg=[0, 360], psi_deg=[0, 150]))
+    fig10_omega: float = param(3.2, "rad/s", gt=0, le=200, note="the omega drawn in Fig. 10")
+
+
+@experiment
+@dataclasses.dataclass
+class Feedback(Experiment):
+    """Sec. VIII: the eq. 19 feedback law at one omega."""
+
+    name: str = "crawler_feedback"
+    runner: str = "envs.crawler.experiments.feedback"
+    cycles: int = param(20, "periods", ge=1, le=100000)
+    n_avg: int = param(2, ge=1, le=1000, note="steady value: mean of the last n_avg steps")
+    feedback: Dict[str, Any] = dataclasses.field(
+        default_factory=lambda: dict(Kv=10.0, Kp=80.0, Kd=100.0, phi_lim_deg=[90.0, 130.0]))

@@ -1,0 +1,88 @@
+"""MinIAQ-II's parameters and its experiments' options: the one declaration of each.
+
+Config names: angles in degrees with a `_deg` suffix, everything else SI
+(models/miniaq/README.md has the provenance of every value).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import List, Optional
+
+from envs.core.config import Experiment, experiment
+from envs.core.schema import param
+
+GAIT_NAMES = ("trot", "pace", "bound", "pronk", "walk")
+LINK = dict(gt=0, le=1, model=True)
+BODY = dict(gt=0, le=1, model=True)
+
+
+@dataclasses.dataclass
+class Params:
+    """One MinIAQ-II point."""
+
+    name: str = "miniaq"
+    f: float = param(2.5, "Hz", gt=0, le=20, note="paper: 2.5")
+    gait: str = param("trot", choices=GAIT_NAMES)
+    phase_deg: Optional[List[float]] = param(None, "deg", note="4 offsets [fl, fr, hl, hr]; overrides gait")
+    direction_left: int = param(1, choices=(-1, 1), note="+1 forward, -1 reversed (in-place turning)")
+    direction_right: int = param(1, choices=(-1, 1))
+    m: float = param(0.023, "kg", gt=0, le=10, model=True)
+    m_leg: float = param(0.0002, "kg", gt=0, le=0.01, model=True, note="and 4 m_leg < m")
+    body_length: float = param(0.088, "m", **BODY)
+    body_width: float = param(0.036, "m", **BODY)
+    body_height: float = param(0.010, "m", **BODY)
+    l2: float = param(0.0051, "m", **LINK)
+    l3: float = param(0.02121, "m", **LINK)
+    l4: float = param(0.01885, "m", **LINK)
+    l5: float = param(0.02915, "m", **LINK)
+    l6: float = param(0.00296, "m", **LINK)
+    theta35_deg: float = param(69.5, "deg", ge=-180, le=180, model=True)
+    theta36_deg: float = param(53.4, "deg", ge=-180, le=180, model=True)
+    # assumptions (not in the paper): ground link and crank pivots
+    l1: float = param(0.018, "m", **LINK, note="and a Grashof crank-rocker with l2, l3, l4")
+    theta1_deg: float = param(130.0, "deg", ge=-180, le=360, model=True)
+    pivot_x: float = param(0.040, "m", ge=0, le=1, model=True)
+    pivot_y: float = param(0.024, "m", ge=0, le=1, model=True)
+    pivot_z: float = param(0.0, "m", ge=-1, le=1, model=True)
+    foot_radius: float = param(0.0005, "m", gt=0, le=0.005, model=True)
+    # Table II contact (Hunt-Crossley) and friction
+    K: float = param(1.15e9, "N/m^e", gt=0, le=1e13, model=True)
+    e: float = param(2.0, ge=1, le=3, model=True)
+    c_max: float = param(588.0, "N s/m", ge=0, le=1e6, model=True)
+    d: float = param(0.0001, "m", gt=0, le=0.01, model=True)
+    mu_d: float = param(0.3, gt=0, le=2, model=True)
+    impedance: float = param(0.9, gt=0, lt=1, model=True, note="MuJoCo solimp (constant); assumption")
+    contact_feet: int = param(2, choices=(1, 2, 3, 4), model=True,
+                              note="feet carrying the weight at the calibration point")
+    # motors
+    tau_max: float = param(0.01, "N m", gt=0, le=10, model=True)
+    kp: float = param(0.5, "N m/rad", gt=0, le=1e3, model=True)
+    kv: float = param(0.002, "N m s/rad", ge=0, le=10, model=True)
+    armature: float = param(1e-6, "kg m^2", ge=0, le=1, model=True, note="reflected rotor inertia")
+    timestep: float = param(1e-4, "s", gt=0, le=1e-3)
+    impratio: float = param(10.0, ge=1, le=1e4, model=True)
+    loop_timeconst: float = param(4e-4, "s", gt=0, le=0.1, model=True,
+                                  note="solref of the loop-closing connect equalities")
+
+
+@experiment
+@dataclasses.dataclass
+class Trot(Experiment):
+    name: str = "miniaq_trot"
+    runner: str = "envs.miniaq.experiments.trot"
+    duration: float = param(5.0, "s", gt=0, le=3600, note="whole cycles are simulated")
+
+
+@experiment
+@dataclasses.dataclass
+class Turn(Experiment):
+    name: str = "miniaq_turn"
+    runner: str = "envs.miniaq.experiments.turn"
+    duration: float = param(5.0, "s", gt=0, le=3600)
+
+
+@experiment
+@dataclasses.dataclass
+class GaitSweep(Experiment):
+    name: str = "miniaq_gait_sweep"
+    runner: str = "envs.miniaq.experiments.gait_sweep"

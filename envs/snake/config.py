@@ -1,0 +1,68 @@
+"""The snake's parameters and its experiments' options: the one declaration of each.
+
+Config names: angles in degrees with a `_deg` suffix, everything else SI
+(models/snake/README.md has the provenance of every value).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from envs.core.config import Experiment, experiment
+from envs.core.schema import param
+
+TIMINGS = ("cycloidal", "linear")
+
+
+@dataclasses.dataclass
+class Params:
+    """One snake point."""
+
+    name: str = "snake"
+    n: int = param(4, ge=2, le=100, note="and at most N - 1")
+    alpha_deg: float = param(30.0, "deg", gt=0, lt=180, note="and below alpha_max(n) of eq. 14")
+    N: int = param(8, ge=3, le=100, model=True, note="sections (prototype: 8)")
+    T_step: float = param(0.55, "s", gt=0, le=100, note="per step (calibrated with mu)")
+    timing: str = param("cycloidal", choices=TIMINGS,
+                        note="cycloidal: zero joint velocity at step boundaries; linear: the paper's")
+    l: float = param(0.084, "m", gt=0, le=10, model=True)
+    m: float = param(0.22, "kg", gt=0, le=100, model=True)
+    r: float = param(0.002, "m", gt=0, lt=1, model=True, note="and below l/2")
+    mu: float = param(0.3, gt=0, le=5, model=True, note="calibrated: snake_calibrate")
+    timestep: float = param(1.25e-4, "s", gt=0, le=2e-3)
+    impratio: float = param(100.0, ge=1, le=1e4, model=True)
+    kp: float = param(2000.0, "N m/rad", gt=0, le=1e6, model=True)
+    kv: float = param(6.0, "N m s/rad", ge=0, le=1e4, model=True)
+
+
+def _sweep(name: str):
+    """The generic snake sweep under another experiment name (its grid is in the YAML)."""
+    return experiment(dataclasses.make_dataclass(
+        name.title().replace("_", ""), [("name", str, dataclasses.field(default=name)),
+                                        ("runner", str, dataclasses.field(default="envs.snake.experiments.sweep"))],
+        bases=(Experiment,)))
+
+
+for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "snake_servo_sweep",
+              "snake_convergence"):
+    _sweep(_name)
+
+
+@experiment
+@dataclasses.dataclass
+class Table1(Experiment):
+    name: str = "snake_table1"
+    runner: str = "envs.snake.experiments.table1"
+
+
+@experiment
+@dataclasses.dataclass
+class Table2(Experiment):
+    name: str = "snake_table2"
+    runner: str = "envs.snake.experiments.table2"
+
+
+@experiment
+@dataclasses.dataclass
+class Calibrate(Experiment):
+    name: str = "snake_calibrate"
+    runner: str = "envs.snake.experiments.calibrate"
