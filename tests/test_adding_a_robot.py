@@ -30,11 +30,10 @@ ROBOT_XML = """
       <joint name="x" type="slide" axis="1 0 0"/>
       <joint name="z" type="slide" axis="0 0 1"/>
       <geom name="torso" type="box" size="0.05 0.02 0.01" mass="0.1"/>
-      <geom name="skid" type="sphere" pos="0.05 0 -0.01" size="0.005" friction="0.05"/>
+      <geom name="skid" type="sphere" pos="0.05 0 -0.039" size="0.005" friction="0.05"/>
       <body name="leg" pos="-0.05 0 0">
         <joint name="hip" type="hinge" axis="0 1 0"/>
-        <geom name="leg" type="capsule" fromto="0 0 0 0 0 -0.05" size="0.004" mass="0.01"/>
-        <site name="foot" pos="0 0 -0.05"/>
+        <geom name="leg" type="capsule" fromto="0 0 0 0 0 -0.04" size="0.004" mass="0.01"/>
       </body>
     </body>
   </worldbody>
@@ -96,6 +95,7 @@ class Toy(Robot):
 
     def initial_pose(self, model, data):
         data.qpos[:] = 0.0
+        data.qpos[1] = -0.006          # leg tip and skid just touch the floor
 
     def progress(self, sensordata, model):
         return self.sensor(sensordata, model, "torso_pos")[..., 0]
@@ -143,11 +143,11 @@ def test_toy_robot_runs_on_every_path(toy, tmp_path):
     ts = env.reset()
     while not ts.last():
         ts = env.step(np.zeros(0))
-    np.testing.assert_allclose(env.physics.torso_x(), run.cycle_values[0], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(env.physics.data.qpos[0], run.cycle_values[0], rtol=0, atol=1e-12)
 
     step = Stepper(toy(omega=6.0))                          # the viewer's and the video's path
     step(step.robot.steps_per_cycle)
-    np.testing.assert_allclose(step.data.qpos[0], run.cycle_values[0], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(step.data.qpos[0], run.cycle_values[0], rtol=0, atol=1e-12)
 
 
 def test_toy_robot_video(toy, tmp_path):

@@ -52,6 +52,7 @@ class App:
     run: RunParams = dataclasses.field(default_factory=RunParams)
     engine: str = param("mujoco", note="mujoco: the twin; a robot may offer reference engines")
     hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid settings
+    paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq engine=paper settings
 
 
 schema.store(None, "app_schema", App)

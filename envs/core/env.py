@@ -78,5 +78,8 @@ def environment(robot: Robot, *, cycles: float = 10.0, controller=None) -> contr
     if isinstance(cycles, bool) or not isinstance(cycles, (int, float)) or not math.isfinite(cycles) or cycles <= 0:
         raise ConfigError("cycles", cycles, "(0, inf) periods, a finite number")
     physics = robot.physics.from_model(wrapper.MjModel(copy.copy(robot.model())))
-    return control.Environment(physics, GaitTask(robot, controller=controller), time_limit=cycles * robot.period,
-                               n_sub_steps=1, flat_observation=False)
+    # half a step short of cycles * T: the episode is exactly round(cycles * steps_per_cycle) steps,
+    # whatever the rounding of the accumulated time
+    steps = max(1, round(cycles * robot.steps_per_cycle))
+    return control.Environment(physics, GaitTask(robot, controller=controller),
+                               time_limit=(steps - 0.5) * robot.timestep, n_sub_steps=1, flat_observation=False)

@@ -6,6 +6,11 @@
                 timeseries.csv, yaw.png
   miniaq_gait_sweep  gait patterns x motor speeds with the batch runner -> results.csv, summary.json,
                 gait_sweep.png
+
+Every experiment runs with `engine=mujoco` (the twin) or `engine=paper` (the paper's own model,
+envs/miniaq/paper.py), with the same output files and columns.  Paper-engine options:
+`+paper.clip_normal=true`, `+paper.method=BDF`, `+paper.rtol=1e-8`, `+paper.mu_s=...` (see
+`envs.miniaq.paper.simulate`).
 """
 from __future__ import annotations
 
@@ -15,8 +20,11 @@ import time
 
 import numpy as np
 
-from envs.core import batch
+from omegaconf import OmegaConf
+
+from envs.core import batch, config
 from envs.core import sweep as sw
+from envs.core.errors import ConfigError
 from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
 from envs.core.plots import pyplot, save_figure
 from envs.miniaq.robot import LEGS, quat_to_euler
@@ -24,25 +32,66 @@ from envs.miniaq.robot import LEGS, quat_to_euler
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
 
 
+ENGINE_LABELS = {"mujoco": "twin", "paper": "paper model"}
+PAPER_KEYS = ("method", "rtol", "atol", "max_step", "clip_normal", "mu_s", "V_s", "V_d", "foot_radius")
+
+
+def engine_of(cfg) -> str:
+    """The configured engine, checked against the robot's (MiniAQ.engines)."""
+    return config.validate(cfg)["engine"]
+
+
+def paper_kw(cfg) -> dict:
+    """Optional `paper.*` settings of the paper engine: `+paper.clip_normal=true`."""
+    h = cfg.get("paper", None)
+    h = OmegaConf.to_container(h, resolve=True) if OmegaConf.is_config(h) else dict(h or {})
+    unknown = sorted(set(h) - set(PAPER_KEYS))
+    if unknown:
+        raise ConfigError(f"paper.{unknown[0]}", h[unknown[0]], f"one of {list(PAPER_KEYS)}")
+    return h
+
+
+def _simulate(robot, cfg, cycles):
+    """(run, wall seconds) of one point with the configured engine."""
+    if engine_of(cfg) == "paper":
+        from envs.miniaq import paper as miniaq_paper
+        run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(cfg))
+        return run, run.wall_s
+    kw = dict(run_kw(cfg), cycles=cycles, stop_when_steady=False)
+    kw["nthread"] = 1
+    t0 = time.perf_counter()
+    run = batch.run_point(robot, type(robot), **kw)
+    return run, time.perf_counter() - t0
+
+
+def _summarize(robot, run) -> dict:
+    if isinstance(run, batch.Run):
+        return robot.summarize(run)
+    from envs.miniaq import paper as miniaq_paper
+    return miniaq_paper.summarize(run)
+
+
 def _single(cfg):
     """The robot point and the run of `experiment.duration` seconds (whole cycles, at least)."""
     cls = robot_cls(cfg)
     robot = cls(**robot_params(cfg))
+    engine_of(cfg)
+    paper_kw(cfg)
     duration = float(options(cfg)["duration"])
-    kw = dict(run_kw(cfg), cycles=max(2, math.ceil(duration / robot.period - 1e-9)), stop_when_steady=False)
-    kw["nthread"] = 1
-    t0 = time.perf_counter()
-    run = batch.run_point(robot, cls, **kw)
-    wall = time.perf_counter() - t0
+    run, wall = _simulate(robot, cfg, max(2, math.ceil(duration / robot.period - 1e-9)))
     if run.error:
         raise RuntimeError(f"simulation failed: {run.error}")
     return robot, run, duration, wall
 
 
+def _engine_name(run) -> str:
+    return "mujoco" if isinstance(run, batch.Run) else "paper"
+
+
 def _base_summary(robot, run, duration, wall) -> dict:
-    s = robot.summarize(run)
+    s = _summarize(robot, run)
     sim_time = float(run.t[-1])
-    return dict(s, gait=robot.cfg["gait"] if robot.cfg["phase_deg"] is None else "custom",
+    return dict(s, engine=_engine_name(run), gait=robot.cfg["gait"] if robot.cfg["phase_deg"] is None else "custom",
                 phase_deg=[math.degrees(p) for p in robot.phases], f=robot.cfg["f"],
                 direction_left=robot.cfg["direction_left"], direction_right=robot.cfg["direction_right"],
                 duration=duration, sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall)
@@ -65,7 +114,7 @@ def trot(cfg, out) -> dict:
         **{k: v for k, v in s.items() if k in (
             "yaw_rate_deg_s", "drift_y", "roll_mean_deg", "pitch_mean_deg", "height_mean", "motor_torque_max",
             "motor_saturated_fraction", "crank_lag_max_deg", "gait", "phase_deg", "f", "direction_left",
-            "direction_right", "duration", "sim_time", "wall_s", "real_time_factor", "cycles")})
+            "direction_right", "duration", "sim_time", "wall_s", "real_time_factor", "cycles", "engine")})
     summary["metrics_window"] = "cycles 2..end (the first cycle is settling)"
     write_timeseries(robot, run, duration, out / "timeseries.csv")
     plot_body_motion(robot, run, duration, out / "body_motion.png")
@@ -86,7 +135,7 @@ def turn(cfg, out) -> dict:
                    **{k: v for k, v in s.items() if k in (
                        "max_loop_gap", "roll_amplitude_deg", "pitch_amplitude_deg", "motor_torque_max", "gait",
                        "phase_deg", "f", "direction_left", "direction_right", "duration", "sim_time", "wall_s",
-                       "real_time_factor", "cycles")})
+                       "real_time_factor", "cycles", "engine")})
     write_timeseries(robot, run, duration, out / "timeseries.csv")
     plot_yaw(robot, run, duration, s["yaw_rate_deg_s"], out / "yaw.png")
     sw.write_json(out / "summary.json", summary)
@@ -96,16 +145,39 @@ def turn(cfg, out) -> dict:
 def gait_sweep(cfg, out) -> dict:
     """Gait patterns x motor speeds: speed, turning drift, support pattern (results.csv)."""
     cls = robot_cls(cfg)
-    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg),
-                               extra_columns=("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3",
-                                              "support_4", "roll_amplitude_deg", "pitch_amplitude_deg"),
-                               progress=cfg.run.progress)
+    extra = ("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3", "support_4", "roll_amplitude_deg",
+             "pitch_amplitude_deg")
+    if engine_of(cfg) == "paper":
+        points = [{**robot_params(cfg), **combo} for combo in sw.grid(sweep_lists(cfg))]
+        robots = [cls(**pt) for pt in points]
+        key = list(dict.fromkeys(list(sweep_lists(cfg)) + list(cls.columns)))
+        rows, stats = sw.run_rows(robots, out, key=key, simulate=_paper_engine(cfg), extra_columns=extra,
+                                  progress=cfg.run.progress)
+        stats["engine"] = "paper"
+    else:
+        rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg),
+                                   extra_columns=extra, progress=cfg.run.progress)
     plot_sweep(rows, out / "gait_sweep.png")
     summary = dict(stats, errors=sum(1 for r in rows if r.get("error")),
                    speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in rows},
                    yaw_rate_deg_s={f"{r['gait']}@{r['f']:g}Hz": r["yaw_rate_deg_s"] for r in rows})
     sw.write_json(out / "summary.json", summary)
     return summary
+
+
+def _paper_engine(cfg):
+    """The paper engine for sweep.run_rows: the points one after the other (cycles = run.cycles)."""
+    from envs.miniaq import paper as miniaq_paper
+
+    kw = paper_kw(cfg)
+    cycles = int(cfg.run.cycles)
+
+    def simulate(robots, add) -> int:
+        for j, r in enumerate(robots):
+            run = miniaq_paper.simulate(r, cycles=cycles, **kw)
+            add(j, {} if run.error else miniaq_paper.summarize(run), run.error)
+        return 0
+    return simulate
 
 
 # ---- outputs ------------------------------------------------------------------------------
@@ -166,7 +238,7 @@ def plot_body_motion(robot, run, duration, path) -> None:
     ax[1, 1].set_title("centroid position")
     for a in ax.flat:
         a.grid(alpha=0.3)
-    fig.suptitle(f"MinIAQ-II twin, {robot.cfg['gait']} at {robot.cfg['f']:g} Hz")
+    fig.suptitle(f"MinIAQ-II {ENGINE_LABELS[_engine_name(run)]}, {robot.cfg['gait']} at {robot.cfg['f']:g} Hz")
     save_figure(fig, path, dpi=110)
 
 
@@ -208,7 +280,7 @@ def plot_gait_diagram(robot, run, duration, path) -> None:
     sf = gl.support_fraction
     txt += f"\nlegs on floor: 2: {sf[2]:.2f}  3: {sf[3]:.2f}  4: {sf[4]:.2f}  <2: {sf[0] + sf[1]:.2f} (intended trot: 2: 1.00)"
     fig.text(0.01, 0.01, txt, fontsize=8, family="monospace")
-    fig.suptitle(f"MinIAQ-II twin gait diagram ({robot.cfg['gait']}, {robot.cfg['f']:g} Hz): "
+    fig.suptitle(f"MinIAQ-II {ENGINE_LABELS[_engine_name(run)]} gait diagram ({robot.cfg['gait']}, {robot.cfg['f']:g} Hz): "
                  "grey = intended, green = friction pushes forward, red = drags backward", fontsize=10)
     fig.tight_layout(rect=(0, 0.08, 1, 0.95))
     fig.savefig(path, dpi=110)
@@ -219,7 +291,7 @@ def plot_yaw(robot, run, duration, rate, path) -> None:
     plt = pyplot()
     c = timeseries(robot, run, duration)
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-    ax[0].plot(c["t"], c["yaw_deg"], label="twin")
+    ax[0].plot(c["t"], c["yaw_deg"], label=ENGINE_LABELS[_engine_name(run)])
     ax[0].plot(c["t"], rate * c["t"], "k--", lw=0.8, label=f"{rate:.1f} deg/s")
     ax[0].set_xlabel("t [s]")
     ax[0].set_ylabel("yaw [deg]")

@@ -187,6 +187,7 @@ class MiniAQ(Robot):
     name = "miniaq"
     Params = config.Params
     physics = Physics
+    engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
     random_inputs = {"f": (1.0, 4.0), "mu_d": (0.2, 0.6)}   # bounded ranges for reliability runs
 

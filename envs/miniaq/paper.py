@@ -1,0 +1,522 @@
+"""MinIAQ-II: the paper's own model (Askari & Ozcan, Sec. III), the reference engine beside the twin.
+
+One rigid body with 6 DOF; 12 states X = [P_I, Gamma, V_B, Omega_B] (eqs. 8, 10, 13, 14):
+position of the centroid in the world, Z-Y-X Euler angles (roll phi, pitch theta, yaw psi),
+body-frame velocity (u, v, w) and body-frame angular velocity (p, q, r).  The legs are massless
+and purely kinematic: the crank angles are prescribed (constant speed, the gait's phase offsets
+and the side directions, exactly `MiniAQ.inputs`), the four-bar position analysis is the twin's
+(`envs.miniaq.robot.fourbar`, `foot_point`) and the velocity analysis is eqs. 1-6.  Each foot gets a
+Hunt-Crossley normal force (eq. 15) and pseudo-Coulomb friction (eqs. 16-17), summed with the
+weight into the body force and moment (eqs. 18-19).  SciPy's stiff integrators (`solve_ivp`,
+LSODA by default: see models/miniaq/README.md for the method and tolerance study).
+
+A `MiniAQ(**params)` point configures both engines: geometry, leg placement (pivots), mass, body
+box, K, e, c_max, d, mu_d and the gait.  What the twin does not declare is an argument here with
+the paper's Table II value: mu_s = 0.4, V_s = 1 mm/s, V_d = 10 mm/s.  Differences from the twin
+that are the paper's modelling choices: massless legs (the whole m in the body box, assumption 3),
+no motor dynamics (the cranks turn exactly at constant speed), the power-law contact with
+depth-dependent damping, and no true stiction.  The contact point is the bottom of the twin's
+foot sphere (E lowered by `foot_radius` along the world vertical; `foot_radius=0` is the paper's
+point foot E): so both engines stand at the same height.  Its velocity is that of E (the paper).
+
+Eq. 15 as printed is not clipped at zero: a fast-withdrawing foot (V_p > K L_p^e / C) pulls the
+body down.  `clip_normal=False` (the default) integrates it as printed; `clip_normal=True` uses
+max(F_N, 0).  As printed, friction (eq. 17) multiplies F_N too, so a pulling foot's friction
+also changes sign.
+
+Typos and inconsistencies of the printed equations (detailed in models/miniaq/README.md):
+  * eq. 9: the left side is printed M_B-dot; it is the moment M_B;
+  * eq. 15: V_p is called the "penetration rate" but is defined as v_3 (the foot's upward
+    velocity, = -dL_p/dt); the formula F_N = K L_p^e - C V_p is right only with V_p = v_3;
+  * text after eq. 15: "10^-3 K < c_max < 10^-4 K" is an empty interval; with K in N/mm^e it
+    reads 10^-4 K < c_max < 10^-3 K (Table II's 0.588 N s/mm lies inside: 0.115 .. 1.15);
+  * eq. 16: a stray "+," closes the second line; mu as printed is signed (0 at rest, -mu_s at
+    V_s, -mu_d beyond V_d): the minus in eq. 17's friction term comes from mu itself.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from envs.miniaq.robot import (CONTACT_FORCE_MIN, FRONT, G, LEFT, LEGS, MiniAQ, foot_point, fourbar)
+
+METHODS = ("LSODA", "BDF", "Radau")
+# Table II: what MiniAQ does not declare (SI units)
+MU_S = 0.4
+V_S = 1.0e-3
+V_D = 1.0e-2
+
+
+# ---- STEP and the contact laws (eqs. 15-17) ----------------------------------------
+def step(x, x1, y1, x2, y2):
+    """STEP(x, x1, y1, x2, y2): the standard smooth cubic step (MSC Adams, ref. [22]).
+
+    y1 for x <= x1, y2 for x >= x2, and y1 + (y2 - y1) s^2 (3 - 2 s) with s = (x - x1)/(x2 - x1)
+    in between: continuous with a continuous first derivative (zero at both knots).
+    """
+    s = np.clip((np.asarray(x, float) - x1) / (x2 - x1), 0.0, 1.0)
+    return y1 + (y2 - y1) * s * s * (3.0 - 2.0 * s)
+
+
+def _step_f(x: float, x1: float, y1: float, x2: float, y2: float) -> float:
+    """`step` for one float (no numpy: used inside the right-hand side)."""
+    if x <= x1:
+        return y1
+    if x >= x2:
+        return y2
+    s = (x - x1) / (x2 - x1)
+    return y1 + (y2 - y1) * s * s * (3.0 - 2.0 * s)
+
+
+def damping(Lp, c_max: float, d: float):
+    """C = STEP(L_p, 0, 0, d, c_max) (eq. 15)."""
+    return step(Lp, 0.0, 0.0, d, c_max)
+
+
+def normal_force(Lp, Vp, K: float, e: float, c_max: float, d: float, clip: bool = False):
+    """Eq. 15: F_N = K L_p^e - C V_p for L_p > 0, else 0; V_p = v_3, the foot's upward velocity.
+
+    clip=True: max(F_N, 0) (the foot never pulls).
+    """
+    Lp = np.asarray(Lp, float)
+    pos = np.maximum(Lp, 0.0)
+    fn = np.where(Lp > 0, K * pos**e - damping(pos, c_max, d) * np.asarray(Vp, float), 0.0)
+    return np.maximum(fn, 0.0) if clip else fn
+
+
+def friction_coefficient(v_rel, mu_s: float, mu_d: float, V_s: float, V_d: float):
+    """Eq. 16 as printed: the signed pseudo-Coulomb coefficient (0 at rest, -mu_s at V_s, -mu_d from V_d)."""
+    return (step(v_rel, -V_d, mu_d, -V_s, mu_s) + step(v_rel, -V_s, mu_s, V_s, -mu_s)
+            + step(v_rel, V_s, -mu_s, V_d, -mu_d))
+
+
+def friction_ratio(v_rel, mu_s: float, mu_d: float, V_s: float, V_d: float):
+    """mu / V_rel of eq. 17, finite at V_rel = 0.
+
+    Below V_s eq. 16 reduces to mu = mu_s (u^3 - 3 u)/2 with u = V_rel/V_s, so
+    mu / V_rel = mu_s (u^2 - 3) / (2 V_s): a viscous slope of -1.5 mu_s / V_s at rest.
+    """
+    v = np.asarray(v_rel, float)
+    u = v / V_s
+    low = mu_s * (u * u - 3.0) / (2.0 * V_s)
+    high = friction_coefficient(v, mu_s, mu_d, V_s, V_d) / np.where(np.abs(v) < V_s, 1.0, v)
+    return np.where(np.abs(v) < V_s, low, high)
+
+
+# ---- leg kinematics (Sec. III-A, eqs. 1-6) ------------------------------------------
+def _perp(r):
+    """omega x r for a unit rate about the leg's hinge axis: (x, z) -> (-z, x) (counter-clockwise)."""
+    return np.stack([-r[..., 1], r[..., 0]], axis=-1)
+
+
+def leg_kinematics(theta2, theta2_dot, p: dict) -> dict:
+    """Position and velocity analysis of one four-bar leg in its (x, z) plane, B at the origin.
+
+    Positions are the twin's (`fourbar`, `foot_point`).  Velocities (eqs. 1-6, planar): v_B = v_A =
+    0; v_D = omega2 x r_BD (1); omega3, omega4 from v_D + omega3 x r_DC - omega4 x r_AC = 0 (4);
+    v_E = v_D + omega3 x r_DE (5), v_F = v_D + omega3 x r_DF (6).  Rates are counter-clockwise in
+    (x, z) (the twin's joint sign).  Returns D, C, E, F (..., 2), vD, vC, vE, vF, omega3, omega4.
+    """
+    th2 = np.asarray(theta2, float)
+    w2 = np.broadcast_to(np.asarray(theta2_dot, float), th2.shape)
+    D, C, th3, th4 = fourbar(th2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
+    E, F = foot_point(th2, p)
+    A = np.array([p["l1"] * math.cos(p["theta1"]), p["l1"] * math.sin(p["theta1"])])
+    vD = w2[..., None] * _perp(D)                                    # eq. 1 (r_BD = D)
+    a, b = _perp(C - D), -_perp(C - A)                               # eq. 4: omega3 a + omega4 b = -v_D
+    det = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    w3 = (-vD[..., 0] * b[..., 1] + vD[..., 1] * b[..., 0]) / det
+    w4 = (-a[..., 0] * vD[..., 1] + a[..., 1] * vD[..., 0]) / det
+    vC = vD + w3[..., None] * _perp(C - D)                           # eq. 2
+    vE = vD + w3[..., None] * _perp(E - D)                           # eq. 5
+    vF = vD + w3[..., None] * _perp(F - D)                           # eq. 6
+    return dict(D=D, C=C, E=E, F=F, vD=vD, vC=vC, vE=vE, vF=vF, omega3=w3, omega4=w4, theta3=th3, theta4=th4)
+
+
+# ---- rigid body (Sec. III-B, eqs. 8-14) -----------------------------------------------
+def rotation_b2i(phi, theta, psi) -> np.ndarray:
+    """R_{B->I} of eq. 13 (Z-Y-X: R_z(psi) R_y(theta) R_x(phi)), shape (3, 3, ...)."""
+    cf, sf, ct, st, cp, sp = np.cos(phi), np.sin(phi), np.cos(theta), np.sin(theta), np.cos(psi), np.sin(psi)
+    return np.array([[ct * cp, st * sf * cp - sp * cf, st * cf * cp + sp * sf],
+                     [ct * sp, st * sf * sp + cp * cf, st * cf * sp - cp * sf],
+                     [-st, ct * sf, ct * cf]])
+
+
+def euler_to_quat(eul) -> np.ndarray:
+    """(roll, pitch, yaw) Z-Y-X -> (w, x, y, z) quaternions (the inverse of `miniaq.quat_to_euler`)."""
+    eul = np.asarray(eul, float)
+    cr, sr = np.cos(eul[..., 0] / 2), np.sin(eul[..., 0] / 2)
+    cp, sp = np.cos(eul[..., 1] / 2), np.sin(eul[..., 1] / 2)
+    cy, sy = np.cos(eul[..., 2] / 2), np.sin(eul[..., 2] / 2)
+    return np.stack([cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+                     cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy], axis=-1)
+
+
+class LegTable:
+    """A leg's foot tip E(theta2) and Jacobian J = dE/dtheta2 over one crank turn, for the ODE.
+
+    Built from the exact analysis (`leg_kinematics`: the twin's four-bar positions, eqs. 1-6
+    velocities) at n nodes and read by periodic cubic Hermite interpolation (E with J, J with
+    dJ/dtheta2 by central differences of the exact J): the error is below 1e-12 m for n = 2048
+    (tested against `foot_point`).  Plain-float lookup: the right-hand side runs without numpy.
+    """
+
+    def __init__(self, p: dict, n: int = 2048):
+        th = np.arange(n) * (2 * math.pi / n)
+        k = leg_kinematics(th, 1.0, p)
+        hd = 1e-6
+        dJ = (leg_kinematics(th + hd, 1.0, p)["vE"] - leg_kinematics(th - hd, 1.0, p)["vE"]) / (2 * hd)
+        self.n, self.h = n, 2 * math.pi / n
+        E, J = k["E"], k["vE"]
+        rows = np.column_stack([E, J * self.h, J, dJ * self.h])
+        rows = np.vstack([rows, rows[:1]])                     # periodic: node n is node 0
+        self.rows = [tuple(r) for r in rows.tolist()]
+
+    def __call__(self, theta2: float):
+        """(E_x, E_z, J_x, J_z) at crank angle theta2 (leg plane, B at the origin)."""
+        u = (theta2 % (2 * math.pi)) / self.h
+        i = int(u)
+        if i >= self.n:
+            i = self.n - 1
+        s = u - i
+        a = self.rows[i]
+        b = self.rows[i + 1]
+        s2 = s * s
+        s3 = s2 * s
+        h00 = 2 * s3 - 3 * s2 + 1
+        h10 = s3 - 2 * s2 + s
+        h01 = -2 * s3 + 3 * s2
+        h11 = s3 - s2
+        return (h00 * a[0] + h10 * a[2] + h01 * b[0] + h11 * b[2],
+                h00 * a[1] + h10 * a[3] + h01 * b[1] + h11 * b[3],
+                h00 * a[4] + h10 * a[6] + h01 * b[4] + h11 * b[6],
+                h00 * a[5] + h10 * a[7] + h01 * b[5] + h11 * b[7])
+
+
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Everything the paper engine needs (SI)."""
+
+    m: float
+    inertia: tuple            # (I_xx, I_yy, I_zz) of the uniform box with the whole mass m
+    leg: dict                 # four-bar geometry: l1..l6, theta1, theta35, theta36
+    pivots: tuple             # 4 x (x, y, z): crank axes B_j in the body frame
+    omega: float              # crank speed magnitude (rad/s)
+    offsets: tuple            # theta2_j(0)
+    signs: tuple              # d theta2_j / dt / omega (+-1)
+    K: float
+    e: float
+    c_max: float
+    d: float
+    mu_s: float
+    mu_d: float
+    V_s: float
+    V_d: float
+    foot_radius: float
+    clip_normal: bool = False
+    contact: bool = True
+    g: float = G
+
+    @classmethod
+    def from_robot(cls, r: MiniAQ, *, mu_s: float = MU_S, V_s: float = V_S, V_d: float = V_D,
+                   clip_normal: bool = False, contact: bool = True, foot_radius: float | None = None,
+                   g: float = G) -> "Params":
+        p = r.p
+        m = p["m"]
+        Lx, Ly, Lz = p["body_length"], p["body_width"], p["body_height"]
+        inertia = (m / 12 * (Ly**2 + Lz**2), m / 12 * (Lx**2 + Lz**2), m / 12 * (Lx**2 + Ly**2))
+        leg = {k: p[k] for k in ("l1", "l2", "l3", "l4", "l5", "l6", "theta1", "theta35", "theta36")}
+        pivots = tuple((p["pivot_x"] if front else -p["pivot_x"], p["pivot_y"] if left else -p["pivot_y"],
+                        p["pivot_z"]) for left, front in zip(LEFT, FRONT))
+        crank = r.inputs
+        signs = (1.0,) * 4 if crank.directions is None else tuple(float(s) for s in crank.directions)
+        return cls(m=m, inertia=inertia, leg=leg, pivots=pivots, omega=float(crank.omega),
+                   offsets=tuple(float(o) for o in crank.offsets), signs=signs, K=p["K"], e=p["e"],
+                   c_max=p["c_max"], d=p["d"], mu_s=mu_s, mu_d=p["mu_d"], V_s=V_s, V_d=V_d,
+                   foot_radius=p["foot_radius"] if foot_radius is None else foot_radius,
+                   clip_normal=clip_normal, contact=contact, g=g)
+
+
+_LEG_TABLES: dict = {}
+
+
+def leg_table(leg: dict) -> LegTable:
+    key = tuple(sorted(leg.items()))
+    if key not in _LEG_TABLES:
+        if len(_LEG_TABLES) > 64:
+            _LEG_TABLES.clear()
+        _LEG_TABLES[key] = LegTable(leg)
+    return _LEG_TABLES[key]
+
+
+class Model:
+    """The 12-state ODE X' = f(t, X) (eqs. 8, 10, 13, 14 with the forces of eqs. 15-19).
+
+    `evaluate` is the one implementation (plain floats, for speed inside the integrator); with
+    detail=True it also returns every per-foot quantity (for the sampled outputs and the tests).
+    """
+
+    def __init__(self, P: Params):
+        self.P = P
+        self.table = leg_table(P.leg)
+
+    def crank(self, t):
+        """theta2_j(t) and theta2_j' of the four legs (MiniAQ.inputs): arrays (4,) + t.shape."""
+        t = np.asarray(t, float)
+        sh = (4,) + (1,) * t.ndim
+        sg = np.asarray(self.P.signs).reshape(sh)
+        th = np.asarray(self.P.offsets).reshape(sh) + sg * self.P.omega * t
+        return th, np.broadcast_to(sg * self.P.omega, th.shape)
+
+    def feet_body(self, t: float):
+        """Per leg (r_E in the body frame, dE/dtheta2 in the leg plane, theta2'): 4 tuples."""
+        P, tab = self.P, self.table
+        out = []
+        for (bx, by, bz), off, sg in zip(P.pivots, P.offsets, P.signs):
+            ex, ez, jx, jz = tab(off + sg * P.omega * t)
+            out.append(((bx + ex, by, bz + ez), (jx, jz), sg * P.omega))
+        return out
+
+    def evaluate(self, t: float, X, detail: bool = False):
+        """X' at (t, X); with detail, (X', dict of per-foot quantities)."""
+        P = self.P
+        t = float(t)
+        _, _, Pz, phi, theta, psi, u, v, w, p_, q_, r_ = (float(x) for x in X)
+        cf, sf = math.cos(phi), math.sin(phi)
+        ct, st = math.cos(theta), math.sin(theta)
+        cp, sp = math.cos(psi), math.sin(psi)
+        # R_{B->I}, eq. 13
+        R00, R01, R02 = ct * cp, st * sf * cp - sp * cf, st * cf * cp + sp * sf
+        R10, R11, R12 = ct * sp, st * sf * sp + cp * cf, st * cf * sp - cp * sf
+        R20, R21, R22 = -st, ct * sf, ct * cf
+        m, g, rf = P.m, P.g, P.foot_radius
+        # eq. 18: the weight in the body frame, R_{I->B} [0, 0, -m g]
+        Fx, Fy, Fz = -m * g * R20, -m * g * R21, -m * g * R22
+        Mx = My = Mz = 0.0
+        K, e, c_max, d, clip = P.K, P.e, P.c_max, P.d, P.clip_normal
+        mu_s, V_s = P.mu_s, P.V_s
+        rec = [] if detail else None
+        for (rx, ry, rz), (jx, jz), thd in self.feet_body(t):
+            zE = Pz + R20 * rx + R21 * ry + R22 * rz
+            Lp = rf - zE                                   # penetration of the foot sphere's bottom
+            if (Lp <= 0.0 or not P.contact) and not detail:
+                continue
+            # velocity of E, body frame: V + Omega x r_E + v_E,rel (eqs. 1-6), then world frame
+            bx = u + q_ * rz - r_ * ry + jx * thd
+            by = v + r_ * rx - p_ * rz
+            bz = w + p_ * ry - q_ * rx + jz * thd
+            v1 = R00 * bx + R01 * by + R02 * bz
+            v2 = R10 * bx + R11 * by + R12 * bz
+            v3 = R20 * bx + R21 * by + R22 * bz
+            vt = math.sqrt(v1 * v1 + v2 * v2)
+            if Lp > 0.0 and P.contact:
+                # eq. 15, C = STEP(L_p, 0, 0, d, c_max)
+                s = Lp / d
+                C = c_max if s >= 1.0 else c_max * s * s * (3.0 - 2.0 * s)
+                FN = K * Lp**e - C * v3
+                if clip and FN < 0.0:
+                    FN = 0.0
+                # eqs. 16-17: mu / V_rel (closed form below V_s)
+                if vt < V_s:
+                    x = vt / V_s
+                    ratio = mu_s * (x * x - 3.0) / (2.0 * V_s)
+                else:
+                    ratio = self._mu(vt) / vt
+                f1, f2, f3 = ratio * FN * v1, ratio * FN * v2, FN
+                # R_{I->B} = R^T
+                fx = R00 * f1 + R10 * f2 + R20 * f3
+                fy = R01 * f1 + R11 * f2 + R21 * f3
+                fz = R02 * f1 + R12 * f2 + R22 * f3
+                Fx += fx
+                Fy += fy
+                Fz += fz
+                # eq. 19 about the centroid, at the contact point r_E - rf z_I
+                cx, cy, cz = rx - rf * R20, ry - rf * R21, rz - rf * R22
+                Mx += cy * fz - cz * fy
+                My += cz * fx - cx * fz
+                Mz += cx * fy - cy * fx
+            else:
+                FN = ratio = f1 = f2 = f3 = fx = fy = fz = 0.0
+            if detail:
+                rec.append(dict(rE=(rx, ry, rz), Lp=Lp, FN=FN, vI=(v1, v2, v3), v_t=vt, mu=ratio * vt,
+                                FI=(f1, f2, f3), FB=(fx, fy, fz), tau=-(fx * jx + fz * jz)))
+        Ixx, Iyy, Izz = P.inertia
+        tt = st / ct
+        qs_rc = q_ * sf + r_ * cf
+        Xd = (R00 * u + R01 * v + R02 * w,                           # eq. 13
+              R10 * u + R11 * v + R12 * w,
+              R20 * u + R21 * v + R22 * w,
+              p_ + qs_rc * tt,                                       # eq. 14
+              q_ * cf - r_ * sf,
+              qs_rc / ct,
+              Fx / m - (q_ * w - r_ * v),                            # eq. 8
+              Fy / m - (r_ * u - p_ * w),
+              Fz / m - (p_ * v - q_ * u),
+              (Mx - (Izz - Iyy) * q_ * r_) / Ixx,                    # eq. 10
+              (My - (Ixx - Izz) * r_ * p_) / Iyy,
+              (Mz - (Iyy - Ixx) * p_ * q_) / Izz)
+        if not detail:
+            return Xd
+        return Xd, dict(feet=rec, F=(Fx, Fy, Fz), M=(Mx, My, Mz),
+                        R=((R00, R01, R02), (R10, R11, R12), (R20, R21, R22)))
+
+    def _mu(self, vt: float) -> float:
+        """Eq. 16 (the three STEPs) for one float."""
+        P = self.P
+        return (_step_f(vt, -P.V_d, P.mu_d, -P.V_s, P.mu_s) + _step_f(vt, -P.V_s, P.mu_s, P.V_s, -P.mu_s)
+                + _step_f(vt, P.V_s, -P.mu_s, P.V_d, -P.mu_d))
+
+    def rhs(self, t, X):
+        return np.array(self.evaluate(t, X))
+
+    def energy(self, X) -> np.ndarray:
+        """Kinetic + gravitational energy of the body (J); X (12, ...)."""
+        X = np.asarray(X, float)
+        Ixx, Iyy, Izz = self.P.inertia
+        return (0.5 * self.P.m * np.sum(X[6:9] ** 2, axis=0)
+                + 0.5 * (Ixx * X[9] ** 2 + Iyy * X[10] ** 2 + Izz * X[11] ** 2) + self.P.m * self.P.g * X[2])
+
+    def momenta(self, X):
+        """Linear momentum and angular momentum about the centroid, world frame, (3, ...) each."""
+        X = np.asarray(X, float)
+        R = rotation_b2i(X[3], X[4], X[5])
+        Ixx, Iyy, Izz = self.P.inertia
+        L = np.einsum("ij...,j...->i...", R, np.stack([Ixx * X[9], Iyy * X[10], Izz * X[11]]))
+        return self.P.m * np.einsum("ij...,j...->i...", R, X[6:9]), L
+
+    def initial_state(self) -> np.ndarray:
+        """At rest, body level, cranks at t = 0; the lowest feet at the static Hunt-Crossley depth."""
+        P = self.P
+        z = np.array([r[2] for r, _, _ in self.feet_body(0.0)])
+        z_low = float(z.min())
+        n_down = int(np.sum(z < z_low + 1e-7))
+        pen = (P.m * P.g / (n_down * P.K)) ** (1.0 / P.e) if P.contact else 0.0
+        X = np.zeros(12)
+        X[2] = P.foot_radius - pen - z_low
+        return X
+
+
+# ---- runs ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class PaperRun:
+    """Samples of one paper-engine run, readable like the twin's `batch.Run` (`sensor(name)`)."""
+
+    robot: MiniAQ
+    params: Params
+    t: np.ndarray                 # (samples,)
+    X: np.ndarray                 # (samples, 12)
+    sensors: dict                 # twin sensor name -> (samples, dim)
+    extra: dict                   # Lp, FN (samples, 4)
+    cycle_values: np.ndarray
+    steady: object = None
+    error: str | None = None
+    wall_s: float = float("nan")    # the integration (solve_ivp), not the output sampling
+    cpu_s: float = float("nan")     # its process CPU time (robust to a shared, loaded machine)
+    nfev: int = 0
+    method: str = ""
+
+    def sensor(self, name: str) -> np.ndarray:
+        return self.sensors[name]
+
+    @property
+    def cycles(self) -> int:
+        return len(self.cycle_values)
+
+
+def sample_sensors(model: Model, t, X) -> tuple[dict, dict]:
+    """The twin's sensors (names, shapes, frames; see MiniAQ's MJCF) at the sampled states."""
+    t = np.asarray(t, float)
+    X = np.asarray(X, float)
+    n = len(t)
+    feet = [model.evaluate(ti, xi, detail=True)[1] for ti, xi in zip(t, X)]
+    R = np.array([f["R"] for f in feet]).reshape(n, 3, 3)
+    s = {"torso_pos": X[:, 0:3], "torso_quat": euler_to_quat(X[:, 3:6]),
+         "torso_vel": np.einsum("nij,nj->ni", R, X[:, 6:9])}
+    th, thd = model.crank(t)
+    nan3 = np.full((n, 3), np.nan)                             # no loop (massless kinematic legs)
+    extra = {k: np.zeros((n, 4)) for k in ("Lp", "FN", "Vp", "v_t", "mu")}
+    for j, leg in enumerate(LEGS):
+        rec = [f["feet"][j] for f in feet]
+        rE = np.array([r["rE"] for r in rec])
+        s[f"{leg}_foot_pos"] = X[:, 0:3] + np.einsum("nij,nj->ni", R, rE)
+        s[f"{leg}_foot_vel"] = np.array([r["vI"] for r in rec])
+        s[f"{leg}_touch"] = np.array([r["FN"] for r in rec])[:, None]
+        # the twin's contact sensor: the force the foot exerts on the floor, world frame
+        s[f"{leg}_contact"] = -np.array([r["FI"] for r in rec])
+        s[f"{leg}_C_coupler"] = nan3
+        s[f"{leg}_C_rocker"] = nan3
+        s[f"{leg}_crank_pos"] = th[j][:, None]
+        s[f"{leg}_crank_vel"] = np.array(thd[j])[:, None]
+        s[f"{leg}_motor_torque"] = np.array([r["tau"] for r in rec])[:, None]
+        extra["Lp"][:, j] = [r["Lp"] for r in rec]
+        extra["FN"][:, j] = [r["FN"] for r in rec]
+        extra["Vp"][:, j] = [r["vI"][2] for r in rec]
+        extra["v_t"][:, j] = [r["v_t"] for r in rec]
+        extra["mu"][:, j] = [r["mu"] for r in rec]
+    return s, extra
+
+
+def simulate(robot_or_params, *, cycles: int = 13, method: str = "LSODA", rtol: float = 1e-6,
+             atol: float = 1e-9, max_step: float | None = None, samples_per_cycle: int | None = None,
+             **params_kw) -> PaperRun:
+    """Run one MiniAQ point (a MiniAQ or its config parameters) with the paper's model.
+
+    params_kw: `Params.from_robot` options (mu_s, V_s, V_d, clip_normal, contact, foot_radius).
+    Samples: samples_per_cycle per crank period (the twin's 200) from t = 0 to cycles T.
+    max_step default: T / 20 (so no contact is stepped over).
+    """
+    from envs.core import metrics
+
+    r = robot_or_params if isinstance(robot_or_params, MiniAQ) else MiniAQ(**robot_or_params)
+    if method not in METHODS + ("RK45", "DOP853"):
+        raise ValueError(f"method must be one of {METHODS} (stiff) or RK45/DOP853, not {method!r}")
+    P = Params.from_robot(r, **params_kw)
+    model = Model(P)
+    T = r.period
+    spc = samples_per_cycle or r.samples_per_cycle
+    t_eval = np.arange(cycles * spc + 1) * (T / spc)
+    X0 = model.initial_state()
+    t0, c0 = time.perf_counter(), time.process_time()
+    with np.errstate(over="ignore"):     # scipy's num_jac grows the step of the zero columns (P_x, P_y)
+        sol = solve_ivp(model.rhs, (0.0, float(t_eval[-1])), X0, method=method, t_eval=t_eval, rtol=rtol, atol=atol,
+                        max_step=max_step if max_step is not None else T / 20)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    error = None if sol.status == 0 else f"integration failed at t={sol.t[-1]:.4f}: {sol.message}"
+    t, X = sol.t, sol.y.T
+    if len(t) and not np.all(np.isfinite(X)):
+        error = error or "non-finite state"
+    sensors, extra = sample_sensors(model, t, X) if len(t) else ({}, {})
+    nb = (len(t) - 1) // spc
+    xs = X[::spc, 0][: nb + 1] if len(t) else np.zeros(0)
+    vals = metrics.per_cycle(xs)
+    st = metrics.steady_state(vals) if len(vals) else None
+    return PaperRun(r, P, t, X, sensors, extra, vals, st, error, wall, cpu, int(sol.nfev), method)
+
+
+def summarize(run: PaperRun) -> dict:
+    """The twin's summary columns (`MiniAQ.summarize`, same metric code) from a paper-engine run.
+
+    max_loop_gap is NaN (no loops: kinematic legs); crank_lag_max_deg is 0 (ideal motors);
+    motor_torque_max is the torque an ideal motor needs to hold the massless leg's speed.
+    Extra columns: fn_min (N, < 0 where eq. 15 pulls), <leg>_pull_fraction (fraction of the
+    steady window with the foot penetrating but the normal force below the contact threshold),
+    wall_s, cpu_s (integration), nfev, method, engine.
+    """
+    r = run.robot
+    s = r.summarize(run)
+    spc = r.samples_per_cycle
+    n = len(run.t)
+    if n >= spc + 2:
+        steady = slice(spc, n)
+        Lp, FN = run.extra["Lp"][steady], run.extra["FN"][steady]
+        s["fn_min"] = float(FN.min())
+        for j, leg in enumerate(LEGS):
+            s[f"{leg}_pull_fraction"] = float(np.mean((Lp[:, j] > 0) & (FN[:, j] <= CONTACT_FORCE_MIN)))
+    s.update(wall_s=run.wall_s, cpu_s=run.cpu_s, nfev=run.nfev, method=run.method, engine="paper")
+    return s

@@ -1,0 +1,175 @@
+#!/usr/bin/env python
+"""MinIAQ-II: the MuJoCo twin beside the paper's own model (envs/miniaq/paper.py).
+
+Prints the numbers behind models/miniaq/README.md ("Twin vs the paper's model"):
+
+  python scripts/miniaq_twin_vs_paper.py              # trot + turn, both engines (about 1 min)
+  python scripts/miniaq_twin_vs_paper.py --tolerance  # the paper engine's integrator/tolerance study
+  options: --cycles N (default 13: the paper's 5 s at 2.5 Hz), --json FILE (all numbers)
+
+The summary window is the twin's: cycles 2..N (the first cycle is settling).  "paper" is eq. 15
+as printed (not clipped), "paper clipped" uses max(F_N, 0).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+
+import _cli  # noqa: F401  (puts the repo on sys.path)
+import numpy as np
+
+from envs.core import batch, metrics
+from envs.miniaq import paper
+from envs.miniaq.robot import LEGS, MiniAQ
+
+CASES = {"trot": dict(), "turn": dict(direction_left=-1)}
+ROWS = [("speed", "speed (mm/s)", 1e3), ("drift_y", "lateral drift (mm/s)", 1e3),
+        ("yaw_rate_deg_s", "yaw rate (deg/s)", 1), ("roll_amplitude_deg", "roll amplitude (deg)", 1),
+        ("pitch_amplitude_deg", "pitch amplitude (deg)", 1), ("pitch_mean_deg", "pitch mean (deg)", 1),
+        ("height_mean", "centroid height (mm)", 1e3)] \
+    + [(f"{leg}_duty_factor", f"duty factor {leg}", 1) for leg in LEGS] \
+    + [(f"support_{k}", f"time on {k} legs", 1) for k in (2, 3, 4)] + [("support_le1", "time on <2 legs", 1)] \
+    + [(f"{leg}_drag_fraction", f"drag fraction {leg}", 1) for leg in LEGS] \
+    + [(f"{leg}_duty_factor_10mN", f"duty factor {leg}, F_N > 10 mN", 1) for leg in LEGS] \
+    + [(f"support_{k}_10mN", f"time on {k} legs, F_N > 10 mN", 1) for k in (2, 3, 4)] \
+    + [("motor_torque_max", "motor torque max (mN m)", 1e3), ("fn_min", "min normal force (N)", 1),
+       ("fn_min_dense", "min F_N, dense (N)", 1)] \
+    + [(f"{leg}_pull_ms_per_cycle", f"pull time {leg} (ms/cycle)", 1) for leg in LEGS] \
+    + [(f"{leg}_pull_impulse_fraction", f"pull impulse / push {leg}", 1) for leg in LEGS] \
+    + [("wall_per_sim_s", "wall s per simulated s", 1), ("cpu_per_sim_s", "CPU s per simulated s", 1)]
+
+
+LOAD = 0.01     # N: a second contact threshold, 4 % of m g (the summary's is 1e-4 N)
+
+
+def load_pattern(run, spc) -> dict:
+    """Duty factors and support fractions counting a foot as down only above LOAD newtons."""
+    fn = np.stack([run.sensor(f"{leg}_touch")[spc:, 0] for leg in LEGS], axis=1)
+    sf = metrics.support_fractions(fn > LOAD)
+    out = {f"{leg}_duty_factor_10mN": metrics.duty_factor(fn[:, j] > LOAD) for j, leg in enumerate(LEGS)}
+    out.update({f"support_{k}_10mN": sf[k] for k in (2, 3, 4)})
+    return out
+
+
+def twin(params, cycles):
+    r = MiniAQ(**params)
+    t0, c0 = time.perf_counter(), time.process_time()
+    run = batch.run_point(r, MiniAQ, cycles=cycles, stop_when_steady=False, nthread=1)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    if run.error:
+        raise RuntimeError(run.error)
+    s = r.summarize(run)
+    s["wall_per_sim_s"] = wall / float(run.t[-1])
+    s["cpu_per_sim_s"] = cpu / float(run.t[-1])
+    s.update(load_pattern(run, r.samples_per_cycle))
+    return s
+
+
+def paper_engine(params, cycles, **kw):
+    run = paper.simulate(params, cycles=cycles, **kw)
+    if run.error:
+        raise RuntimeError(run.error)
+    s = paper.summarize(run)
+    s["wall_per_sim_s"] = run.wall_s / float(run.t[-1])
+    s["cpu_per_sim_s"] = run.cpu_s / float(run.t[-1])
+    s.update(load_pattern(run, run.robot.samples_per_cycle))
+    return s
+
+
+def pulling(params, cycles=3, spc=20000) -> dict:
+    """Eq. 15 as printed, sampled densely (T / 20000) over cycles 2..: how long and how hard the
+    feet pull (F_N < 0 while penetrating), per leg and cycle."""
+    run = paper.simulate(params, cycles=cycles, samples_per_cycle=spc)
+    fn = run.extra["FN"][spc:]
+    dt = run.robot.period / spc
+    n_cyc = cycles - 1
+    pull = np.minimum(fn, 0.0)
+    return dict(fn_min_dense=float(fn.min()),
+                **{f"{leg}_pull_ms_per_cycle": float(np.sum(fn[:, j] < 0) * dt / n_cyc * 1e3) for j, leg in enumerate(LEGS)},
+                **{f"{leg}_pull_impulse_fraction": float(pull[:, j].sum() / fn[:, j].clip(min=0).sum())
+                   for j, leg in enumerate(LEGS)})
+
+
+def _fmt(v, scale):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{v * scale:.3g}" if abs(v * scale) < 1000 else f"{v * scale:.0f}"
+
+
+def comparison(cycles):
+    out = {}
+    for case, params in CASES.items():
+        cols = {"twin": twin(params, cycles), "paper": paper_engine(params, cycles),
+                "paper clipped": paper_engine(params, cycles, clip_normal=True)}
+        cols["paper"].update(pulling(params, cycles=min(cycles, 3)))
+        out[case] = cols
+        print(f"\n{case} ({params or 'default point'}), {cycles} cycles at 2.5 Hz, metrics over cycles 2..{cycles}")
+        print(f"| {'quantity':26s} | " + " | ".join(f"{c:>13s}" for c in cols) + " |")
+        print("|" + "-" * 28 + "|" + "|".join("-" * 15 for _ in cols) + "|")
+        for key, label, scale in ROWS:
+            print(f"| {label:26s} | " + " | ".join(f"{_fmt(cols[c].get(key), scale):>13s}" for c in cols) + " |")
+    return out
+
+
+TOL_KEYS = ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "support_3", "hl_duty_factor", "fl_drag_fraction")
+
+
+def _tol_row(case, method, rtol, atol, ref, sref, max_step=None):
+    run = paper.simulate(CASES[case], cycles=len(ref.cycle_values), method=method, rtol=rtol, atol=atol,
+                         max_step=max_step)
+    ms = "T/20" if max_step is None else f"{max_step:g}"
+    if run.error:
+        print(f"| {case} | {method} | {rtol:g} | {atol:g} | {ms} | failed: {run.error} |")
+        return None
+    s = paper.summarize(run)
+    dx = float(np.abs(run.X[:, 0:3] - ref.X[:, 0:3]).max()) * 1e3
+    d = {k: s[k] - sref[k] for k in TOL_KEYS}
+    print(f"| {case} | {method} | {rtol:g} | {atol:g} | {ms} | {run.cpu_s / run.t[-1]:.2f} | {run.nfev} | {dx:.2g} | "
+          + " | ".join(f"{v:+.1g}" for v in d.values()) + " |", flush=True)
+    return dict(case=case, method=method, rtol=rtol, atol=atol, max_step=ms, cpu_per_sim_s=run.cpu_s / run.t[-1],
+                wall_per_sim_s=run.wall_s / run.t[-1],
+                nfev=run.nfev, max_dx_mm=dx, **{f"d_{k}": v for k, v in d.items()})
+
+
+def tolerance(cycles):
+    """Wall time and deviation from a tight reference (Radau, rtol 1e-9), per method and rtol
+    (atol = 1e-3 rtol, in m, rad, m/s, rad/s); then the non-stiff RK45, no step limit, and turning."""
+    refs = {}
+    for case in ("trot", "turn"):
+        ref = paper.simulate(CASES[case], cycles=cycles, method="Radau", rtol=1e-9, atol=1e-12)
+        refs[case] = (ref, paper.summarize(ref))
+        print(f"reference {case}: Radau rtol 1e-9 atol 1e-12 ({ref.wall_s:.1f} s wall for {ref.t[-1]:.2f} s): "
+              + ", ".join(f"{k} {refs[case][1][k]:.5g}" for k in TOL_KEYS))
+    print("| case | method | rtol | atol | max_step | CPU s / sim s | nfev | max abs(dP) (mm) | "
+          + " | ".join(f"d {k}" for k in TOL_KEYS) + " |")
+    print("|---|---|---|---|---|---|---|---|" + "---|" * len(TOL_KEYS))
+    rows = []
+    for method in paper.METHODS:
+        for rtol in (1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8):
+            rows.append(_tol_row("trot", method, rtol, 1e-3 * rtol, *refs["trot"]))
+    rows.append(_tol_row("trot", "LSODA", 1e-6, 1e-9, *refs["trot"], max_step=np.inf))
+    for rtol in (1e-3, 1e-6):
+        rows.append(_tol_row("trot", "RK45", rtol, 1e-3 * rtol, *refs["trot"]))
+    for rtol in (1e-4, 1e-6):
+        rows.append(_tol_row("turn", "LSODA", rtol, 1e-3 * rtol, *refs["turn"]))
+    return dict(reference={k: v[1] for k, v in refs.items()}, rows=[r for r in rows if r])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cycles", type=int, default=13)
+    ap.add_argument("--tolerance", action="store_true", help="the integrator/tolerance study instead")
+    ap.add_argument("--json", help="write all numbers to this file")
+    args = ap.parse_args(argv)
+    res = tolerance(args.cycles) if args.tolerance else comparison(args.cycles)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1, default=float)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
