@@ -6,7 +6,6 @@ import math
 import mujoco
 import numpy as np
 import pytest
-import yaml
 
 import envs
 from envs.core import batch

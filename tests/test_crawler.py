@@ -4,11 +4,9 @@ import math
 import mujoco
 import numpy as np
 import pytest
-import yaml
 
 from envs.core import batch
 from envs.crawler.robot import Crawler, FORWARD, feet, ideal_stride, theta_on_floor
-from tests.util import ROOT
 
 
 def mass_matrix_eq9(q, m0, m, l0, l, J0, J):

@@ -1,4 +1,4 @@
-"""The paper's exact hybrid model (envs/crawler_hybrid.py) and the crawler experiments on both engines."""
+"""The paper's exact hybrid model (envs/crawler/hybrid.py) and the crawler experiments on both engines."""
 import csv
 import json
 import math

@@ -6,14 +6,13 @@ import math
 import mujoco
 import numpy as np
 import pytest
-import yaml
 
 import envs
 from envs.core import batch, metrics
 from envs.core.errors import ConfigError
 from envs.miniaq.robot import (FORWARD_SPIN, GAITS, LEGS, MiniAQ, foot_path, foot_point, fourbar,
                          grashof_l1_range, mid_stance_angle, quat_to_euler)
-from tests.util import ROOT, assert_fails_early, render_frames, run_script
+from tests.util import assert_fails_early, render_frames, run_script
 
 
 # ---- configuration and validation -------------------------------------------------------

@@ -34,7 +34,6 @@ import mujoco
 import numpy as np
 
 from envs.core import schema
-from envs.core.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"    # models/<robot>/: MJCF and provenance, one folder a robot

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from envs.core.report import (AGREE, DISAGREE, NO_NUMBER, PARTLY, WITHHELD, Context, Row, band, by_value, fmt,
+from envs.core.report import (AGREE, DISAGREE, PARTLY, WITHHELD, Context, Row, band, by_value, fmt,
                               pct, read_csv, rel_err)
 
 PAPER = {

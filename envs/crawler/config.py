@@ -121,7 +121,7 @@ class TimeScaling(Experiment):
     """Sec. VII / Fig. 10: Bayesian optimisation of the time-scaled inputs (eq. 8)."""
 
     name: str = "crawler_time_scaling"
-    runner: str = "envs.crawler.experiments.time_scaling"
+    runner: str = "envs.crawler.time_scaling.time_scaling"
     omega: List[float] = param([3.2, 8.0, 16.0])
     objective: str = param("S", choices=("S", "S_mu"))
     eps: float = param(0.1, ge=0, lt=1)
@@ -140,7 +140,7 @@ class Feedback(Experiment):
     """Sec. VIII: the eq. 19 feedback law at one omega."""
 
     name: str = "crawler_feedback"
-    runner: str = "envs.crawler.experiments.feedback"
+    runner: str = "envs.crawler.feedback.feedback"
     cycles: int = param(20, "periods", ge=1, le=100000)
     n_avg: int = param(2, ge=1, le=1000, note="steady value: mean of the last n_avg steps")
     feedback: Dict[str, Any] = dataclasses.field(

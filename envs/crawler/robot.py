@@ -9,7 +9,6 @@ feed-forward actuator per joint.
 from __future__ import annotations
 
 import math
-import pathlib
 
 import mujoco
 import numpy as np

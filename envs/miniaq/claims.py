@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from envs.core.report import (AGREE, DISAGREE, NO_NUMBER, PARTLY, WITHHELD, Context, Row, band, by_value, fmt,
-                              pct, read_csv, rel_err)
+from envs.core.report import (AGREE, DISAGREE, NO_NUMBER, PARTLY, Context, Row, band, fmt,
+                              pct, rel_err)
 
 PAPER = {
     "M1": ("Sec. I", 23.0),

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
-from envs.core.report import (AGREE, DISAGREE, NO_NUMBER, PARTLY, WITHHELD, Context, Row, band, by_value, fmt,
+from envs.core.report import (AGREE, DISAGREE, PARTLY, WITHHELD, Context, Row, band, fmt,
                               pct, read_csv, rel_err)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists
 from envs.core.plots import pyplot, save_figure
 from envs.snake.robot import alpha_max, d_unit, energy_loss
 

@@ -1,0 +1,113 @@
+"""The crawler's engines for every experiment: `engine=mujoco` (the MuJoCo twin, native batch
+runner) or `engine=hybrid` (the paper's exact hybrid model, envs/crawler/hybrid.py, points in a
+process pool), through the one resumable loop (envs/core/sweep.run_rows): the same results.csv
+columns either way.
+"""
+from __future__ import annotations
+
+
+import numpy as np
+from omegaconf import OmegaConf
+
+from envs.core import config, sweep as sw
+from envs.core.experiment import options, robot_params, run_kw, sweep_lists
+from envs.crawler.robot import Crawler
+
+EXTRA = ("S", "V", "steady")
+
+
+# ---- engine dispatch ----------------------------------------------------------------
+def engine_of(cfg) -> str:
+    """The configured engine, checked against the robot's (Crawler.engines)."""
+    return config.validate(cfg)["engine"]
+
+
+def hybrid_kw(cfg) -> dict:
+    """Optional `hybrid.*` settings (rtol, atol, liftoff): `+hybrid.rtol=1e-8`."""
+    h = cfg.get("hybrid", None)
+    h = OmegaConf.to_container(h, resolve=True) if OmegaConf.is_config(h) else dict(h or {})
+    return {k: h[k] for k in ("rtol", "atol", "liftoff", "baumgarte") if k in h}
+
+
+def _nthread(cfg) -> int:
+    from envs.core.batch import available_cores
+    n = cfg.run.get("nthread", None)
+    return available_cores() if n is None else max(1, int(n))
+
+
+def _hybrid_task(i, params, cycles, min_cycles, stop, kw):
+    return i, _hybrid_point(params, cycles, min_cycles, stop, kw)
+
+
+def _hybrid_point(params, cycles, min_cycles, stop, kw):
+    import warnings
+    warnings.filterwarnings("ignore")
+    from envs.crawler import hybrid as H
+    run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
+    out = H.summarize(run)
+    if run.error:
+        out["error"] = run.error
+    return out
+
+
+def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
+    """Simulate `points` (config-parameter dicts) with the configured engine; resumable CSV.
+
+    meta: per-point dicts of extra columns (e.g. mass ratios) written and used as keys.
+    Returns (rows in point order, stats).  Rows of both engines have the same columns.
+    """
+    engine = engine or engine_of(cfg)
+    meta = meta or [{} for _ in points]
+    full = [{**m, **p} for p, m in zip(points, meta)]
+    robots = [Crawler(**p) for p in points]                 # validation first: nothing written on error
+    allk = list(dict.fromkeys([k for f in full for k in f]))
+    metak = {k for m in meta for k in m}
+    varied = [k for k in allk if k in metak or len({repr(f.get(k)) for f in full}) > 1
+              or any(f.get(k) != Crawler.defaults.get(k) for f in full)]
+    key = list(dict.fromkeys(varied + list(Crawler.columns)))
+    simulate = sw.batch_engine(run_kw(cfg)) if engine == "mujoco" else _hybrid_engine(cfg)
+    progress = cfg.run.get("progress", False) if progress is None else progress
+    rows, stats = sw.run_rows(robots, out, key=key, simulate=simulate, meta=meta, extra_columns=EXTRA,
+                              filename=filename, progress=progress)
+    stats["engine"] = engine
+    if engine != "mujoco":
+        stats.pop("steps"), stats.pop("steps_per_s")
+    return rows, stats
+
+
+def _hybrid_engine(cfg):
+    """The exact hybrid model as a run_rows engine: points in a process pool, longest first."""
+    r = OmegaConf.to_container(cfg.run, resolve=True)
+    args = (int(r["cycles"]), int(r["min_cycles"]), bool(r["stop_when_steady"]), hybrid_kw(cfg))
+
+    def simulate(robots, add):
+        n = min(_nthread(cfg), len(robots))
+        if n <= 1:
+            for j, rb in enumerate(robots):
+                s = _hybrid_point(rb.cfg, *args)
+                add(j, s, s.pop("error", None))
+            return 0
+        from joblib import Parallel, delayed
+        order = sorted(range(len(robots)), key=lambda j: -robots[j].period)     # longest first
+        gen = Parallel(n_jobs=n, return_as="generator_unordered")(
+            delayed(_hybrid_task)(j, robots[j].cfg, *args) for j in order)
+        for j, s in gen:
+            add(j, s, s.pop("error", None))
+        return 0
+    return simulate
+
+
+def grid_points(cfg, sweep=None):
+    base = robot_params(cfg)
+    sweep = sweep_lists(cfg) if sweep is None else sweep
+    return [{**base, **combo} for combo in sw.grid(sweep)]
+
+
+def exp_cfg(cfg, name):
+    """One declared option of the experiment (envs/crawler/config.py)."""
+    return options(cfg)[name]
+
+
+def column(rows, k) -> np.ndarray:
+    """A results column as floats (empty cells: NaN)."""
+    return np.array([float(r[k]) if r.get(k, "") not in ("", None) else np.nan for r in rows])

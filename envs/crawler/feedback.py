@@ -1,0 +1,145 @@
+"""Crawler Section VIII: the eq. 19 feedback law against the open loop (Figs. 13/14), in both engines."""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from envs.core import sweep as sw
+from envs.core.experiment import robot_params
+from envs.core.plots import pyplot, save_figure
+from envs.crawler.robot import FORWARD, Crawler
+from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw
+
+
+# ---- Section VIII: feedback control ------------------------------------------------------
+def feedback(cfg, out) -> dict:
+    """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
+    from envs.crawler import hybrid as H
+    base = robot_params(cfg)
+    fb = exp_cfg(cfg, "feedback")
+    cycles = int(exp_cfg(cfg, "cycles"))
+    engine = engine_of(cfg)
+    r = Crawler(**base)
+    P = H.Params.from_robot(r)
+    law_kw = dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim=tuple(math.radians(x) for x in fb["phi_lim_deg"]))
+    t0 = time.perf_counter()
+    if engine == "hybrid":
+        hk = hybrid_kw(cfg)
+        open_run = H.simulate(r, cycles=cycles, stop_when_steady=False, **hk)
+        fb_run = H.simulate(r, cycles=cycles, stop_when_steady=False, law=H.FeedbackLaw(r.inputs, P, **law_kw), **hk)
+        traces = {k: dict(t=x.t, q=x.q[:, 3:], vx=x.vx, ctrl=x.control)
+                  for k, x in (("open", open_run), ("feedback", fb_run))}
+        seqs = {"open": open_run.cycle_values, "feedback": fb_run.cycle_values}
+        errors = {"open": open_run.error, "feedback": fb_run.error}
+        liftoff = {"open": open_run.liftoff_t, "feedback": fb_run.liftoff_t}
+    else:
+        traces, seqs, errors, liftoff = {}, {}, {}, {}
+        for k in ("open", "feedback"):
+            tr = mujoco_feedback_run(r, law_kw if k == "feedback" else None, cycles)
+            traces[k], seqs[k], errors[k], liftoff[k] = tr, tr["S_seq"], None, tr["liftoff_t"]
+    navg = int(exp_cfg(cfg, "n_avg"))
+    S_open = float(np.mean(seqs["open"][-navg:]))
+    S_fb = float(np.mean(seqs["feedback"][-navg:]))
+    rows = []
+    for k, S in (("open", S_open), ("feedback", S_fb)):
+        rows.append({**{c: r.cfg[c] for c in Crawler.columns}, "S": S, "V": S / r.period,
+                     "steady": (bool(abs(seqs[k][-1] - seqs[k][-1 - navg]) < 2e-5 + 2e-3 * abs(S))
+                                if len(seqs[k]) > navg else False),
+                     "control": k})
+    sw.ResultsFile(out / "results.csv", list(rows[0].keys()), ["control"]).rewrite(rows)
+    plot_feedback(traces, r, H.FeedbackLaw(r.inputs, P, **law_kw), out / "feedback.png", engine)
+    summary = dict(engine=engine, omega=r.cfg["omega"], S_open=S_open, S_feedback=S_fb,
+                   S_open_seq=[float(x) for x in seqs["open"]], S_feedback_seq=[float(x) for x in seqs["feedback"]],
+                   S_seq=[float(x) for x in seqs["feedback"]], n_avg=navg, errors=errors, liftoff_t=liftoff,
+                   gains=dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim_deg=fb["phi_lim_deg"]),
+                   wall_s=time.perf_counter() - t0)
+    sw.write_json(out / "summary.json", summary)
+    return summary
+
+
+def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
+    """The MuJoCo twin with eq. 19 as the stepper's feedback controller.
+
+    The law gives joint accelerations from the measured state; they are integrated
+    into the servo references (position and velocity feed-forward), so the stiff
+    servos realise them.  Slip-slip is detected from the measured foot velocities
+    (both |x_i'| > v_slip); S_1, S_0 come from the hybrid model's eqs. 20-23 at
+    the measured state (the paper's law is model-based).
+    """
+    import copy
+
+    from dm_control.mujoco import wrapper
+
+    from envs.core.stepper import Stepper
+    from envs.crawler import hybrid as H
+    P = H.Params.from_robot(r)
+    model = H.Model(P, baumgarte=0.0)     # S_1, S_0 only (no constraint drift terms)
+    law = H.FeedbackLaw(r.inputs, P, **law_kw) if law_kw else None
+    phys = r.physics.from_model(wrapper.MjModel(copy.copy(r.model())))
+    cmd = {}
+
+    def controller(m, d, ctrl):
+        if law is None:
+            return ctrl
+        nd = phys.named.data
+        q = np.array([nd.qpos[n][0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")])
+        qd = np.array([nd.qvel[n][0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")])
+        if not cmd:
+            cmd["q"], cmd["qd"] = ctrl[:2].copy(), ctrl[2:4].copy()
+        v = phys.foot_velocities()
+        mode = tuple(int(np.sign(x)) if abs(x) > v_slip else 0 for x in v)
+        qdd, _ = law.qdd_c(d.time, q, qd, mode if mode[0] != 0 and mode[1] != 0 else (0, 1), model)
+        cmd["qd"] = cmd["qd"] + m.opt.timestep * qdd
+        cmd["q"] = cmd["q"] + m.opt.timestep * cmd["qd"]
+        out = ctrl.copy()
+        out[:2], out[2:4] = cmd["q"], cmd["qd"]
+        return out
+
+    step = Stepper(r, phys.model.ptr, phys.data.ptr, controller=controller)
+    stride = r.steps_per_cycle // r.samples_per_cycle
+    ts, qs, vs, fns = [], [], [], []
+    x1_b = [phys.foot_positions()[0, 0]]
+    for k in range(1, cycles * r.steps_per_cycle + 1):
+        step(1)
+        if k % stride == 0:
+            ts.append(phys.data.time)
+            qs.append(phys.joint_angles())
+            vs.append(phys.foot_velocities())
+            fns.append(phys.normal_forces())
+        if k % r.steps_per_cycle == 0:
+            x1_b.append(phys.foot_positions()[0, 0])
+    fn = np.array(fns)
+    neg = np.flatnonzero((fn <= 1e-6).any(axis=1)) if len(fn) else []
+    return dict(t=np.array(ts), q=np.array(qs), vx=np.array(vs), ctrl=None,
+                S_seq=FORWARD * np.diff(x1_b), liftoff_t=float(np.array(ts)[neg[0]]) if len(neg) else None)
+
+
+def plot_feedback(traces, r, law, path, engine) -> None:
+    plt = pyplot()
+    T = r.period
+    fig, ax = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    for k, style in (("feedback", "-"), ("open", ":")):
+        tr = traces[k]
+        t = np.asarray(tr["t"])
+        sel = t >= t[-1] - 2 * T
+        ax[0].plot(t[sel], np.degrees(tr["q"][sel, 0]), style, color="tab:blue")
+        ax[0].plot(t[sel], np.degrees(tr["q"][sel, 1]), style, color="k")
+        ax[1].plot(t[sel], tr["vx"][sel, 0] * 1e3, style, color="tab:blue")
+        ax[1].plot(t[sel], tr["vx"][sel, 1] * 1e3, style, color="k")
+    t = np.asarray(traces["feedback"]["t"])
+    tt = t[t >= t[-1] - 2 * T]
+    qr = r.inputs(tt)[0]
+    ax[0].plot(tt, np.degrees(qr[:, 0]), "--", color="tab:blue", alpha=0.5)
+    ax[0].plot(tt, np.degrees(qr[:, 1]), "--", color="k", alpha=0.5)
+    vr = np.array([law.v_ref(x)[0] for x in tt])
+    ax[1].plot(tt, vr[:, 0] * 1e3, "--", color="tab:blue", alpha=0.5)
+    ax[1].plot(tt, vr[:, 1] * 1e3, "--", color="k", alpha=0.5)
+    ax[0].set_ylabel("phi1 (blue), phi2 (black) [deg]")
+    ax[1].set_ylabel("x1', x2' [mm/s]")
+    ax[1].set_xlabel("t [s]")
+    ax[0].set_title(f"Fig. 13/14: feedback (solid), open loop (dotted), reference (dashed); {engine}")
+    for a in ax:
+        a.grid(alpha=0.3)
+    save_figure(fig, path, dpi=120)
