@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from envs.core.config import Experiment, experiment
+from envs.core.config import plain_experiment
 from envs.core.schema import param
 
 LENGTH = dict(gt=0, le=2, model=True)
@@ -70,22 +70,6 @@ class Params:
     timestep: float = param(2e-4, "s", gt=0, le=1e-3)
 
 
-@experiment
-@dataclasses.dataclass
-class FootPath(Experiment):
-    name: str = "bolt_foot_path"
-    runner: str = "envs.bolt.experiments.foot_path"
-
-
-@experiment
-@dataclasses.dataclass
-class Running(Experiment):
-    name: str = "bolt_running"
-    runner: str = "envs.bolt.experiments.running"
-
-
-@experiment
-@dataclasses.dataclass
-class SpeedSweep(Experiment):
-    name: str = "bolt_speed_sweep"
-    runner: str = "envs.bolt.experiments.speed_sweep"
+plain_experiment("bolt_foot_path", "envs.bolt.experiments.foot_path")
+plain_experiment("bolt_running", "envs.bolt.experiments.running")
+plain_experiment("bolt_speed_sweep", "envs.bolt.experiments.speed_sweep")

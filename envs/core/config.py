@@ -65,6 +65,14 @@ def experiment(cls):
     return cls
 
 
+def plain_experiment(name: str, runner: str):
+    """Register an experiment that has no options of its own (its grid is in its YAML)."""
+    return experiment(dataclasses.make_dataclass(
+        "".join(w.title() for w in name.split("_")),
+        [("name", str, dataclasses.field(default=name)), ("runner", str, dataclasses.field(default=runner))],
+        bases=(Experiment,)))
+
+
 # ---- composition -----------------------------------------------------------------------------
 def compose(overrides=()):
     """The config `scripts/run.py` would run, composed with Hydra; errors as ConfigError."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from envs.core.config import Experiment, experiment
+from envs.core.config import Experiment, experiment, plain_experiment
 from envs.core.schema import param
 
 
@@ -71,11 +71,7 @@ class TwinVsHybrid(Experiment):
     tol_rel: float = param(0.03, ge=0, le=1)
 
 
-@experiment
-@dataclasses.dataclass
-class PsiOmegaMap(Experiment):
-    name: str = "crawler_psi_omega_map"
-    runner: str = "envs.crawler.experiments.psi_omega_map"
+plain_experiment("crawler_psi_omega_map", "envs.crawler.experiments.psi_omega_map")
 
 
 @experiment

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import List, Optional
 
-from envs.core.config import Experiment, experiment
+from envs.core.config import Experiment, experiment, plain_experiment
 from envs.core.schema import param
 
 GAIT_NAMES = ("trot", "pace", "bound", "pronk", "walk")
@@ -75,14 +75,11 @@ class Trot(Experiment):
 
 @experiment
 @dataclasses.dataclass
-class Turn(Experiment):
+class Turn(Trot):
+    """Fig. 7: in-place turning, one side reversed (same options as the trot)."""
+
     name: str = "miniaq_turn"
     runner: str = "envs.miniaq.experiments.turn"
-    duration: float = param(5.0, "s", gt=0, le=3600)
 
 
-@experiment
-@dataclasses.dataclass
-class GaitSweep(Experiment):
-    name: str = "miniaq_gait_sweep"
-    runner: str = "envs.miniaq.experiments.gait_sweep"
+plain_experiment("miniaq_gait_sweep", "envs.miniaq.experiments.gait_sweep")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from envs.core.config import Experiment, experiment
+from envs.core.config import plain_experiment
 from envs.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
@@ -34,35 +34,9 @@ class Params:
     kv: float = param(6.0, "N m s/rad", ge=0, le=1e4, model=True)
 
 
-def _sweep(name: str):
-    """The generic snake sweep under another experiment name (its grid is in the YAML)."""
-    return experiment(dataclasses.make_dataclass(
-        name.title().replace("_", ""), [("name", str, dataclasses.field(default=name)),
-                                        ("runner", str, dataclasses.field(default="envs.snake.experiments.sweep"))],
-        bases=(Experiment,)))
-
-
 for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "snake_servo_sweep",
               "snake_convergence"):
-    _sweep(_name)
-
-
-@experiment
-@dataclasses.dataclass
-class Table1(Experiment):
-    name: str = "snake_table1"
-    runner: str = "envs.snake.experiments.table1"
-
-
-@experiment
-@dataclasses.dataclass
-class Table2(Experiment):
-    name: str = "snake_table2"
-    runner: str = "envs.snake.experiments.table2"
-
-
-@experiment
-@dataclasses.dataclass
-class Calibrate(Experiment):
-    name: str = "snake_calibrate"
-    runner: str = "envs.snake.experiments.calibrate"
+    plain_experiment(_name, "envs.snake.experiments.sweep")     # the generic sweep, its grid in the YAML
+plain_experiment("snake_table1", "envs.snake.experiments.table1")
+plain_experiment("snake_table2", "envs.snake.experiments.table2")
+plain_experiment("snake_calibrate", "envs.snake.experiments.calibrate")
