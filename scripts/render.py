@@ -19,12 +19,15 @@ def main(argv=None) -> int:
     ap.add_argument("--width", type=int, default=640)
     ap.add_argument("--height", type=int, default=360)
     ap.add_argument("--out", default="gait.mp4", help="output MP4 path (default gait.mp4)")
+    ap.add_argument("--shadows", action="store_true", help="draw shadows (slower with software rendering)")
+    ap.add_argument("--reflections", action="store_true", help="draw floor reflections (slower likewise)")
     args, overrides = ap.parse_known_args(argv)
     from envs.core import render
 
     robot = _cli.robot_or_exit(overrides)
     info = render.render_video(robot, args.out, cycles=args.cycles, fps=args.fps, speed=args.speed,
-                               width=args.width, height=args.height)
+                               width=args.width, height=args.height, shadows=args.shadows,
+                               reflections=args.reflections)
     print(f"wrote {info['path']}: {info['frames']} frames, {info['bytes']} bytes")
     return 0
 

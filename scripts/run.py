@@ -18,6 +18,7 @@ from omegaconf import DictConfig, OmegaConf
 
 import _cli  # noqa: E402  (puts the project on sys.path; chooses the GL backend before MuJoCo)
 import envs  # noqa: E402
+from envs.core import experiment  # noqa: E402
 
 log = logging.getLogger("gaittwin")
 
@@ -27,8 +28,7 @@ def main(cfg: DictConfig) -> None:
     out = pathlib.Path(HydraConfig.get().runtime.output_dir)
     had_results = any(out.glob("*.csv"))
     try:
-        runner = hydra.utils.get_method(cfg.experiment.runner)
-        summary = runner(cfg, out)
+        summary = experiment.run(cfg, out)
     except envs.ConfigError as e:
         if not had_results:
             logging.shutdown()

@@ -35,7 +35,7 @@ def test_frequency_sweep_writes_contract_files(tmp_path):
 
 
 @pytest.mark.parametrize("override, param", [
-    ("sweep.omega=[1,-2]", "omega"),
+    ("sweep.omega=[1,-2]", "sweep.omega"),
     ("robot.mu=0", "mu"),
     ("robot.A_deg=70", "A_deg"),
     ("robot.name=hexapod", "robot"),

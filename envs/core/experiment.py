@@ -1,5 +1,7 @@
 """What every experiment runner shares: `runner(cfg, out) -> summary dict`, named by
-`experiment.runner` in its declared options (envs/<robot>/config.py).
+`experiment.runner` in its declared options (envs/<robot>/config.py), and the one shell that
+runs it (`run`): the config is checked first, the runner computes and writes its tables and
+plots, and the shell writes `summary.json` from the summary it returns.
 
 Runners read their inputs through these helpers, which return values already checked
 against the schemas (envs/core/config.py), so a runner never sees an unchecked value.
@@ -37,3 +39,19 @@ def robot_cls(cfg):
 def options(cfg) -> dict:
     """The experiment's options (checked against its declared dataclass)."""
     return config.validate(cfg)["experiment"]
+
+
+def run(cfg, out) -> dict:
+    """Run the configured experiment into `out` and write its summary.json (strict JSON)."""
+    import pathlib
+
+    import hydra.utils
+
+    from envs.core.sweep import write_json
+
+    exp = config.validate(cfg)["experiment"]
+    out = pathlib.Path(out)
+    summary = hydra.utils.get_method(exp["runner"])(cfg, out)
+    if isinstance(summary, dict):
+        write_json(out / "summary.json", summary)
+    return summary

@@ -33,8 +33,12 @@ def follow_camera(model: mujoco.MjModel, body: int = 1) -> mujoco.MjvCamera:
 
 
 def render_video(robot: Robot, path, *, cycles: float = 3.0, fps: int = 30, speed: float = 1.0,
-                 width: int = 640, height: int = 360) -> dict:
-    """Write an MP4 of `cycles` periods of the gait; returns frame count and size."""
+                 width: int = 640, height: int = 360, shadows: bool = False, reflections: bool = False) -> dict:
+    """Write an MP4 of `cycles` periods of the gait; returns frame count and size.
+
+    Shadows and floor reflections are off by default: with software rendering (OSMesa) they
+    triple the time per frame (measured: 0.137 s with both, 0.040 s without, at 640x360).
+    """
     gl.require()
     media = _ffmpeg()
     step = Stepper(robot)
@@ -47,6 +51,8 @@ def render_video(robot: Robot, path, *, cycles: float = 3.0, fps: int = 30, spee
     with mujoco.Renderer(model, height=height, width=width) as r:
         for _ in range(nframes):
             r.update_scene(data, camera=cam)
+            r.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = shadows
+            r.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = reflections
             frames.append(r.render().copy())
             step(steps_per_frame)
     path = pathlib.Path(path)

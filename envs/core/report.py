@@ -118,14 +118,14 @@ class Context:
 
     def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None):
         """Run `experiment`'s runner into work/<tag>; returns (summary, out dir)."""
-        import hydra.utils
+        from envs.core.experiment import run as run_experiment
         cfg = experiment_config(experiment, overrides, sweep)
         out = self.work / (tag or experiment)
         if out.exists() and not self.resume:
             shutil.rmtree(out)
         out.mkdir(parents=True, exist_ok=True)   # resume: the sweep runners skip the points already in results*.csv
         t0 = time.perf_counter()
-        summary = hydra.utils.get_method(cfg.experiment.runner)(cfg, out)
+        summary = run_experiment(cfg, out)
         self.timings[tag or experiment] = time.perf_counter() - t0
         self.log(f"  {tag or experiment}: {self.timings[tag or experiment]:.1f} s")
         return summary, out

@@ -40,7 +40,6 @@ def frequency_sweep(cfg, out) -> dict:
         summary["max_tracking_error_deg"] = max(r["tracking_error_deg"] for r in rows)
     if overlay:
         summary[f"S_by_omega_{overlay}"] = {f"{r['omega']:g}": r["S"] for r in curves[overlay]}
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 
@@ -116,7 +115,6 @@ def twin_vs_hybrid(cfg, out) -> dict:
                    max_abs_err_mm=float(np.max(np.abs(err))) if len(err) else math.nan,
                    all_within=bool(all(t["within"] for t in table)),
                    failing_omega=[t["omega"] for t in table if not t["within"]], table=table)
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 
@@ -159,7 +157,6 @@ def psi_omega_map(cfg, out) -> dict:
     save_figure(fig, out / "psi_omega_map.png", dpi=120)
     summary = dict(stats, psi_star={f"{s['omega']:g}": s["psi_star_deg"] for s in star},
                    S_star_mm={f"{s['omega']:g}": s["S_star"] * 1e3 for s in star})
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 
@@ -204,7 +201,6 @@ def direction_reversal(cfg, out) -> dict:
                    reversal_omega=zero_crossings(wa, Sa), reversal_phi0_deg=zero_crossings(pb_, Sb),
                    S_vs_omega_mm={f"{w:g}": s * 1e3 for w, s in zip(wa, Sa)},
                    S_vs_phi0_mm={f"{p:g}": s * 1e3 for p, s in zip(pb_, Sb)})
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 
@@ -274,7 +270,6 @@ def friction_robustness(cfg, out) -> dict:
     fig.suptitle(f"engine={engine_of(cfg)}, mu_i in [{1 - eps:g}, {1 + eps:g}] mu")
     save_figure(fig, out / "friction_robustness.png", dpi=120)
     summary = dict(stats, optima=optima)
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 
@@ -334,5 +329,4 @@ def mass_distribution(cfg, out) -> dict:
             b = max(rs, key=lambda r: r["S"])
             best[f"{w:g}"] = dict(mass_ratio=b["mass_ratio"], m1_over_m2=b["m1_over_m2"], S_mm=b["S"] * 1e3)
     summary = dict(stats, best=best)
-    sw.write_json(out / "summary.json", summary)
     return summary

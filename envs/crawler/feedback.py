@@ -55,7 +55,6 @@ def feedback(cfg, out) -> dict:
                    S_seq=[float(x) for x in seqs["feedback"]], n_avg=navg, errors=errors, liftoff_t=liftoff,
                    gains=dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim_deg=fb["phi_lim_deg"]),
                    wall_s=time.perf_counter() - t0)
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 

@@ -91,7 +91,6 @@ def time_scaling(cfg, out) -> dict:
     b = next((r for r in best_rows if abs(r["omega"] - fig_w) < 1e-9), best_rows[0])
     plot_fig10(base, b, out / "fig10_time_scaling.png", cfg)
     summary = dict(engine=engine_of(cfg), objective=objective, simulations=state["n"], best=best_rows)
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 

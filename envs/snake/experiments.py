@@ -63,7 +63,6 @@ def table1(cfg, out) -> dict:
     (out / "table1.md").write_text("\n".join(lines) + "\n")
     _plot_table1(rows, out / "table1.png")
     summary = dict(points=len(rows), table1={str(r["n"]): {k: r[k] for k in cols[1:]} for r in rows})
-    sw.write_json(out / "summary.json", summary)
     print("\n".join(lines))
     return summary
 
@@ -114,7 +113,6 @@ def table2(cfg, out) -> dict:
     summary = dict(stats, errors=errors, mu=float(rows[0]["mu"]) if rows else math.nan,
                    table2={f"n{int(r['n'])}_alpha{r['alpha_deg']:g}": {k: r[k] for k in TABLE2_COLUMNS[2:]}
                            for r in rows})
-    sw.write_json(out / "summary.json", summary)
     print("\n".join(lines))
     return summary
 
@@ -174,7 +172,6 @@ def calibrate(cfg, out) -> dict:
     best = min(table, key=lambda d: d["rms_loss_error"])
     summary = dict(stats, errors=errors, best=best, grid=table)
     sw.write_json(out / "calibration.json", summary)
-    sw.write_json(out / "summary.json", summary)
     _plot_calibration(table, out / "calibration.png")
     return summary
 
@@ -203,7 +200,6 @@ def sweep(cfg, out) -> dict:
         _plot_sweep(rows, name, [k for k in lists if k != name], out / f"sweep_{name}.png")
     summary = dict(stats, errors=errors, max_tracking_error_deg=max(r["tracking_error_deg"] for r in rows),
                    min_clearance=min(r["clearance_min"] for r in rows))
-    sw.write_json(out / "summary.json", summary)
     return summary
 
 
