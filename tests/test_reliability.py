@@ -9,32 +9,29 @@ import pytest
 
 import envs
 from envs.core import batch
+from envs.core.stepper import Stepper
 
 ROBOTS = sorted(envs.ROBOTS)
 SECONDS = 3.0
 
 
 def health(robot, seconds=SECONDS, check_every=10):
-    """Step the robot's gait in a plain mj_step loop; return worst penetration, loop gap."""
-    model = robot.model()
-    data = mujoco.MjData(model)
-    robot.initial_pose(model, data)
-    mujoco.mj_forward(model, data)
+    """Step the robot's gait with the one stepper; return worst penetration, loop gap."""
+    step = Stepper(robot)
+    model, data = step.model, step.data
     n = int(round(seconds / model.opt.timestep))
     pen = gap = 0.0
-    for k in range(n):
-        data.ctrl[:] = robot.controls(np.array([data.time]))[0]
-        mujoco.mj_step(model, data)
-        if k % check_every == 0:
-            assert not data.warning.number.any(), (
-                f"{robot.name}: MuJoCo warning at t={data.time:.3f}: "
-                + ", ".join(mujoco.mjtWarning(i).name for i in np.flatnonzero(data.warning.number)))
-            assert np.isfinite(data.qpos).all() and np.isfinite(data.qvel).all()
-            if data.ncon:
-                pen = max(pen, -float(data.contact.dist[: data.ncon].min()))
-            eq = data.efc_type[: data.nefc] == mujoco.mjtConstraint.mjCNSTR_EQUALITY
-            if eq.any():
-                gap = max(gap, float(np.abs(data.efc_pos[: data.nefc][eq]).max()))
+    for k in range(0, n, check_every):
+        step(check_every)
+        assert not data.warning.number.any(), (
+            f"{robot.name}: MuJoCo warning at t={data.time:.3f}: "
+            + ", ".join(mujoco.mjtWarning(i).name for i in np.flatnonzero(data.warning.number)))
+        assert np.isfinite(data.qpos).all() and np.isfinite(data.qvel).all()
+        if data.ncon:
+            pen = max(pen, -float(data.contact.dist[: data.ncon].min()))
+        eq = data.efc_type[: data.nefc] == mujoco.mjtConstraint.mjCNSTR_EQUALITY
+        if eq.any():
+            gap = max(gap, float(np.abs(data.efc_pos[: data.nefc][eq]).max()))
     return pen, gap
 
 
