@@ -11,7 +11,7 @@ from envs.core import batch
 from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
-from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
 from envs.core.plots import pyplot, save_figure
 
 
@@ -218,7 +218,7 @@ def speed_sweep(cfg, out) -> dict:
     """Speed, stride time, peak torque and power per crank rate.  results.csv, speed_sweep.png."""
     cls = robot_cls(cfg)
     kw = run_kw(cfg)
-    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw,
+    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw, launch=launch_kw(cfg),
                                extra_columns=SWEEP_COLUMNS, progress=cfg.run.progress)
     steps_per_s = stats["steps_per_s"]
     dt = cls(**robot_params(cfg)).timestep_max

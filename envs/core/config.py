@@ -34,6 +34,12 @@ class RunParams:
     nthread: Optional[int] = param(None, ge=1, le=4096, note="null: the cores really available")
     chunk: int = param(2000, "steps", ge=1, le=1_000_000)
     progress: bool = param(True)
+    launcher: str = param("local", choices=("local", "ray"),
+                          note="ray: sweep points fan out to Ray tasks (extra .[ray], envs/core/ray_runner.py)")
+    ray_address: Optional[str] = param(None, note="null: a local Ray on this machine; auto: the cluster joined "
+                                       "with `ray start`; or ray://host:port")
+    ray_points: Optional[int] = param(None, "points", ge=1, le=1_000_000,
+                                      note="points per Ray task; null: about 4 tasks a worker")
 
 
 @dataclasses.dataclass
@@ -158,6 +164,11 @@ def validate(cfg) -> dict:
     cls = envs.robot_class(c["robot"].get("name"))
     robot = {k: v for k, v in c["robot"].items() if k != "name"}
     run = schema.check(RunParams, c.get("run", {}), prefix="run.", what="run setting")
+    if run["launcher"] == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            raise ConfigError("run.launcher", "ray", "local, or install the extra: pip install -e \".[ray]\"",
+                              "ray is not installed")
     exp_cls = schema_of_experiment(cfg)
     exp = schema.check(exp_cls, c.get("experiment", {}), prefix="experiment.", what="experiment option")
     if not NAME.match(exp["name"]) or ".." in exp["name"]:

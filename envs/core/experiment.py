@@ -32,6 +32,12 @@ def run_kw(cfg) -> dict:
                 nthread=r["nthread"], chunk=r["chunk"])
 
 
+def launch_kw(cfg) -> dict:
+    """Where a sweep's points run (`run.launcher`, `run.ray_*`, checked): keywords of sweep.batch_engine."""
+    r = config.validate(cfg)["run"]
+    return dict(launcher=r["launcher"], address=r["ray_address"], points_per_task=r["ray_points"])
+
+
 def robot_cls(cfg):
     return config.validate(cfg)["robot_cls"]
 

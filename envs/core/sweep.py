@@ -113,19 +113,28 @@ def _parse(v):
         return v
 
 
-def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: dict,
+def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: dict, launch: dict | None = None,
               extra_columns=(), filename="results.csv", progress=True) -> tuple[list[dict], dict]:
-    """Run every point of base x grid(sweep) with the batch runner, resumably (see run_rows)."""
+    """Run every point of base x grid(sweep) with the batch runner, resumably (see run_rows).
+
+    launch: where the points run (experiment.launch_kw): locally, or fanned out through Ray."""
     points = [{**base, **combo} for combo in grid(sweep)]
     robots = [robot_cls(**pt) for pt in points]            # validation: ConfigError, nothing written
     key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
-    return run_rows(robots, out, key=key, simulate=batch_engine(run_kw), extra_columns=extra_columns,
+    return run_rows(robots, out, key=key, simulate=batch_engine(run_kw, **(launch or {})), extra_columns=extra_columns,
                     filename=filename, progress=progress)
 
 
-def batch_engine(run_kw: dict):
-    """The MuJoCo engine for run_rows: the native batch runner (envs.batch.run_points)."""
+def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per_task=None):
+    """The MuJoCo engine for run_rows: the native batch runner (envs.batch.run_points), in this
+    process (launcher=local) or in Ray tasks (launcher=ray, envs/core/ray_runner.py): same rows."""
     from envs.core import batch
+
+    if launcher == "ray":
+        from envs.core import ray_runner
+        return ray_runner.engine(run_kw, address=address, points_per_task=points_per_task)
+    if launcher != "local":
+        raise ConfigError("run.launcher", launcher, "one of ['local', 'ray']")
 
     def simulate(robots, add) -> int:
         steps = 0

@@ -10,7 +10,7 @@ import numpy as np
 from omegaconf import OmegaConf
 
 from envs.core import config, sweep as sw
-from envs.core.experiment import options, robot_params, run_kw, sweep_lists
+from envs.core.experiment import launch_kw, options, robot_params, run_kw, sweep_lists
 from envs.crawler.robot import Crawler
 
 EXTRA = ("S", "V", "steady")
@@ -65,7 +65,8 @@ def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta
     varied = [k for k in allk if k in metak or len({repr(f.get(k)) for f in full}) > 1
               or any(f.get(k) != Crawler.defaults.get(k) for f in full)]
     key = list(dict.fromkeys(varied + list(Crawler.columns)))
-    simulate = sw.batch_engine(run_kw(cfg)) if engine == "mujoco" else _hybrid_engine(cfg)
+    launch = launch_kw(cfg)      # run.launcher=ray fans out MuJoCo points; the hybrid engine runs here
+    simulate = sw.batch_engine(run_kw(cfg), **launch) if engine == "mujoco" else _hybrid_engine(cfg)
     progress = cfg.run.get("progress", False) if progress is None else progress
     rows, stats = sw.run_rows(robots, out, key=key, simulate=simulate, meta=meta, extra_columns=EXTRA,
                               filename=filename, progress=progress)

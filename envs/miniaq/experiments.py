@@ -25,7 +25,7 @@ from omegaconf import OmegaConf
 from envs.core import batch, config
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
 from envs.core.plots import pyplot, save_figure
 from envs.miniaq.robot import LEGS, quat_to_euler
 
@@ -155,7 +155,7 @@ def gait_sweep(cfg, out) -> dict:
                                   progress=cfg.run.progress)
         stats["engine"] = "paper"
     else:
-        rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg),
+        rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg), launch=launch_kw(cfg),
                                    extra_columns=extra, progress=cfg.run.progress)
     plot_sweep(rows, out / "gait_sweep.png")
     summary = dict(stats, errors=sum(1 for r in rows if r.get("error")),

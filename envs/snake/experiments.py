@@ -13,7 +13,7 @@ import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import launch_kw, robot_cls, robot_params, run_kw, sweep_lists
 from envs.core.plots import pyplot, save_figure
 from envs.snake.robot import alpha_max, d_unit, energy_loss
 
@@ -87,7 +87,7 @@ def _plot_table1(rows, path):
 def _sweep(cfg, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_error_deg", "clearance_min")):
     cls = robot_cls(cfg)
     kw = run_kw(cfg)
-    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw,
+    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw, launch=launch_kw(cfg),
                                extra_columns=extra, progress=cfg.run.progress)
     from envs.core.batch import available_cores
     nthread = kw["nthread"] or available_cores()
