@@ -112,30 +112,33 @@ def _from_omegaconf(e, overrides) -> ConfigError:
             value = v
     if cause is not None and type(cause).__name__ == "ConfigAttributeError":
         parent = key.rpartition(".")[0]
-        return ConfigError(key, value, f"one of {known_keys(parent)}", f"unknown key in {parent or 'the config'}")
+        rest = [o for o in overrides if o.lstrip("+~").partition("=")[0] != key]
+        return ConfigError(key, value, f"one of {known_keys(parent, rest)}", f"unknown key in {parent or 'the config'}")
     if cause is not None and type(cause).__name__ == "ValidationError":
-        return ConfigError(key, value if value is not None else getattr(cause, "value", None), allowed(key),
+        rest = [o for o in overrides if o.lstrip("+~").partition("=")[0] != key]
+        return ConfigError(key, value if value is not None else getattr(cause, "value", None), allowed(key, rest),
                            "wrong type")
     return ConfigError("override", " ".join(overrides), "valid Hydra overrides", str(e).splitlines()[0])
 
 
-def known_keys(node: str) -> list[str]:
+def known_keys(node: str, overrides=()) -> list[str]:
+    """The keys of `node` in the config composed from `overrides` (e.g. the chosen robot's)."""
     try:
-        cfg = compose([])
+        cfg = compose(overrides)
     except ConfigError:
         return []
     sub = OmegaConf.select(cfg, node) if node else cfg
     return [k for k in sub.keys() if k != "name"] if OmegaConf.is_dict(sub) else []
 
 
-def allowed(key: str) -> str:
-    """The allowed range of a dotted key, from its schema."""
+def allowed(key: str, overrides=()) -> str:
+    """The allowed range of a dotted key, from its schema (robot: the one `overrides` choose)."""
     import envs
 
     head, _, name = key.partition(".")
     sch = {"run": RunParams}.get(head)
     if head == "robot":
-        sch = envs.robot_class(compose([]).robot.name).Params
+        sch = envs.robot_class(compose(overrides).robot.name).Params
     if sch is not None and name in schema.fields(sch):
         return schema.fields(sch)[name].allowed
     return "a value of the declared type"
