@@ -5,6 +5,9 @@ Prints the numbers behind models/miniaq/README.md ("Twin vs the paper's model"):
 
   python scripts/miniaq_twin_vs_paper.py              # trot + turn, both engines (about 1 min)
   python scripts/miniaq_twin_vs_paper.py --tolerance  # the paper engine's integrator/tolerance study
+  python scripts/miniaq_twin_vs_paper.py --differences  # the four twin/paper differences, one at a time
+  python scripts/miniaq_twin_vs_paper.py --contact      # the twin's contact laws vs the paper engine, dt study
+  python scripts/miniaq_twin_vs_paper.py --phase-error  # the support pattern vs the +-20 deg phase error
   options: --cycles N (default 13: the paper's 5 s at 2.5 Hz), --json FILE (all numbers)
 
 The summary window is the twin's: cycles 2..N (the first cycle is settling).  "paper" is eq. 15
@@ -158,13 +161,143 @@ def tolerance(cycles):
     return dict(reference={k: v[1] for k, v in refs.items()}, rows=[r for r in rows if r])
 
 
+# One difference at a time (trot, default point).  Paper engine: switched towards the twin.
+# Twin: switched towards the paper.  A row is (engine, label, robot params, paper.simulate kwargs).
+DIFFERENCES = [
+    ("paper", "paper model (reference)", {}, {}),
+    ("paper", "contact: linear secant stiffness (damping STEP)", {}, dict(stiffness="secant")),
+    ("paper", "contact: constant damping (stiffness K d^2)", {}, dict(damping="constant")),
+    ("paper", "contact: twin's linear law (secant + constant C)", {}, dict(stiffness="secant", damping="constant")),
+    ("paper", "friction: one mu = mu_d = 0.3", {}, dict(mu_s=0.3)),
+    ("paper", "friction: one mu, stiction (V_s = 0.1 mm/s)", {}, dict(mu_s=0.3, V_s=1e-4, V_d=1e-3)),
+    ("mujoco", "twin (default)", {}, None),
+    ("mujoco", "legs 20x lighter (m_leg 0.01 g)", dict(m_leg=1e-5), None),
+    ("mujoco", "legs 5x heavier (m_leg 1 g)", dict(m_leg=1e-3), None),
+    ("mujoco", "rotor inertia 1e-8 (100x less)", dict(armature=1e-8), None),
+    ("mujoco", "motor: ideal tracking (kp, kv, tau_max x 20)", dict(kp=10.0, kv=0.04, tau_max=0.2), None),
+    ("mujoco", "contact: impedance 0.02 (no added mass)", dict(impedance=0.02), None),
+    ("mujoco", "contact: K d^2-shaped solimp (contact_law=power)", dict(contact_law="power"), None),
+    ("mujoco", "power contact + ideal motor", dict(contact_law="power", kp=10.0, kv=0.04, tau_max=0.2), None),
+    ("mujoco", "power contact + light legs (dt 25 us)", dict(contact_law="power", m_leg=1e-5, timestep=2.5e-5), None),
+    ("mujoco", "friction: mu_d = 0.4 (the paper's mu_s)", dict(mu_d=0.4), None),
+]
+DIFF_KEYS = [("support_2", "2 legs", 1), ("support_3", "3 legs", 1), ("support_le1", "< 2 legs", 1),
+             ("hl_duty_factor", "hind duty", 1), ("fl_duty_factor", "front duty", 1),
+             ("hl_drag_fraction", "hind drag", 1), ("hl_touchdowns_per_cycle", "hind touchdowns/cycle", 1),
+             ("speed", "speed mm/s", 1e3), ("roll_amplitude_deg", "roll deg", 1), ("max_depth_um", "max depth um", 1),
+             ("max_loop_gap", "loop gap um", 1e6)]
+
+
+def _max_depth(run, r) -> float:
+    z = np.stack([run.sensor(f"{leg}_foot_pos")[:, 2] for leg in LEGS], axis=1)
+    return float((r.p["foot_radius"] - z).max() * 1e6)
+
+
+def _one(engine, params, kw, cycles):
+    r = MiniAQ(**params)
+    if engine == "paper":
+        run = paper.simulate(r, cycles=cycles, **kw)
+        s = paper.summarize(run)
+    else:
+        run = batch.run_point(r, MiniAQ, cycles=cycles, stop_when_steady=False, nthread=1)
+        if run.error:
+            return dict(error=run.error)
+        s = r.summarize(run)
+    s["max_depth_um"] = _max_depth(run, r)
+    return s
+
+
+def _diff_table(rows, cycles):
+    print(f"trot, {cycles} cycles at 2.5 Hz, metrics over cycles 2..{cycles}; deltas from each engine's reference")
+    print("| engine | switched | " + " | ".join(k[1] for k in DIFF_KEYS) + " |")
+    print("|---|---|" + "---|" * len(DIFF_KEYS))
+    for row in rows:
+        s = row["summary"]
+        if s.get("error"):
+            print(f"| {row['engine']} | {row['label']} | failed: {s['error']} |")
+            continue
+        print(f"| {row['engine']} | {row['label']} | " + " | ".join(_fmt(s.get(k), sc) for k, _, sc in DIFF_KEYS)
+              + " |", flush=True)
+
+
+def differences(cycles):
+    """Each of the twin's differences from the paper's model switched alone (DIFFERENCES)."""
+    rows = []
+    for engine, label, params, kw in DIFFERENCES:
+        rows.append(dict(engine=engine, label=label, params=params, kw=kw,
+                         summary=_one(engine, params, kw or {}, cycles)))
+    _diff_table(rows, cycles)
+    return rows
+
+
+CONTACT_CASES = [("linear", {}), ("power", dict(contact_law="power"))]
+
+
+def contact_study(cycles):
+    """The twin's contact laws against the paper engine, and their convergence in timestep."""
+    rows = [dict(engine="paper", label="paper model", summary=_one("paper", {}, {}, cycles))]
+    for law, params in CONTACT_CASES:
+        for dt in (1e-4, 5e-5, 2.5e-5):
+            rows.append(dict(engine="mujoco", label=f"{law}, dt {dt * 1e3:g} ms", params=dict(params, timestep=dt),
+                             summary=_one("mujoco", dict(params, timestep=dt), {}, cycles)))
+    _diff_table(rows, cycles)
+    return rows
+
+
+def _random_errors(seed, bound=20.0):
+    return [round(float(v), 1) for v in np.random.default_rng(seed).uniform(-bound, bound, 4)]
+
+
+# The paper's +-20 deg phase error (Sec. II), trot: fixed per-leg errors and a slow wander
+PHASE_CASES = [("none", {})] + [
+    (f"{leg} {e:+d} deg", dict(phase_error_deg=[float(e) if k == leg else 0.0 for k in LEGS]))
+    for leg in ("fl", "hl") for e in (-20, 20)] + [
+    (f"fixed U(+-20) seed {s}: {_random_errors(s)}", dict(phase_error_deg=_random_errors(s))) for s in (1, 2, 3)] + [
+    (f"wander +-{a} deg, seed {s}", dict(phase_wander_deg=float(a), phase_wander_seed=s)) for a in (10, 20)
+    for s in (1, 2)]
+PHASE_KEYS = [("support_2", "2 legs", 1), ("support_3", "3 legs", 1), ("support_4", "4 legs", 1),
+              ("support_le1", "< 2 legs", 1), ("hl_duty_factor", "duty hl", 1), ("hr_duty_factor", "duty hr", 1),
+              ("fl_duty_factor", "duty fl", 1), ("fr_duty_factor", "duty fr", 1), ("speed", "speed mm/s", 1e3),
+              ("yaw_rate_deg_s", "yaw deg/s", 1)]
+
+
+def phase_error(cycles):
+    """Support pattern vs the phase error, both engines (PHASE_CASES)."""
+    rows = []
+    print(f"trot, {cycles} cycles at 2.5 Hz, metrics over cycles 2..{cycles}")
+    print("| phase error | engine | " + " | ".join(k[1] for k in PHASE_KEYS) + " |")
+    print("|---|---|" + "---|" * len(PHASE_KEYS))
+    for label, params in PHASE_CASES:
+        for engine in ("paper", "mujoco"):
+            s = _one(engine, params, {}, cycles)
+            rows.append(dict(label=label, engine=engine, params=params, summary=s))
+            cells = " | ".join(_fmt(s.get(k), sc) for k, _, sc in PHASE_KEYS) if not s.get("error") else s["error"]
+            print(f"| {label} | {ENGINE_NAMES[engine]} | {cells} |", flush=True)
+    return rows
+
+
+ENGINE_NAMES = {"paper": "paper", "mujoco": "twin"}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cycles", type=int, default=13)
     ap.add_argument("--tolerance", action="store_true", help="the integrator/tolerance study instead")
+    ap.add_argument("--differences", action="store_true", help="the four differences, one at a time")
+    ap.add_argument("--contact", action="store_true", help="the twin's contact laws and timestep convergence")
+    ap.add_argument("--phase-error", action="store_true", help="the support pattern vs the paper's phase error")
     ap.add_argument("--json", help="write all numbers to this file")
     args = ap.parse_args(argv)
-    res = tolerance(args.cycles) if args.tolerance else comparison(args.cycles)
+    if args.tolerance:
+        res = tolerance(args.cycles)
+    elif args.differences:
+        res = differences(args.cycles)
+    elif args.contact:
+        res = contact_study(args.cycles)
+    elif args.phase_error:
+        res = phase_error(args.cycles)
+    else:
+        res = comparison(args.cycles)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1, default=float)

@@ -313,3 +313,36 @@ def test_paper_trot_and_turn_5s(tmp_path):
     res = run_script("scripts/run.py", "experiment=miniaq_turn", f"hydra.run.dir={turn}")
     assert res.returncode == 0, res.stderr[-2000:]
     assert json.loads((turn / "summary.json").read_text())["yaw_rate_deg_s"] > 10.0
+
+
+# ---- contact_law=power: the Hunt-Crossley-shaped solimp ---------------------------------------------
+def test_power_contact_map_follows_K_delta_squared():
+    from envs.miniaq.robot import power_law_force
+    r = MiniAQ(contact_law="power")
+    p = r.p
+    c = r.contact(1760.0)
+    d0 = c["delta0"]
+    assert d0 == pytest.approx(math.sqrt(p["m"] * 9.81 / (2 * p["K"])))
+    assert power_law_force(d0, 0.0, c) == pytest.approx(p["K"] * d0**2, rel=1e-9)          # at the load point
+    slope = np.gradient(np.log(power_law_force(d0 * np.array([0.999, 1.0, 1.001]), 0.0, c)), math.log(1.001))[1]
+    assert slope == pytest.approx(2.0, abs=0.02)                                            # its log-slope is e
+    for x in (1 / 3, 3.0):                                                                  # within 40 % over 9x depth
+        assert power_law_force(x * d0, 0.0, c) / (p["K"] * (x * d0) ** 2) == pytest.approx(1.0, abs=0.4)
+    # the damping grows with depth, matching Hunt-Crossley's C at the load point
+    damp = lambda r_: (power_law_force(r_, 1e-3, c) - power_law_force(r_, 0.0, c)) / 1e-3   # noqa: E731
+    assert damp(d0) == pytest.approx(c["damping"], rel=1e-9) and damp(3 * d0) > 1.9 * damp(d0) > 3.5 * damp(0.0)
+    m = r.model()
+    assert m.geom_solimp[m.geom("fl_foot").id][:3] == pytest.approx([0.01, 0.11, 10 * d0])
+
+
+def test_power_contact_keeps_the_reliability_limits():
+    """The documented trot (README, contact study): healthy, loops closed, shallow impacts."""
+    r = MiniAQ(contact_law="power")
+    run = batch.run_point(r, MiniAQ, cycles=3, stop_when_steady=False, nthread=1)
+    assert run.error is None
+    z = np.stack([run.sensor(f"{leg}_foot_pos")[:, 2] for leg in LEGS], axis=1)
+    depth = float((r.p["foot_radius"] - z).max())
+    assert depth < min(MiniAQ.max_penetration, 60e-6)          # the linear map's impacts reach about 0.13 mm
+    assert r.loop_gaps(run).max() < min(MiniAQ.max_loop_gap, 50e-6)
+    s = r.summarize(run)
+    assert s["speed"] > 0.08 and s["hl_touchdowns_per_cycle"] >= 1

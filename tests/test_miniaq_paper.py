@@ -41,10 +41,10 @@ def test_step_knots_and_smoothness():
 
 
 # ---- contact (eq. 15) -------------------------------------------------------------------------
-def _one_foot(delta, vp=0.0, clip=False):
+def _one_foot(delta, vp=0.0, clip=False, **kw):
     """Foot fl alone at depth delta (the other feet in the air), sliding at rest, rising at vp."""
     r = MiniAQ(phase_deg=[0, 90, 180, 270])       # fl at its lowest at t = 0, the others higher
-    model = mp.Model(mp.Params.from_robot(r, clip_normal=clip))
+    model = mp.Model(mp.Params.from_robot(r, clip_normal=clip, **kw))
     (rE, J, thd), *others = model.feet_body(0.0)
     X = np.zeros(12)
     X[2] = model.P.foot_radius - delta - rE[2]
@@ -67,6 +67,22 @@ def test_single_foot_at_constant_depth_gives_K_delta_e(delta):
     assert Xd[8] == pytest.approx(K * delta**E_EXP / m - g, rel=1e-9)
     rc = np.array(fl["rE"]) - [0, 0, model.P.foot_radius]
     np.testing.assert_allclose(info["M"], np.cross(rc, [0, 0, K * delta**E_EXP]), rtol=1e-9, atol=1e-18)
+
+
+@pytest.mark.parametrize("delta", [2e-6, 9.9e-6, 5e-5])
+def test_twin_differences_switched_into_the_paper_engine(delta):
+    """stiffness="secant" / damping="constant": the twin's linear law (its secant k and the damping
+    C at the load point, MiniAQ.contact) in place of eq. 15's K L_p^e and STEP damping."""
+    lin = MiniAQ().contact()
+    vp = 2e-3
+    for kw, fn in ((dict(stiffness="secant"), lin["stiffness"] * delta - float(mp.damping(delta, C_MAX, D)) * vp),
+                   (dict(damping="constant"), K * delta**E_EXP - lin["damping"] * vp),
+                   (dict(stiffness="secant", damping="constant"), lin["stiffness"] * delta - lin["damping"] * vp)):
+        model, X = _one_foot(delta, vp, **kw)
+        _, info = model.evaluate(0.0, X, detail=True)
+        assert info["feet"][0]["FN"] == pytest.approx(fn, rel=1e-9)
+    with pytest.raises(ValueError, match="stiffness"):
+        mp.Params.from_robot(MiniAQ(), stiffness="cubic")
 
 
 def test_normal_force_damping_and_clipping_when_withdrawing():
@@ -313,3 +329,92 @@ def test_twin_vs_paper_script(tmp_path):
     assert set(out) == {"trot", "turn"} and set(out["trot"]) == {"twin", "paper", "paper clipped"}
     assert out["trot"]["paper"]["fn_min_dense"] < 0 and out["turn"]["paper"]["yaw_rate_deg_s"] > 10
     assert "| yaw rate (deg/s)" in res.stdout
+
+
+# ---- the paper's phase error: one declaration, both engines -----------------------------------
+def test_phase_error_changes_the_inputs_as_declared_and_identically_in_both_engines():
+    t = np.linspace(0.0, 12.0, 4801)
+    r0 = MiniAQ()
+    err = [20.0, 0.0, -10.0, 5.0]
+    r = MiniAQ(phase_error_deg=err)
+    q0, qd0, _ = r0.inputs(t)
+    q, qd, _ = r.inputs(t)
+    sg = np.array(r.inputs.directions)
+    # fixed errors: each leg lags by its error, at the same speed
+    np.testing.assert_allclose(-(q - q0) / sg, np.broadcast_to(np.radians(err), q.shape), atol=1e-12)
+    np.testing.assert_array_equal(qd, qd0)
+    assert r.gait_phases == r0.phases and r.intended_contact(t[:50]).tolist() == r0.intended_contact(t[:50]).tolist()
+    # the slow wander: bounded by its amplitude, seeded, smooth (qd is dq/dt), slower than the gait
+    rw = MiniAQ(phase_error_deg=err, phase_wander_deg=20.0, phase_wander_seed=7)
+    qw, qdw, _ = rw.inputs(t)
+    dl = -(qw - q) / sg
+    assert np.abs(dl).max() <= math.radians(20.0) + 1e-12 and np.abs(dl).max() > math.radians(8.0)
+    np.testing.assert_allclose(np.gradient(qw, t, axis=0)[1:-1], qdw[1:-1], atol=2e-3)
+    assert np.abs(np.diff(dl, axis=0)).max() < math.radians(1.0)      # < 1 deg per 2.5 ms sample
+    np.testing.assert_allclose(MiniAQ(phase_wander_deg=20.0, phase_wander_seed=7).inputs(t)[0] - q0, qw - q, atol=1e-12)
+    assert not np.allclose(MiniAQ(phase_wander_deg=20.0, phase_wander_seed=8).inputs(t)[0], qw - q + q0)
+    # the twin's motor references are these inputs
+    np.testing.assert_allclose(rw.controls(t[:5]), qw[:5] + (rw.p["kv"] / rw.p["kp"]) * qdw[:5])
+    # the paper engine turns its cranks exactly so (its ODE reads feet_body: same angles and rates)
+    model = mp.Model(mp.Params.from_robot(rw))
+    th, thd = model.crank(t)
+    np.testing.assert_array_equal(th.T, qw)
+    np.testing.assert_array_equal(thd.T, qdw)
+    for ti in (0.0, 1.234, 7.5):
+        feet = model.feet_body(ti)
+        qi, qdi, _ = rw.inputs(np.array([ti]))
+        for j, (rE, _, rate) in enumerate(feet):
+            E, _ = foot_point(qi[0, j], rw.p)
+            assert rE[0] - model.P.pivots[j][0] == pytest.approx(E[0], abs=1e-10)
+            assert rate == pytest.approx(qdi[0, j], rel=1e-12)
+
+
+def test_phase_error_declaration():
+    from envs.core.errors import ConfigError
+    for bad in (dict(phase_error_deg=[10, 10, 10]), dict(phase_error_deg=[0, 0, 0, 200]), dict(phase_wander_deg=-1)):
+        with pytest.raises(ConfigError) as e:
+            MiniAQ(**bad)
+        assert e.value.param == next(iter(bad))
+
+
+# ---- geometry map: both engines, same columns -----------------------------------------------------
+def test_geometry_map_tiny_grid_in_both_engines(tmp_path):
+    import csv
+    import json
+
+    from tests.util import run_script
+    outs = {}
+    for e in ("mujoco", "paper"):
+        out = tmp_path / e
+        res = run_script("scripts/run.py", "experiment=miniaq_geometry_map", f"engine={e}",
+                         "experiment.l1=[0.005,0.018,0.03]", "experiment.theta1_deg=[130]", "run.cycles=2",
+                         "run.progress=false", "+paper.rtol=1e-4" if e == "paper" else "run.nthread=1",
+                         f"hydra.run.dir={out}")
+        assert res.returncode == 0, res.stderr[-2000:]
+        outs[e] = (list(csv.DictReader(open(out / "results.csv"))), json.loads((out / "summary.json").read_text()))
+        assert (out / "geometry_map.png").stat().st_size > 20_000
+    (rm, sm), (rp, sp) = outs["mujoco"], outs["paper"]
+    assert list(rm[0]) == list(rp[0])                                     # the same columns
+    assert [(float(r["l1"]), float(r["theta1_deg"])) for r in rm] == [(0.018, 130.0), (0.03, 130.0)]
+    assert [r["l1"] for r in rp] == [r["l1"] for r in rm] and not any(r["error"] for r in rm + rp)
+    for s in (sm, sp):                                                    # l1 = 5 mm: not a crank-rocker
+        assert [(p["l1"], p["theta1_deg"]) for p in s["invalid"]] == [(0.005, 130.0)]
+        assert "Grashof" in s["invalid"][0]["reason"]
+    default = next(r for r in rp if float(r["l1"]) == 0.018)
+    assert float(default["height"]) == pytest.approx(0.045, abs=0.002) and float(default["width"]) == 0.048
+    assert float(default["support_ge3"]) > 0.5 and float(default["hl_duty_factor"]) > 0.8   # the paper's pattern
+
+
+# ---- the stacked gait diagram ----------------------------------------------------------------------
+def test_trot_compare_draws_both_engines(tmp_path):
+    import json
+
+    from tests.util import run_script
+    out = tmp_path / "cmp"
+    res = run_script("scripts/run.py", "experiment=miniaq_trot", "experiment.duration=0.8", "experiment.compare=true",
+                     "+paper.rtol=1e-4", f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text())
+    assert s["engine"] == "mujoco" and s["other_engine"]["engine"] == "paper"
+    assert s["other_engine"]["hl_duty_factor"] > 0.8 and "hl_touchdowns_per_cycle" in s["other_engine"]
+    assert (out / "gait_diagram_engines.png").stat().st_size > 40_000

@@ -84,10 +84,10 @@ def claims_miniaq(ctx: Context) -> list[Row]:
                     reference="intended trot: 0 (2 feet always)", error=None,
                     verdict=AGREE if three >= 0.8 else PARTLY if three >= 0.4 else DISAGREE,
                     reason="" if three >= 0.8 else
-                    "the twin stays close to the intended two-foot support; candidate causes, not isolated: the "
-                    "Hunt-Crossley contact linearised at the trot load (MuJoCo soft contact), one friction "
-                    "coefficient with true stiction, and the assumed ground link l1, theta1 that set how long the "
-                    "stance arcs overlap"))
+                    "the twin stays close to the intended two-foot support. Measured one difference at a time "
+                    "(models/miniaq/README.md): not the contact law, friction, leg mass or motor servo; the paper's "
+                    "massless kinematic hind foot rests lightly on the floor through its swing, the twin's "
+                    "hind foot (a leg with mass on compliant joints) chatters there, about 11 touchdowns a cycle"))
     dr = tr["drag_fraction"]
     hind, front = (dr["hl"] + dr["hr"]) / 2, (dr["fl"] + dr["fr"]) / 2
     rows.append(Row("M10", "fraction of contact time with backward (dragging) friction, hind vs front legs", *PAPER["M10"],

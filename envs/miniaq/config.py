@@ -24,6 +24,14 @@ class Params:
     f: float = param(2.5, "Hz", gt=0, le=20, note="paper: 2.5")
     gait: str = param("trot", choices=GAIT_NAMES)
     phase_deg: Optional[List[float]] = param(None, "deg", note="4 offsets [fl, fr, hl, hr]; overrides gait")
+    # the paper's phase error (Sec. II: its phase loop holds each leg to about 20 deg): fixed offsets
+    # and/or a slow bounded random wander, added to the gait's offsets; both engines read them from
+    # MiniAQ.inputs
+    phase_error_deg: Optional[List[float]] = param(None, "deg", note="4 fixed errors [fl, fr, hl, hr], "
+                                                   "each in [-180, 180]: a leg lags by its gait offset + error")
+    phase_wander_deg: float = param(0.0, "deg", ge=0, le=90, note="bound of a slow random phase error per leg")
+    phase_wander_period: float = param(2.0, "s", gt=0, le=3600, note="its shortest period (longest: 5x)")
+    phase_wander_seed: int = param(0, ge=0, le=2**31 - 1)
     direction_left: int = param(1, choices=(-1, 1), note="+1 forward, -1 reversed (in-place turning)")
     direction_right: int = param(1, choices=(-1, 1))
     m: float = param(0.023, "kg", gt=0, le=10, model=True)
@@ -51,7 +59,12 @@ class Params:
     c_max: float = param(588.0, "N s/m", ge=0, le=1e6, model=True)
     d: float = param(0.0001, "m", gt=0, le=0.01, model=True)
     mu_d: float = param(0.3, gt=0, le=2, model=True)
+    contact_law: str = param("linear", choices=("linear", "power"), model=True,
+                             note="linear: constant solimp, the secant at the load point; power: "
+                                  "depth-dependent solimp shaped to K delta^e (README)")
     impedance: float = param(0.9, gt=0, lt=1, model=True, note="MuJoCo solimp (constant); assumption")
+    impedance_min: float = param(0.01, gt=0, le=0.09, model=True,
+                                 note="contact_law=power: solimp at zero depth (rises to 11x at 10 delta0)")
     contact_feet: int = param(2, choices=(1, 2, 3, 4), model=True,
                               note="feet carrying the weight at the calibration point")
     # motors
@@ -71,6 +84,8 @@ class Trot(Experiment):
     name: str = "miniaq_trot"
     runner: str = "envs.miniaq.experiments.trot"
     duration: float = param(5.0, "s", gt=0, le=3600, note="whole cycles are simulated")
+    compare: bool = param(False, note="also run the other engine: gait_diagram_engines.png (both stacked) and "
+                                      "its numbers under summary 'other_engine'")
 
 
 @experiment
@@ -83,3 +98,19 @@ class Turn(Trot):
 
 
 plain_experiment("miniaq_gait_sweep", "envs.miniaq.experiments.gait_sweep")
+
+
+@experiment
+@dataclasses.dataclass
+class GeometryMap(Experiment):
+    """Support pattern and speed over the assumed ground link (l1, theta1): a map (either engine)."""
+
+    name: str = "miniaq_geometry_map"
+    runner: str = "envs.miniaq.experiments.geometry_map"
+    l1: List[float] = param([0.0075, 0.011, 0.0145, 0.018, 0.0215, 0.025, 0.0285, 0.032, 0.0349], "m",
+                            note="ground-link lengths; Grashof: [7.46, 34.96] mm for Table I's l2..l4")
+    theta1_deg: List[float] = param([70.0, 90.0, 110.0, 130.0, 150.0, 170.0, 190.0], "deg", note="ground-link angles")
+    three_legs: float = param(0.5, ge=0, le=1, note="time on >= 3 legs from which a point has the paper's "
+                                                    "three-legged pattern")
+    height: float = param(0.045, "m", gt=0, le=1, note="the paper's robot height (lowest foot to highest joint)")
+    height_tol: float = param(0.0025, "m", ge=0, le=1, note="a geometry matches the height within this")

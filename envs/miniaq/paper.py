@@ -45,6 +45,8 @@ from scipy.integrate import solve_ivp
 from envs.miniaq.robot import (CONTACT_FORCE_MIN, FRONT, G, LEFT, LEGS, MiniAQ, foot_point, fourbar)
 
 METHODS = ("LSODA", "BDF", "Radau")
+STIFFNESS = ("power", "secant")     # eq. 15's K L_p^e, or the twin's linear secant
+DAMPING = ("depth", "constant")     # eq. 15's STEP(L_p; 0, 0, d, c_max), or the twin's constant C
 # Table II: what MiniAQ does not declare (SI units)
 MU_S = 0.4
 V_S = 1.0e-3
@@ -220,12 +222,21 @@ class Params:
     clip_normal: bool = False
     contact: bool = True
     g: float = G
+    wander: object = None           # MiniAQ.inputs.wander: the slow phase error delta_j(t), or None
+    k_lin: float | None = None      # set: elastic term k_lin L_p (the twin's secant) instead of K L_p^e
+    c_const: float | None = None    # set: constant damping instead of STEP(L_p; 0, 0, d, c_max)
 
     @classmethod
     def from_robot(cls, r: MiniAQ, *, mu_s: float = MU_S, V_s: float = V_S, V_d: float = V_D,
                    clip_normal: bool = False, contact: bool = True, foot_radius: float | None = None,
-                   g: float = G) -> "Params":
+                   g: float = G, stiffness: str = "power", damping: str = "depth") -> "Params":
+        """stiffness="secant" / damping="constant": the twin's linear contact (its Hunt-Crossley
+        secant k and damping C at the static load point, `MiniAQ.contact`) in place of eq. 15's
+        K L_p^e / STEP damping: the paper model with one of the twin's differences switched on."""
+        if stiffness not in STIFFNESS or damping not in DAMPING:
+            raise ValueError(f"stiffness must be one of {STIFFNESS}, damping one of {DAMPING}")
         p = r.p
+        lin = r.contact()
         m = p["m"]
         Lx, Ly, Lz = p["body_length"], p["body_width"], p["body_height"]
         inertia = (m / 12 * (Ly**2 + Lz**2), m / 12 * (Lx**2 + Lz**2), m / 12 * (Lx**2 + Ly**2))
@@ -238,7 +249,9 @@ class Params:
                    offsets=tuple(float(o) for o in crank.offsets), signs=signs, K=p["K"], e=p["e"],
                    c_max=p["c_max"], d=p["d"], mu_s=mu_s, mu_d=p["mu_d"], V_s=V_s, V_d=V_d,
                    foot_radius=p["foot_radius"] if foot_radius is None else foot_radius,
-                   clip_normal=clip_normal, contact=contact, g=g)
+                   clip_normal=clip_normal, contact=contact, g=g, wander=crank.wander,
+                   k_lin=lin["stiffness"] if stiffness == "secant" else None,
+                   c_const=lin["damping"] if damping == "constant" else None)
 
 
 _LEG_TABLES: dict = {}
@@ -270,15 +283,26 @@ class Model:
         sh = (4,) + (1,) * t.ndim
         sg = np.asarray(self.P.signs).reshape(sh)
         th = np.asarray(self.P.offsets).reshape(sh) + sg * self.P.omega * t
-        return th, np.broadcast_to(sg * self.P.omega, th.shape)
+        thd = np.broadcast_to(sg * self.P.omega, th.shape)
+        if self.P.wander is not None:
+            dl, dld = self.P.wander(t.reshape(-1))
+            th = th - sg * dl.T.reshape(th.shape)
+            thd = thd - sg * dld.T.reshape(th.shape)
+        return th, thd
 
     def feet_body(self, t: float):
         """Per leg (r_E in the body frame, dE/dtheta2 in the leg plane, theta2'): 4 tuples."""
         P, tab = self.P, self.table
         out = []
-        for (bx, by, bz), off, sg in zip(P.pivots, P.offsets, P.signs):
-            ex, ez, jx, jz = tab(off + sg * P.omega * t)
-            out.append(((bx + ex, by, bz + ez), (jx, jz), sg * P.omega))
+        if P.wander is None:
+            for (bx, by, bz), off, sg in zip(P.pivots, P.offsets, P.signs):
+                ex, ez, jx, jz = tab(off + sg * P.omega * t)
+                out.append(((bx + ex, by, bz + ez), (jx, jz), sg * P.omega))
+            return out
+        dl, dld = P.wander(np.array([t]))            # the slow phase error (MiniAQ.inputs)
+        for j, ((bx, by, bz), off, sg) in enumerate(zip(P.pivots, P.offsets, P.signs)):
+            ex, ez, jx, jz = tab(off + sg * (P.omega * t - float(dl[0, j])))
+            out.append(((bx + ex, by, bz + ez), (jx, jz), sg * (P.omega - float(dld[0, j]))))
         return out
 
     def evaluate(self, t: float, X, detail: bool = False):
@@ -298,6 +322,7 @@ class Model:
         Fx, Fy, Fz = -m * g * R20, -m * g * R21, -m * g * R22
         Mx = My = Mz = 0.0
         K, e, c_max, d, clip = P.K, P.e, P.c_max, P.d, P.clip_normal
+        k_lin, c_const = P.k_lin, P.c_const
         mu_s, V_s = P.mu_s, P.V_s
         rec = [] if detail else None
         for (rx, ry, rz), (jx, jz), thd in self.feet_body(t):
@@ -315,9 +340,12 @@ class Model:
             vt = math.sqrt(v1 * v1 + v2 * v2)
             if Lp > 0.0 and P.contact:
                 # eq. 15, C = STEP(L_p, 0, 0, d, c_max)
-                s = Lp / d
-                C = c_max if s >= 1.0 else c_max * s * s * (3.0 - 2.0 * s)
-                FN = K * Lp**e - C * v3
+                if c_const is None:
+                    s = Lp / d
+                    C = c_max if s >= 1.0 else c_max * s * s * (3.0 - 2.0 * s)
+                else:
+                    C = c_const
+                FN = (K * Lp**e if k_lin is None else k_lin * Lp) - C * v3
                 if clip and FN < 0.0:
                     FN = 0.0
                 # eqs. 16-17: mu / V_rel (closed form below V_s)
@@ -394,7 +422,9 @@ class Model:
         z = np.array([r[2] for r, _, _ in self.feet_body(0.0)])
         z_low = float(z.min())
         n_down = int(np.sum(z < z_low + 1e-7))
-        pen = (P.m * P.g / (n_down * P.K)) ** (1.0 / P.e) if P.contact else 0.0
+        load = P.m * P.g / n_down
+        pen = (load / P.K) ** (1.0 / P.e) if P.k_lin is None else load / P.k_lin
+        pen = pen if P.contact else 0.0
         X = np.zeros(12)
         X[2] = P.foot_radius - pen - z_low
         return X
@@ -467,7 +497,8 @@ def simulate(robot_or_params, *, cycles: int = 13, method: str = "LSODA", rtol: 
              **params_kw) -> PaperRun:
     """Run one MiniAQ point (a MiniAQ or its config parameters) with the paper's model.
 
-    params_kw: `Params.from_robot` options (mu_s, V_s, V_d, clip_normal, contact, foot_radius).
+    params_kw: `Params.from_robot` options (mu_s, V_s, V_d, clip_normal, contact, foot_radius,
+    stiffness, damping).
     Samples: samples_per_cycle per crank period (the twin's 200) from t = 0 to cycles T.
     max_step default: T / 20 (so no contact is stepped over).
     """

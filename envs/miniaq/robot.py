@@ -12,6 +12,8 @@ l1 and the pivot positions are not in the paper: assumptions documented in model
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import pathlib
 
@@ -49,6 +51,55 @@ FORWARD_SPIN = -1.0
 BRANCH = +1          # assembly of the four-bar: C on the left of the line D -> A (see fourbar)
 INITIAL_PENETRATION = 1e-6
 CONTACT_FORCE_MIN = 1e-4   # N: a foot is in contact when its touch sensor reads more (0.05 % of m g)
+
+
+# ---- inputs: constant-speed cranks with the paper's phase error --------------------------
+WANDER_TERMS = 4     # sinusoids per leg in the slow phase wander
+
+
+@dataclasses.dataclass(frozen=True)
+class PhaseWander:
+    """A slow, bounded, seeded random phase error per leg: a pure function of time.
+
+    delta_j(t) = A sum_k a_jk sin(2 pi t / T_jk + phi_jk) / sum_k a_jk, so |delta_j| <= A (rad);
+    a_jk ~ U(0.5, 1), T_jk ~ U(T, 5 T), phi_jk ~ U(0, 2 pi) from numpy's default_rng(seed).
+    A sum of sinusoids rather than a stepped random walk: smooth (the crank speed stays finite)
+    and evaluable at any t, in chunks, by both engines.
+    """
+
+    amplitude: float
+    period: float
+    seed: int
+    n: int = 4
+
+    @functools.cached_property
+    def terms(self) -> tuple:
+        rng = np.random.default_rng(self.seed)
+        a = rng.uniform(0.5, 1.0, (self.n, WANDER_TERMS))
+        T = rng.uniform(self.period, 5 * self.period, (self.n, WANDER_TERMS))
+        phi = rng.uniform(0.0, 2 * math.pi, (self.n, WANDER_TERMS))
+        return self.amplitude * a / a.sum(axis=1, keepdims=True), 2 * math.pi / T, phi
+
+    def __call__(self, t):
+        """(delta, d delta/dt), each (len(t), n) rad and rad/s."""
+        a, w, phi = self.terms
+        x = np.asarray(t, float)[:, None, None] * w[None] + phi[None]
+        return np.sum(a[None] * np.sin(x), axis=2), np.sum(a[None] * w[None] * np.cos(x), axis=2)
+
+
+@dataclasses.dataclass(frozen=True)
+class PhasedCrank(Crank):
+    """Crank with a time-varying phase error: theta_j = offset_j + s_j (omega t - delta_j(t))."""
+
+    wander: PhaseWander | None = None
+
+    def __call__(self, t):
+        q, qd, qdd = super().__call__(t)
+        if self.wander is None or self.wander.amplitude == 0.0:
+            return q, qd, qdd
+        sgn = np.ones(len(self.offsets)) if self.directions is None else np.asarray(self.directions, float)
+        dl, dld = self.wander(t)
+        return q - sgn[None] * dl, qd - sgn[None] * dld, qdd
 
 
 # ---- leg kinematics (Sec. III-A) ----------------------------------------------------
@@ -145,6 +196,43 @@ def hunt_crossley_contact(K: float, e: float, c_max: float, d: float, m: float, 
                 zeta_hc=C / (2 * math.sqrt(k_lin * m / n_feet)))
 
 
+def power_law_contact(K: float, e: float, c_max: float, d: float, m: float, n_feet: int, d0: float,
+                      inv_weight: float) -> dict:
+    """Map the Hunt-Crossley contact (eq. 15) to MuJoCo with a depth-dependent impedance.
+
+    MuJoCo's reference acceleration is a_ref = -B v - K_mj imp(r) r and its constraint regulariser
+    R = (1 - imp)/imp A (A: the diagonal inverse-mass approximation, the foot body's invweight0);
+    at (quasi-)static balance the normal force is f = imp (B v + K_mj imp r) / ((1 - imp) A).  With
+    the impedance rising linearly with depth, imp(r) = d0 (1 + r / delta0) up to 10 delta0
+    (solimp = (d0, 11 d0, 10 delta0, 0.5, 1)), the elastic part d0^2 (1 + r/delta0)^2 K_mj r / A is
+    a cubic whose log-slope is exactly 2 at the load point delta0 (1.5 .. 2.5 over delta0/3 .. 3
+    delta0): K_mj is set so that it equals K delta0^e there.  The damping imp B / ((1 - imp) A)
+    grows with depth as imp does (half at zero depth, twice at 3 delta0); B matches the
+    Hunt-Crossley C = c_max STEP(delta0; 0, d) at delta0.  With imp <= 11 d0 << 1 the contact is
+    a force law, not the near-hard constraint of a high impedance: MuJoCo's constraint adds an
+    apparent mass imp / (1 - imp) / A to the foot in contact (9 foot masses at imp = 0.9, 0.01 .. 0.12
+    here).  Returns solref (direct, -k, -b), solimp and the force-law curves for the README.
+    """
+    delta0 = (m * G / (n_feet * K)) ** (1.0 / e)
+    x = min(delta0 / d, 1.0)
+    C0 = c_max * x * x * (3 - 2 * x)
+    d1, width = 11.0 * d0, 10.0 * delta0
+    imp0 = 2.0 * d0
+    K_mj = K * delta0 ** (e - 1) * (1 - imp0) * inv_weight / imp0**2
+    B = C0 * (1 - imp0) * inv_weight / imp0
+    # MuJoCo divides direct solref by dmax^2 (stiffness) and dmax (damping)
+    return dict(delta0=delta0, damping=C0, solref=(-K_mj * d1 * d1, -B * d1), solimp=(d0, d1, width, 0.5, 1.0),
+                K_mj=K_mj, B=B, inv_weight=inv_weight)
+
+
+def power_law_force(r, v, c: dict):
+    """The quasi-static normal force of `power_law_contact` at depth r (m) and closing rate v (m/s)."""
+    d0, d1, width = c["solimp"][:3]
+    imp = d0 + (d1 - d0) * np.clip(np.asarray(r, float) / width, 0.0, 1.0)
+    r, v = np.asarray(r, float), np.asarray(v, float)
+    return imp * (c["B"] * v + c["K_mj"] * imp * r) / ((1 - imp) * c["inv_weight"])
+
+
 class Physics(dm_mujoco.Physics):
     """MinIAQ-II physics with named accessors (paper symbols)."""
 
@@ -198,6 +286,9 @@ class MiniAQ(Robot):
             raise ConfigError("m_leg", cfg["m_leg"], f"(0, {p['m'] / 4:g}) kg: the legs must weigh less than m")
         if cfg["phase_deg"] is not None and len(cfg["phase_deg"]) != 4:
             raise ConfigError("phase_deg", cfg["phase_deg"], self.allowed("phase_deg"), "not 4 offsets")
+        pe = cfg["phase_error_deg"]
+        if pe is not None and (len(pe) != 4 or any(abs(v) > 180 for v in pe)):
+            raise ConfigError("phase_error_deg", pe, self.allowed("phase_error_deg"), "not 4 errors in [-180, 180]")
         problem = grashof_problem(p["l1"], p["l2"], p["l3"], p["l4"])
         if problem:
             lo, hi = grashof_l1_range(p["l2"], p["l3"], p["l4"])
@@ -211,21 +302,36 @@ class MiniAQ(Robot):
     # ---- inputs ---------------------------------------------------------------------
     @property
     def phases(self) -> tuple:
-        """Gait phase offsets per leg (rad): the lag of each leg's mid-stance behind t = 0."""
+        """Phase offsets per leg (rad): the lag of each leg's mid-stance behind t = 0, the gait's
+        (or phase_deg) plus the fixed phase error phase_error_deg."""
+        ph = self.cfg["phase_deg"] if self.cfg["phase_deg"] is not None else GAITS[self.cfg["gait"]]
+        err = self.cfg["phase_error_deg"] or (0.0,) * 4
+        return tuple(math.radians(float(v) + float(e)) for v, e in zip(ph, err))
+
+    @property
+    def gait_phases(self) -> tuple:
+        """The intended gait's offsets (rad), without the phase error."""
         ph = self.cfg["phase_deg"] if self.cfg["phase_deg"] is not None else GAITS[self.cfg["gait"]]
         return tuple(math.radians(float(v)) for v in ph)
+
+    @property
+    def wander(self) -> PhaseWander | None:
+        if self.p["phase_wander"] == 0.0:
+            return None
+        return PhaseWander(self.p["phase_wander"], self.p["phase_wander_period"], int(self.cfg["phase_wander_seed"]))
 
     @property
     def directions(self) -> tuple:
         return tuple(float(self.cfg["direction_left"] if left else self.cfg["direction_right"]) for left in LEFT)
 
     @property
-    def inputs(self) -> Crank:
-        """theta2_j(t) = theta2_mid + s_j (omega t - phase_j), s_j = FORWARD_SPIN x side direction."""
+    def inputs(self) -> PhasedCrank:
+        """theta2_j(t) = theta2_mid + s_j (omega t - phase_j - delta_j(t)), s_j = FORWARD_SPIN x side
+        direction; phase_j includes the fixed phase error, delta_j is the slow wander (PhaseWander)."""
         th_mid = mid_stance_angle(self.p)
         sgn = tuple(FORWARD_SPIN * s for s in self.directions)
         offsets = tuple(th_mid - s * ph for s, ph in zip(sgn, self.phases))
-        return Crank(2 * math.pi * self.p["f"], offsets, sgn)
+        return PhasedCrank(2 * math.pi * self.p["f"], offsets, sgn, self.wander)
 
     @property
     def period(self) -> float:
@@ -237,7 +343,12 @@ class MiniAQ(Robot):
 
     # ---- model --------------------------------------------------------------------
     def contact(self, inv_weight: float = 1.0) -> dict:
+        """The foot contact's MuJoCo parameters (`contact_law`): solref (and solimp for power)."""
         p = self.p
+        if self.cfg["contact_law"] == "power":
+            c = power_law_contact(p["K"], p["e"], p["c_max"], p["d"], p["m"], int(self.cfg["contact_feet"]),
+                                  p["impedance_min"], inv_weight)
+            return dict(c, stiffness=p["m"] * G / (int(self.cfg["contact_feet"]) * c["delta0"]))
         return hunt_crossley_contact(p["K"], p["e"], p["c_max"], p["d"], p["m"], int(self.cfg["contact_feet"]),
                                      p["impedance"], inv_weight)
 
@@ -296,6 +407,8 @@ class MiniAQ(Robot):
         for leg in LEGS:
             c = self.contact(float(m0.body_invweight0[m0.body(f"{leg}_coupler").id, 0]))
             spec.geom(f"{leg}_foot").solref = list(c["solref"])
+            if "solimp" in c:
+                spec.geom(f"{leg}_foot").solimp = list(c["solimp"])
         return spec
 
     def leg_angles(self, theta2) -> tuple:
@@ -320,7 +433,10 @@ class MiniAQ(Robot):
         z_low = min(z)
         # the lowest feet start at the static penetration of the mapped contact (weight shared)
         n_down = sum(1 for zj in z if zj < z_low + 1e-7)
-        pen = max(INITIAL_PENETRATION, p["m"] * G / (n_down * self.contact()["stiffness"]))
+        load = p["m"] * G / n_down
+        power = self.cfg["contact_law"] == "power"
+        pen = (load / p["K"]) ** (1 / p["e"]) if power else load / self.contact()["stiffness"]
+        pen = max(INITIAL_PENETRATION, pen)
         root = data.joint("root")
         root.qpos[:3] = [0.0, 0.0, p["foot_radius"] - pen - z_low]
         root.qpos[3:] = [1.0, 0.0, 0.0, 0.0]
@@ -368,9 +484,11 @@ class MiniAQ(Robot):
         q = np.stack([run.sensor(f"{leg}_crank_pos")[steady, 0] for leg in LEGS], axis=1)
         out["crank_lag_max_deg"] = float(np.degrees(np.abs(q - ref).max()))
         g = self.gait(run, steady)
-        for leg, df, dr in zip(LEGS, g.duty_factor, g.drag_fraction):
+        n_cyc = (n - spc) / spc
+        for leg, df, dr, iv in zip(LEGS, g.duty_factor, g.drag_fraction, g.intervals):
             out[f"{leg}_duty_factor"] = df
             out[f"{leg}_drag_fraction"] = dr
+            out[f"{leg}_touchdowns_per_cycle"] = len(iv) / n_cyc    # 1: one stance a cycle; more: chatter
         for k in (2, 3, 4):
             out[f"support_{k}"] = g.support_fraction[k]
         out["support_le1"] = g.support_fraction[0] + g.support_fraction[1]
@@ -380,7 +498,7 @@ class MiniAQ(Robot):
         """The intended gait: each foot on the floor for `duty` of the cycle centred on its
         mid-stance (phase_j after t = 0), shape (len(t), 4) bool."""
         t = np.asarray(t, float)
-        ph = np.mod(self.p["f"] * t[:, None] - np.array(self.phases)[None, :] / (2 * math.pi) + 0.5, 1.0) - 0.5
+        ph = np.mod(self.p["f"] * t[:, None] - np.array(self.gait_phases)[None, :] / (2 * math.pi) + 0.5, 1.0) - 0.5
         return np.abs(ph) <= duty / 2
 
     def loop_gaps(self, run) -> np.ndarray:
