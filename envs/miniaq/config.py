@@ -112,5 +112,10 @@ class GeometryMap(Experiment):
     theta1_deg: List[float] = param([70.0, 90.0, 110.0, 130.0, 150.0, 170.0, 190.0], "deg", note="ground-link angles")
     three_legs: float = param(0.5, ge=0, le=1, note="time on >= 3 legs from which a point has the paper's "
                                                     "three-legged pattern")
+    hind_duty: float = param(0.75, ge=0, le=1, note="and a hind duty factor from which (above the front's) the "
+                                                    "three legs are the paper's Fig. 9 pattern: hind legs dragging")
     height: float = param(0.045, "m", gt=0, le=1, note="the paper's robot height (lowest foot to highest joint)")
     height_tol: float = param(0.0025, "m", ge=0, le=1, note="a geometry matches the height within this")
+    length: float = param(0.12, "m", gt=0, le=1, note="the paper's robot length (hind-most to front-most leg "
+                                                      "point over a cycle; the 6 cm width is set by pivot_y alone)")
+    length_tol: float = param(0.006, "m", ge=0, le=1, note="a geometry matches the length within this")

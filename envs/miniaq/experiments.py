@@ -257,11 +257,22 @@ def geometry_map(cfg, out) -> dict:
     good = [r for r in rows if not r.get("error")]
     tripod = [r for r in good if r["support_ge3"] >= three]
     height_ok = [r for r in good if abs(r["height"] - h) <= tol]
+    size_ok = [r for r in height_ok if abs(r["length"] - opt["length"]) <= opt["length_tol"]]
+
+    def hind_drag(r):
+        hind, front = (r["hl_duty_factor"] + r["hr_duty_factor"]) / 2, (r["fl_duty_factor"] + r["fr_duty_factor"]) / 2
+        return r["support_ge3"] >= three and hind >= opt["hind_duty"] and hind > front and r["speed"] > 0
+    paper_like = [r for r in good if hind_drag(r)]
     default = _default_point(cls)
     summary = dict(stats, engine=engine, points=len(rows) + len(invalid), simulated=len(rows), invalid=invalid,
                    errors=sum(1 for r in rows if r.get("error")), three_legs_threshold=three,
                    three_legged=[_pt(r) for r in tripod], matches_height=[_pt(r) for r in height_ok],
                    three_legged_and_height=[_pt(r) for r in tripod if abs(r["height"] - h) <= tol],
+                   matches_height_and_length=[_pt(r) for r in size_ok],
+                   three_legged_and_size=[_pt(r) for r in tripod if r in size_ok],
+                   paper_pattern=[_pt(r) for r in paper_like],
+                   paper_pattern_and_size=[_pt(r) for r in paper_like if r in size_ok],
+                   paper_pattern_and_height=[_pt(r) for r in paper_like if r in height_ok],
                    default_point=default,
                    support_ge3_range=[min(r["support_ge3"] for r in good), max(r["support_ge3"] for r in good)]
                    if good else None,
@@ -277,7 +288,8 @@ def _default_point(cls) -> dict:
 
 def _pt(r) -> dict:
     return dict(l1=r["l1"], theta1_deg=r["theta1_deg"], support_ge3=r["support_ge3"], speed=r["speed"],
-                height=r["height"], length=r["length"], hind_duty=(r["hl_duty_factor"] + r["hr_duty_factor"]) / 2)
+                height=r["height"], length=r["length"], hind_duty=(r["hl_duty_factor"] + r["hr_duty_factor"]) / 2,
+                front_duty=(r["fl_duty_factor"] + r["fr_duty_factor"]) / 2)
 
 
 def plot_geometry_map(rows, invalid, opt, engine, default, path) -> None:
