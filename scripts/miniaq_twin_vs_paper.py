@@ -10,8 +10,8 @@ Prints the numbers behind models/miniaq/README.md ("Twin vs the paper's model"):
   python scripts/miniaq_twin_vs_paper.py --phase-error  # the support pattern vs the +-20 deg phase error
   options: --cycles N (default 13: the paper's 5 s at 2.5 Hz), --json FILE (all numbers)
 
-The summary window is the twin's: cycles 2..N (the first cycle is settling).  "paper" is eq. 15
-as printed (not clipped), "paper clipped" uses max(F_N, 0).
+The summary window is the twin's: cycles 2..N (the first cycle is settling).  "twin power" is the
+twin with contact_law=power, "paper" is eq. 15 as printed (not clipped), "paper clipped" uses max(F_N, 0).
 """
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ ROWS = [("speed", "speed (mm/s)", 1e3), ("drift_y", "lateral drift (mm/s)", 1e3)
     + [(f"{leg}_duty_factor", f"duty factor {leg}", 1) for leg in LEGS] \
     + [(f"support_{k}", f"time on {k} legs", 1) for k in (2, 3, 4)] + [("support_le1", "time on <2 legs", 1)] \
     + [(f"{leg}_drag_fraction", f"drag fraction {leg}", 1) for leg in LEGS] \
+    + [(f"{leg}_touchdowns_per_cycle", f"touchdowns/cycle {leg}", 1) for leg in LEGS] \
     + [(f"{leg}_duty_factor_10mN", f"duty factor {leg}, F_N > 10 mN", 1) for leg in LEGS] \
     + [(f"support_{k}_10mN", f"time on {k} legs, F_N > 10 mN", 1) for k in (2, 3, 4)] \
     + [("motor_torque_max", "motor torque max (mN m)", 1e3), ("fn_min", "min normal force (N)", 1),
@@ -105,8 +106,8 @@ def _fmt(v, scale):
 def comparison(cycles):
     out = {}
     for case, params in CASES.items():
-        cols = {"twin": twin(params, cycles), "paper": paper_engine(params, cycles),
-                "paper clipped": paper_engine(params, cycles, clip_normal=True)}
+        cols = {"twin": twin(params, cycles), "twin power": twin(dict(params, contact_law="power"), cycles),
+                "paper": paper_engine(params, cycles), "paper clipped": paper_engine(params, cycles, clip_normal=True)}
         cols["paper"].update(pulling(params, cycles=min(cycles, 3)))
         out[case] = cols
         print(f"\n{case} ({params or 'default point'}), {cycles} cycles at 2.5 Hz, metrics over cycles 2..{cycles}")

@@ -326,7 +326,7 @@ def test_twin_vs_paper_script(tmp_path):
     res = run_script("scripts/miniaq_twin_vs_paper.py", "--cycles", "2", "--json", tmp_path / "c.json")
     assert res.returncode == 0, res.stderr[-2000:]
     out = json.loads((tmp_path / "c.json").read_text())
-    assert set(out) == {"trot", "turn"} and set(out["trot"]) == {"twin", "paper", "paper clipped"}
+    assert set(out) == {"trot", "turn"} and set(out["trot"]) == {"twin", "twin power", "paper", "paper clipped"}
     assert out["trot"]["paper"]["fn_min_dense"] < 0 and out["turn"]["paper"]["yaw_rate_deg_s"] > 10
     assert "| yaw rate (deg/s)" in res.stdout
 
