@@ -12,10 +12,7 @@ l1 and the pivot positions are not in the paper: assumptions documented in model
 """
 from __future__ import annotations
 
-import dataclasses
-import functools
 import math
-import pathlib
 
 import mujoco
 import numpy as np
@@ -23,9 +20,12 @@ from dm_control import mujoco as dm_mujoco
 
 from envs.core import metrics
 from envs.core.errors import ConfigError
-from envs.core.inputs import Crank
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
+from envs.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
+from envs.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
+                                    grashof_problem, mid_stance_angle, quat_to_euler)
+from envs.miniaq.phase import PhasedCrank, PhaseWander
 
 MODEL_DIR = MODELS / "miniaq"
 SCENE = MODEL_DIR / "scene.xml"
@@ -33,7 +33,6 @@ SCENE = MODEL_DIR / "scene.xml"
 LEGS = ("fl", "fr", "hl", "hr")           # leg j = 1..4 of the paper: front/hind, left/right
 LEFT = (True, False, True, False)
 FRONT = (True, True, False, False)
-G = 9.81
 
 # Gait phase offsets (deg) per leg (fl, fr, hl, hr): the fraction of a crank cycle by which a
 # leg lags leg fl, i.e. each leg passes its mid-stance (lowest foot point) phase_deg/360 of a
@@ -48,189 +47,8 @@ GAITS = {
 # The crank turns clockwise in the leg's (x, z) plane (negative theta2 rate) to drive the feet
 # backward along the bottom of their path, i.e. to walk forward (+X): direction +1 per side.
 FORWARD_SPIN = -1.0
-BRANCH = +1          # assembly of the four-bar: C on the left of the line D -> A (see fourbar)
 INITIAL_PENETRATION = 1e-6
 CONTACT_FORCE_MIN = 1e-4   # N: a foot is in contact when its touch sensor reads more (0.05 % of m g)
-
-
-# ---- inputs: constant-speed cranks with the paper's phase error --------------------------
-WANDER_TERMS = 4     # sinusoids per leg in the slow phase wander
-
-
-@dataclasses.dataclass(frozen=True)
-class PhaseWander:
-    """A slow, bounded, seeded random phase error per leg: a pure function of time.
-
-    delta_j(t) = A sum_k a_jk sin(2 pi t / T_jk + phi_jk) / sum_k a_jk, so |delta_j| <= A (rad);
-    a_jk ~ U(0.5, 1), T_jk ~ U(T, 5 T), phi_jk ~ U(0, 2 pi) from numpy's default_rng(seed).
-    A sum of sinusoids rather than a stepped random walk: smooth (the crank speed stays finite)
-    and evaluable at any t, in chunks, by both engines.
-    """
-
-    amplitude: float
-    period: float
-    seed: int
-    n: int = 4
-
-    @functools.cached_property
-    def terms(self) -> tuple:
-        rng = np.random.default_rng(self.seed)
-        a = rng.uniform(0.5, 1.0, (self.n, WANDER_TERMS))
-        T = rng.uniform(self.period, 5 * self.period, (self.n, WANDER_TERMS))
-        phi = rng.uniform(0.0, 2 * math.pi, (self.n, WANDER_TERMS))
-        return self.amplitude * a / a.sum(axis=1, keepdims=True), 2 * math.pi / T, phi
-
-    def __call__(self, t):
-        """(delta, d delta/dt), each (len(t), n) rad and rad/s."""
-        a, w, phi = self.terms
-        x = np.asarray(t, float)[:, None, None] * w[None] + phi[None]
-        return np.sum(a[None] * np.sin(x), axis=2), np.sum(a[None] * w[None] * np.cos(x), axis=2)
-
-
-@dataclasses.dataclass(frozen=True)
-class PhasedCrank(Crank):
-    """Crank with a time-varying phase error: theta_j = offset_j + s_j (omega t - delta_j(t))."""
-
-    wander: PhaseWander | None = None
-
-    def __call__(self, t):
-        q, qd, qdd = super().__call__(t)
-        if self.wander is None or self.wander.amplitude == 0.0:
-            return q, qd, qdd
-        sgn = np.ones(len(self.offsets)) if self.directions is None else np.asarray(self.directions, float)
-        dl, dld = self.wander(t)
-        return q - sgn[None] * dl, qd - sgn[None] * dld, qdd
-
-
-# ---- leg kinematics (Sec. III-A) ----------------------------------------------------
-def grashof_problem(l1: float, l2: float, l3: float, l4: float) -> str:
-    """Why (l1, l2, l3, l4) is not a Grashof crank-rocker with crank l2, or ''."""
-    links = sorted((l1, l2, l3, l4))
-    if min(l1, l3, l4) <= l2:
-        return "the crank l2 must be the shortest link"
-    if links[0] + links[3] > links[1] + links[2]:
-        return "non-Grashof link set: s + l > p + q, the crank cannot turn fully"
-    return ""
-
-
-def grashof_l1_range(l2: float, l3: float, l4: float) -> tuple[float, float]:
-    """The ground-link lengths l1 that make a Grashof crank-rocker with crank l2."""
-    lo = max(l2, l2 + max(l3, l4) - min(l3, l4))
-    hi = l3 + l4 - l2
-    return lo, hi
-
-
-def fourbar(theta2, l1, theta1, l2, l3, l4, branch: int = BRANCH):
-    """Position analysis: joints D, C (leg frame, B at the origin) and link angles theta3, theta4.
-
-    theta2: crank angle(s); A = l1 e(theta1).  Returns D, C of shape (..., 2) and theta3 (DC),
-    theta4 (AC).  Raises ValueError where the loop cannot close.
-    """
-    th2 = np.asarray(theta2, float)
-    A = np.array([l1 * math.cos(theta1), l1 * math.sin(theta1)])
-    D = np.stack([l2 * np.cos(th2), l2 * np.sin(th2)], axis=-1)
-    AD = D - A
-    dist = np.linalg.norm(AD, axis=-1)
-    a = (l3**2 - l4**2 + dist**2) / (2 * dist)
-    h2 = l3**2 - a**2
-    if np.any(h2 < 0):
-        raise ValueError("the four-bar loop cannot close")
-    u = -AD / dist[..., None]
-    n = np.stack([-u[..., 1], u[..., 0]], axis=-1)
-    C = D + a[..., None] * u + branch * np.sqrt(h2)[..., None] * n
-    th3 = np.arctan2(C[..., 1] - D[..., 1], C[..., 0] - D[..., 0])
-    th4 = np.arctan2(C[..., 1] - A[1], C[..., 0] - A[0])
-    return D, C, th3, th4
-
-
-def foot_point(theta2, p: dict):
-    """Foot tip E (and fold node F) in the leg frame (B at the origin), shape (..., 2)."""
-    D, _, th3, _ = fourbar(theta2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
-    E = D + p["l5"] * np.stack([np.cos(th3 + p["theta35"]), np.sin(th3 + p["theta35"])], axis=-1)
-    F = D + p["l6"] * np.stack([np.cos(th3 + p["theta36"]), np.sin(th3 + p["theta36"])], axis=-1)
-    return E, F
-
-
-def mid_stance_angle(p: dict, n: int = 3600) -> float:
-    """The crank angle theta2 at which the foot is lowest (mid-stance of the designed path)."""
-    th = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
-    E, _ = foot_point(th, p)
-    return float(th[np.argmin(E[:, 1])])
-
-
-def foot_path(p: dict, n: int = 720) -> dict:
-    """The designed foot path: stride (fore-aft sweep), step height, lowest point (leg frame)."""
-    E, _ = foot_point(np.linspace(0.0, 2 * math.pi, n, endpoint=False), p)
-    return dict(stride=float(np.ptp(E[:, 0])), step_height=float(np.ptp(E[:, 1])),
-                z_min=float(E[:, 1].min()), x_min=float(E[:, 0].min()), x_max=float(E[:, 0].max()))
-
-
-def quat_to_euler(q) -> np.ndarray:
-    """(w, x, y, z) quaternions -> (roll phi, pitch theta, yaw psi), Z-Y-X sequence (Sec. III-B)."""
-    q = np.asarray(q, float)
-    w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
-    roll = np.arctan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
-    pitch = np.arcsin(np.clip(2 * (w * y - z * x), -1.0, 1.0))
-    yaw = np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
-    return np.stack([roll, pitch, yaw], axis=-1)
-
-
-def hunt_crossley_contact(K: float, e: float, c_max: float, d: float, m: float, n_feet: int,
-                          impedance: float, inv_weight: float) -> dict:
-    """Map the Hunt-Crossley contact (eq. 15) to MuJoCo's direct solref (-k, -b).
-
-    MuJoCo's soft contact produces, at (quasi-)static balance, the force
-    f = (k r + b v) / ((1 - d_imp) A) for penetration r and rate v, with d_imp the (constant)
-    impedance and A the contact's diagonal inverse-mass approximation (the foot body's
-    translational invweight0).  k and b are chosen so that f equals the Hunt-Crossley force's
-    secant at the static load point: n feet carrying the weight m g penetrate
-    delta0 = (m g / (n K))^(1/e), with damping C = c_max STEP(delta0; 0, d).
-    """
-    delta0 = (m * G / (n_feet * K)) ** (1.0 / e)
-    x = min(delta0 / d, 1.0)
-    C = c_max * x * x * (3 - 2 * x)
-    k_sec = m * G / (n_feet * delta0)
-    scale = (1 - impedance) * inv_weight
-    k_lin = e * K * delta0 ** (e - 1)
-    return dict(delta0=delta0, stiffness=k_sec, damping=C, solref=(-k_sec * scale, -C * scale),
-                zeta_hc=C / (2 * math.sqrt(k_lin * m / n_feet)))
-
-
-def power_law_contact(K: float, e: float, c_max: float, d: float, m: float, n_feet: int, d0: float,
-                      inv_weight: float) -> dict:
-    """Map the Hunt-Crossley contact (eq. 15) to MuJoCo with a depth-dependent impedance.
-
-    MuJoCo's reference acceleration is a_ref = -B v - K_mj imp(r) r and its constraint regulariser
-    R = (1 - imp)/imp A (A: the diagonal inverse-mass approximation, the foot body's invweight0);
-    at (quasi-)static balance the normal force is f = imp (B v + K_mj imp r) / ((1 - imp) A).  With
-    the impedance rising linearly with depth, imp(r) = d0 (1 + r / delta0) up to 10 delta0
-    (solimp = (d0, 11 d0, 10 delta0, 0.5, 1)), the elastic part d0^2 (1 + r/delta0)^2 K_mj r / A is
-    a cubic whose log-slope is exactly 2 at the load point delta0 (1.5 .. 2.5 over delta0/3 .. 3
-    delta0): K_mj is set so that it equals K delta0^e there.  The damping imp B / ((1 - imp) A)
-    grows with depth as imp does (half at zero depth, twice at 3 delta0); B matches the
-    Hunt-Crossley C = c_max STEP(delta0; 0, d) at delta0.  With imp <= 11 d0 << 1 the contact is
-    a force law, not the near-hard constraint of a high impedance: MuJoCo's constraint adds an
-    apparent mass imp / (1 - imp) / A to the foot in contact (9 foot masses at imp = 0.9, 0.01 .. 0.12
-    here).  Returns solref (direct, -k, -b), solimp and the force-law curves for the README.
-    """
-    delta0 = (m * G / (n_feet * K)) ** (1.0 / e)
-    x = min(delta0 / d, 1.0)
-    C0 = c_max * x * x * (3 - 2 * x)
-    d1, width = 11.0 * d0, 10.0 * delta0
-    imp0 = 2.0 * d0
-    K_mj = K * delta0 ** (e - 1) * (1 - imp0) * inv_weight / imp0**2
-    B = C0 * (1 - imp0) * inv_weight / imp0
-    # MuJoCo divides direct solref by dmax^2 (stiffness) and dmax (damping)
-    return dict(delta0=delta0, damping=C0, solref=(-K_mj * d1 * d1, -B * d1), solimp=(d0, d1, width, 0.5, 1.0),
-                K_mj=K_mj, B=B, inv_weight=inv_weight)
-
-
-def power_law_force(r, v, c: dict):
-    """The quasi-static normal force of `power_law_contact` at depth r (m) and closing rate v (m/s)."""
-    d0, d1, width = c["solimp"][:3]
-    imp = d0 + (d1 - d0) * np.clip(np.asarray(r, float) / width, 0.0, 1.0)
-    r, v = np.asarray(r, float), np.asarray(v, float)
-    return imp * (c["B"] * v + c["K_mj"] * imp * r) / ((1 - imp) * c["inv_weight"])
 
 
 class Physics(dm_mujoco.Physics):
