@@ -151,6 +151,8 @@ def value(f: Field, v, key: str):
     if f.kind in (int, float):
         if not _is_number(v):
             raise ConfigError(key, v, f.allowed, "not a number")
+        if not math.isfinite(float(v)):
+            raise ConfigError(key, v, f.allowed)
         if f.kind is int and float(v) != int(v):
             raise ConfigError(key, v, f.allowed, "not an integer")
         x = int(v) if f.kind is int else float(v)
