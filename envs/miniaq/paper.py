@@ -42,8 +42,9 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from envs.miniaq.paper_laws import (LegTable, _perp, _step_f, damping, euler_to_quat, friction_coefficient,  # noqa: F401
-                                    friction_ratio, leg_kinematics, leg_table, normal_force, rotation_b2i, step)
+from envs.miniaq.paper_laws import (LegTable, _perp, _step_f, damping, euler_to_quat,  # noqa: F401
+                                    friction_coefficient, friction_ratio, leg_kinematics, leg_table,
+                                    normal_force, rotation_b2i, step)
 from envs.miniaq.robot import CONTACT_FORCE_MIN, FRONT, G, LEFT, LEGS, MiniAQ
 
 METHODS = ("LSODA", "BDF", "Radau")
