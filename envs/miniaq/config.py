@@ -61,7 +61,7 @@ class Params:
     mu_d: float = param(0.3, gt=0, le=2, model=True)
     contact_law: str = param("linear", choices=("linear", "power"), model=True,
                              note="linear: constant solimp, the secant at the load point; power: "
-                                  "depth-dependent solimp shaped to K delta^e (README)")
+                                  "depth-dependent solimp shaped to K delta^e, use timestep 5e-5 (README)")
     impedance: float = param(0.9, gt=0, lt=1, model=True, note="MuJoCo solimp (constant); assumption")
     impedance_min: float = param(0.01, gt=0, le=0.09, model=True,
                                  note="contact_law=power: solimp at zero depth (rises to 11x at 10 delta0)")
