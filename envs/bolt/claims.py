@@ -47,7 +47,7 @@ def claims_bolt(ctx: Context) -> list[Row]:
                     twin=fp["max_foot_error"] * mm, reference="0 (closed form)", unit="mm",
                     error=f"{fmt(fp['max_foot_error'] * mm)} mm",
                     verdict=AGREE if fp["max_foot_error"] * mm <= 1 else DISAGREE,
-                    reason="soft loop-closure equalities (solref 2 ms)"))
+                    reason="soft loop-closure equalities (solref 0.2 ms, scripts/bolt_loop_study.py)"))
     gap = rn["max_loop_gap"] * mm
     rows.append(Row("B4", f"max loop-closure gap while running ({int(rn['strides'])} strides, crank period "
                           f"{fmt(rn['crank_period'])} s)", *PAPER["B4"], twin=gap,
@@ -80,9 +80,9 @@ def claims_bolt(ctx: Context) -> list[Row]:
     rows.append(Row("B7", "fastest running speed (paper: treadmill speed, 0.5 to 3.2 m/s)", *PAPER["B7"],
                     twin=f"{fmt(vmax_ok)} within torque/power limits; {fmt(vmax)} overall",
                     reference=f"crank periods {fmt(list(T))} s", unit="m/s", error=pct(e), verdict=band(e, 0.1, 0.3),
-                    reason="treadmill speed is not ground speed (the paper says ground speed is lower); the twin has "
-                           "a rigid foot without the die spring/rubber pad, a bumper, and assumed PD gains; above "
-                           "1.6 m/s the servo lags and the stance power exceeds 1350 W"))
+                    reason="treadmill speed is not ground speed (the paper says ground speed is lower; "
+                           "experiment bolt_treadmill finds the in-place belt speeds); the twin has a rigid foot, "
+                           "a bumper and assumed PD gains; below 0.2 s crank period the gait skips revolutions"))
     rows.append(Row("B8", "stride time, simulation and experiment (paper: [withheld] ms, [withheld] ms)", *PAPER["B8"],
                     twin=rn["stride_time"] * mm, reference=f"crank period {fmt(rn['crank_period'] * mm)} ms", unit="ms",
                     error=None, verdict=WITHHELD, reason="paper values withheld"))

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from envs.core.config import plain_experiment
+from envs.core.config import Experiment, experiment, plain_experiment
 from envs.core.schema import param
 
 LENGTH = dict(gt=0, le=2, model=True)
-MASS = dict(gt=0, le=100, model=True)
+MASS = dict(gt=0, le=100, model=True, note="null: the mass set's value")
 COM = dict(ge=-1, le=1, model=True)
 INERTIA = dict(gt=0, le=1, model=True)
 
@@ -22,8 +22,8 @@ class Params:
     """One BOLT point."""
 
     name: str = "bolt"
-    # gait input: one crank revolution = one stride; the power limit makes the clamp depend on it
-    crank_period: float = param(0.3, "s", gt=0, le=100, model=True)
+    # gait input: one crank revolution = one stride
+    crank_period: float = param(0.3, "s", gt=0, le=100)
     theta_1_0_deg: float = param(0.0, "deg", ge=-360, le=360)
     # Table 2 (optimised values)
     l_c: float = param(0.080, "m", **LENGTH)
@@ -36,13 +36,20 @@ class Params:
     l_f: float = param(0.080, "m", **LENGTH)
     l_t: float = param(0.050, "m", **LENGTH)
     theta_deg: float = param(41.41, "deg", ge=-180, le=180, model=True)
-    # Table 3 (row 6 is the body on the boom, m_b)
-    m_1: float = param(2.5639, "kg", **MASS)
-    m_2: float = param(0.0802, "kg", **MASS)
-    m_3: float = param(0.0921, "kg", **MASS)
-    m_4: float = param(1.1163, "kg", **MASS)
-    m_5: float = param(0.9754, "kg", **MASS)
-    m_b: float = param(2.5639, "kg", **MASS)
+    # masses: mass_set "sim" (Table 3 as printed, row 6 the body m_b, no rotor inertia) or
+    # "hardware" (Sec. 2.1: 6.1 kg, the rotor inertia reflected through the gearbox as armature);
+    # m_1..m_5, m_b, armature left null take the set's values, a number overrides one
+    mass_set: str = param("sim", choices=("sim", "hardware"), model=True)
+    m_1: Optional[float] = param(None, "kg", **MASS)
+    m_2: Optional[float] = param(None, "kg", **MASS)
+    m_3: Optional[float] = param(None, "kg", **MASS)
+    m_4: Optional[float] = param(None, "kg", **MASS)
+    m_5: Optional[float] = param(None, "kg", **MASS)
+    m_b: Optional[float] = param(None, "kg", **MASS)
+    # motor (Sec. 2.1): MOOG BN34-25EU-02LH rotor inertia (assumed, README "Mass sets"), 32:1 gearbox
+    rotor_inertia: float = param(1.0e-4, "kg m^2", ge=0, le=1, model=True)
+    gear_ratio: float = param(32.0, gt=0, le=1e3, model=True)
+    # Table 3: mass centres from the proximal joint, inertias about the COM
     l_cm_1: float = param(0.0, "m", **COM)
     l_cm_2: float = param(0.0661, "m", **COM)
     l_cm_3: float = param(0.1051, "m", **COM)
@@ -58,18 +65,51 @@ class Params:
     K_D: float = param(2.0, "N m s/rad", ge=0, le=1e3, model=True)
     tau_max: float = param(30.0, "N m", gt=0, le=1e3, model=True)
     P_max: float = param(1350.0, "W", gt=0, le=1e5, model=True)
-    armature: float = param(0.0, "kg m^2", ge=0, le=10, model=True)
-    # foot, contact, loop closure, boom
+    armature: Optional[float] = param(None, "kg m^2", ge=0, le=10, model=True,
+                                      note="null: the mass set's, sim 0, hardware rotor_inertia gear_ratio^2")
+    # "phase": Sec. 5.1 (tau_max in flight, P_max in stance, switched every step from the foot
+    # contact); "clamp": the earlier constant +-min(tau_max, P_max / commanded rate), for comparison
+    limit_mode: str = param("phase", choices=("phase", "clamp"))
+    # compliance (Sec. 2.1; null: rigid, as the paper's model, Sec. 4; README "Compliance")
+    spring_stiffness: Optional[float] = param(None, "N/m", gt=0, le=1e8, model=True,
+                                              note="the die spring, 65000; null: a rigid tibia")
+    spring_travel: float = param(0.015, "m", gt=0, le=0.1, model=True)
+    spring_damping_ratio: float = param(0.05, ge=0, le=2, model=True)
+    foot_mass: float = param(0.05, "kg", gt=0, le=0.5, model=True)
+    pad_stiffness: Optional[float] = param(None, "N/m", gt=0, le=1e9, model=True,
+                                           note="the rubber pad, estimate 2.3e5; null: none")
+    pad_damping: float = param(20.0, "N s/m", ge=0, le=1e4, model=True)
+    pad_mass: float = param(0.01, "kg", gt=0, le=0.1, model=True)
+    pad_travel: float = param(0.004, "m", gt=0, le=0.05, model=True)
+    # foot, contact, loop closure (scripts/bolt_loop_study.py), boom
     foot_radius: float = param(0.01, "m", gt=0, le=0.05, model=True)
     mu: float = param(1.0, gt=0, le=5, model=True)
-    contact_timeconst: float = param(0.005, "s", gt=0, le=1, model=True)
-    loop_timeconst: float = param(0.002, "s", gt=0, le=1, model=True)
+    contact_timeconst: float = param(0.001, "s", gt=0, le=1, model=True)
+    loop_timeconst: float = param(2e-4, "s", gt=0, le=1, model=True)
+    loop_dmin: float = param(0.99, gt=0, lt=1, model=True)
+    loop_dmax: float = param(0.999, gt=0, lt=1, model=True)
     body_fixed: bool = param(False, model=True)
     fixed_height: float = param(0.55, "m", gt=0, le=10, model=True)
     bumper_height: Optional[float] = param(0.40, "m", gt=0, le=10, model=True, note="null: no bumper")
-    timestep: float = param(2e-4, "s", gt=0, le=1e-3)
+    # treadmill (Sec. 6.1): null = fixed ground; a speed = the floor is a belt moving towards -x
+    belt_speed: Optional[float] = param(None, "m/s", ge=-20, le=20, note="null: the fixed ground")
+    belt_mass: float = param(100.0, "kg", gt=0, le=1e5, model=True)
+    timestep: float = param(1e-4, "s", gt=0, le=1e-3)
 
 
 plain_experiment("bolt_foot_path", "envs.bolt.experiments.foot_path")
 plain_experiment("bolt_running", "envs.bolt.experiments.running")
 plain_experiment("bolt_speed_sweep", "envs.bolt.experiments.speed_sweep")
+
+
+@experiment
+@dataclasses.dataclass
+class Treadmill(Experiment):
+    """Sec. 6.1-6.2: the belt speed for in-place running per crank period; the one for 3.2 m/s."""
+
+    name: str = "bolt_treadmill"
+    runner: str = "envs.bolt.experiments.treadmill"
+    target_speed: float = param(3.2, "m/s", gt=0, le=20, note="the paper's fastest treadmill speed")
+    tolerance: float = param(0.01, "m/s", gt=0, le=1, note="|mean x velocity| accepted as in place")
+    max_iter: int = param(6, ge=0, le=100, note="belt speeds tried after the first run at belt speed 0")
+    min_time: float = param(8.0, "s", ge=0, le=1000, note="running per evaluation at least")

@@ -45,6 +45,21 @@ LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
 # points whose height is checked against the floor (joint centres + foot)
 POINTS = ("P", "A", "D", "B", "C", "E", "G", "F")
 
+# ---- mass sets (README "Mass sets") -------------------------------------------------------
+# Table 3 link masses m_1..m_5 (CAD) in both.  "sim": Table 3 as printed -- its row 6 (the body,
+# m_b) repeats row 1 -- and no rotor inertia, as the paper's simulation.  "hardware": the
+# prototype of Sec. 2.1, about 6.1 kg in all (the body takes the remainder) and the motor's rotor
+# inertia reflected through the 32:1 gearbox (rotor_inertia * gear_ratio^2) as the crank's armature.
+TABLE3_LINKS = dict(m_1=2.5639, m_2=0.0802, m_3=0.0921, m_4=1.1163, m_5=0.9754)
+HARDWARE_TOTAL_MASS = 6.1   # kg, Sec. 2.1 ("weighs approximately 6.1 kg")
+MASS_SETS = {
+    "sim": dict(TABLE3_LINKS, m_b=2.5639),
+    "hardware": dict(TABLE3_LINKS, m_b=round(HARDWARE_TOTAL_MASS - sum(TABLE3_LINKS.values()), 6)),
+}
+MASS_KEYS = ("m_1", "m_2", "m_3", "m_4", "m_5", "m_b")
+
+
+
 
 # ---- closed-form kinematics of the loop equations (Appendix A, Phi_1..Phi_4) -----------
 @dataclasses.dataclass(frozen=True)
@@ -147,6 +162,16 @@ def l3_interval(g: Geometry, n: int = 1441) -> tuple[float, float]:
     return float(max(d.max() - g.l_t, g.l_t)), float(d.min() + g.l_t)
 
 
+# Table 1: bounds (m) of the optimisation's search space; l_leg = l_AE + l_EF (eq. 5)
+TABLE1_BOUNDS = {"l_leg": (0.45, 0.50), "l_f": (0.073, 0.098), "l_c": (0.075, 0.12), "l_s": (0.039, 0.056),
+                 "l_t": (0.044, 0.067)}
+
+
+def table1_lengths(g: Geometry) -> dict:
+    """The lengths Table 1 bounds: l_leg = |AE| + |EF| = l_4 + l_5 (the foot at l_5 from the knee E)."""
+    return {"l_leg": g.l_4 + g.l_5, "l_f": g.l_f, "l_c": g.l_c, "l_s": g.l_s, "l_t": g.l_t}
+
+
 def touchdowns(touch, min_flight: int) -> list[int]:
     """Sample indices where the foot lands after at least `min_flight` samples in the air
     (contact chatter within one stance does not count as a new stride)."""
@@ -200,18 +225,33 @@ class Bolt(Robot):
     """One BOLT point.  Config names (angles in *_deg, else SI); see configs/robot/bolt.yaml."""
 
     name = "bolt"
-    Params = config.Params
-    physics = Physics
     samples_per_cycle = 200
     # randomised reliability runs (tests/test_reliability.py): the crank rates that run period-1
     # within the limits; faster rates hit harder (loop gap up to 1.7 mm, README "Speed sweep")
     random_inputs = {"crank_period": (0.3, 0.6), "theta_1_0_deg": (-30.0, 0.0)}
-    max_loop_gap = 1e-3
+    max_loop_gap = 1e-4          # m: a run whose loops open wider is flagged (README "Loop closure")
+    # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
+    closed_loop = True
+    AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap")
+    n_aux = len(AUX)
+    Params = config.Params
+    physics = Physics
     columns = ("crank_period", "bumper_height", "body_fixed")
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:
         p = self.p
+        for k, v in self.mass_set_values(p["mass_set"]).items():   # null: the mass set's value
+            if p[k] is None:
+                p[k] = v
+        if p["spring_stiffness"] is not None and not p["foot_mass"] < p["m_5"]:
+            raise ConfigError("foot_mass", self.cfg["foot_mass"], f"(0, m_5={p['m_5']:g}) kg: it is part of "
+                              "the tibia's mass")
+        if p["belt_speed"] is not None and p["body_fixed"]:
+            raise ConfigError("belt_speed", self.cfg["belt_speed"], "null when body_fixed (no treadmill under a "
+                              "held body)")
+        if not p["loop_dmin"] <= p["loop_dmax"]:
+            raise ConfigError("loop_dmin", self.cfg["loop_dmin"], f"(0, loop_dmax={self.cfg['loop_dmax']:g}]")
         for name in ("loop_timeconst", "contact_timeconst"):
             if p[name] < 2 * self.timestep:
                 raise ConfigError(name, self.cfg[name], f"[{2 * self.timestep:g}, 1] s (at least two "
@@ -235,6 +275,16 @@ class Bolt(Robot):
             raise ConfigError("l_3", self.cfg["l_3"], f"({lo:.4f}, {hi:.4f}) m for the other links",
                               "loop 2 cannot assemble over the full crank revolution")
 
+    def mass_set_values(self, name: str) -> dict:
+        """The masses (kg) and crank armature (kg m^2) of mass set `name`."""
+        arm = self.p["rotor_inertia"] * self.p["gear_ratio"] ** 2 if name == "hardware" else 0.0
+        return dict(MASS_SETS[name], armature=arm)
+
+    @property
+    def total_mass(self) -> float:
+        """Links and body (kg): what the boom carries."""
+        return float(sum(self.p[k] for k in MASS_KEYS))
+
     # ---- inputs ---------------------------------------------------------------------
     @property
     def geometry(self) -> Geometry:
@@ -253,15 +303,68 @@ class Bolt(Robot):
     def inputs(self) -> Crank:
         return Crank(self.omega, (self.p["theta_1_0"],), (CRANK_DIRECTION,))
 
+    def torque_limit(self, stance: bool, crank_rate: float) -> float:
+        """Sec. 5.1: +-tau_max in flight; in stance the peak-power limit |tau dq_1/dt| <= P_max,
+        i.e. |tau| <= P_max / |dq_1/dt| at the measured crank rate (no torque limit)."""
+        if self.p["limit_mode"] == "clamp":
+            return min(self.p["tau_max"], self.p["P_max"] / self.omega)
+        if stance:
+            return self.p["P_max"] / max(abs(crank_rate), 1e-9)
+        return self.p["tau_max"]
+
     @property
-    def torque_limit(self) -> float:
-        """The actuator clamp: tau_max, lowered to P_max / omega so the power at the commanded
-        crank rate cannot exceed P_max (README: "Power limit")."""
-        return min(self.p["tau_max"], self.p["P_max"] / self.omega)
+    def treadmill(self) -> bool:
+        return self.p["belt_speed"] is not None
+
+    def model_key(self) -> tuple:
+        return super().model_key() + (("treadmill", self.treadmill),)
 
     def controls(self, t):
-        """theta_1d(t) of eq. 20: a constant-speed crank, the position servo's reference."""
-        return self.inputs(t)[0]
+        """theta_1d(t) of eq. 20: a constant-speed crank, the position servo's reference; on the
+        treadmill also the belt's velocity reference (-belt_speed: the belt runs towards -x)."""
+        q = self.inputs(t)[0]
+        if self.treadmill:
+            q = np.concatenate([q, np.full((len(q), 1), -float(self.p["belt_speed"]))], axis=1)
+        return q
+
+    def _indices(self, model) -> tuple:
+        key = id(model)
+        idx = self.__dict__.setdefault("_idx", {}).get(key)
+        if idx is None:
+            adr = lambda n: int(model.sensor(n).adr[0])   # noqa: E731
+            idx = (adr("foot_touch"), adr("crank_rate"), int(model.jnt_dofadr[model.joint("q_1").id]),
+                   adr("B_hfe"), adr("B_femur"), adr("G_kfe"), adr("G_tibia"))
+            if len(self._idx) > 64:
+                self._idx.clear()
+            self._idx[key] = idx
+        return idx
+
+    def feedback(self, model, data):
+        """The Sec. 5.1 actuator, every step: eq. 20 is MuJoCo's position servo on q_1; its
+        force limit is switched here from the foot contact -- stance (foot touch sensor > 0) gets
+        the power limit P_max / |dq_1/dt|, flight the torque limit tau_max.
+
+        The touch sensor is the previous step's (contact forces need the constraint solve, which
+        needs the actuator force first: a sensor is read before the motor acts), the crank rate
+        the current state's.  data.userdata[0] keeps the phase of the last step's limit, so the
+        returned per-step peaks (AUX: |tau| and |tau dq_1/dt| by that phase, foot force, loop
+        gap) describe the step just taken with the limit it had.
+        """
+        i_touch, i_rate, i_dof, b1, b2, g1, g2 = self._indices(model)
+        sd = data.sensordata
+        prev_stance = data.userdata[0] > 0.5
+        tau = abs(float(data.actuator_force[0]))
+        power = abs(tau * float(sd[i_rate]))
+        gap = math.sqrt(max((sd[b1] - sd[b2]) ** 2 + (sd[b1 + 1] - sd[b2 + 1]) ** 2 + (sd[b1 + 2] - sd[b2 + 2]) ** 2,
+                            (sd[g1] - sd[g2]) ** 2 + (sd[g1 + 1] - sd[g2 + 1]) ** 2 + (sd[g1 + 2] - sd[g2 + 2]) ** 2))
+        force = float(sd[i_touch])
+        stance = force > 0.0
+        lim = self.torque_limit(stance, float(data.qvel[i_dof]))
+        model.actuator_forcerange[0, 0], model.actuator_forcerange[0, 1] = -lim, lim
+        data.userdata[0] = 1.0 if stance else 0.0
+        if prev_stance:
+            return (0.0, tau, 0.0, power, force, gap)
+        return (tau, 0.0, power, 0.0, force, gap)
 
     # ---- model ----------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:
@@ -297,24 +400,127 @@ class Bolt(Robot):
             body.mass, body.ipos = p[f"m_{i}"], [p[f"l_cm_{i}"], 0, 0]
             body.inertia = [0.05 * p[f"I_{i}"], p[f"I_{i}"], p[f"I_{i}"]]
             geom = spec.geom(link)
-            geom.fromto = [0, geom.fromto[1], 0, lengths[link], geom.fromto[4], 0]
+            end = lengths[link]
+            if link == "tibia":   # the tibia's capsule stops short of the foot: only the foot touches the floor
+                end -= 2 * p["foot_radius"] + (p["spring_travel"] if p["spring_stiffness"] is not None else 0.0) + (
+                    p["pad_travel"] if p["pad_stiffness"] is not None else 0.0)
+            geom.fromto = [0, geom.fromto[1], 0, end, geom.fromto[4], 0]
         spec.geom("crank_disk").size[0] = 1.5 * g.l_1
         for name, pos in (("D", g.l_1), ("B_hfe", g.l_2), ("C", g.l_s), ("G_kfe", g.l_3), ("B_femur", g.l_f),
-                          ("E", g.l_4), ("G_tibia", g.l_t), ("F", g.l_5)):
+                          ("E", g.l_4), ("G_tibia", g.l_t)):
             spec.site(name).pos = [pos, 0, 0]
         foot = spec.geom("foot")
-        foot.pos, foot.size[0], foot.friction[0] = [g.l_5, 0, 0], p["foot_radius"], p["mu"]
+        foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
         foot.solref = [p["contact_timeconst"], 1.0]
+        spec.body("foot").pos = [g.l_5, 0, 0]
         spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
-        spec.site("foot_touch").pos = [g.l_5, 0, 0]
+        if p["spring_stiffness"] is not None:
+            self._add_spring(spec)
+        if p["pad_stiffness"] is not None:
+            self._add_pad(spec)
         spec.geom("floor").friction[0] = p["mu"]
+        if self.treadmill:
+            self._add_belt(spec)
         for eq in ("loop_B", "loop_G"):
             spec.equality(eq).solref = [p["loop_timeconst"], 1.0]
+            spec.equality(eq).solimp[:2] = [p["loop_dmin"], p["loop_dmax"]]
         spec.joint("q_1").armature = p["armature"]
         act = spec.actuator("crank")
         act.gainprm[0], act.biasprm[1], act.biasprm[2] = p["K_P"], -p["K_P"], -p["K_D"]
-        act.forcerange = [-self.torque_limit, self.torque_limit]
+        # the flight limit; feedback() switches it to the power limit in stance every step
+        act.forcerange = [-p["tau_max"], p["tau_max"]]
         return spec
+
+    def _take_from_tibia(self, spec, m: float, name: str) -> None:
+        """Move mass m from the tibia to the foot point F (l_5): the tibia keeps the rest with its
+        COM and inertia shifted so that the pair still has Table 3's m_5, l_cm_5 and I_5."""
+        p, l5 = self.p, self.geometry.l_5
+        tib = spec.body("tibia")
+        m5, c5, I5 = tib.mass, tib.ipos[0], tib.inertia[1]
+        mt = m5 - m
+        ct = (m5 * c5 - m * l5) / mt
+        It = I5 - mt * (ct - c5) ** 2 - m * (l5 - c5) ** 2
+        if not (mt > 0 and It > 0):
+            raise ConfigError(name, self.cfg[name], "a value that leaves the tibia a positive mass and inertia")
+        tib.mass, tib.ipos, tib.inertia = mt, [ct, 0, 0], [0.05 * It, It, It]
+
+    def _add_belt(self, spec) -> None:
+        """Sec. 6.1's treadmill: the floor becomes a belt, a box (top at z = 0, 100 m long) on an
+        x slide of belt_mass, driven by a velocity servo (time constant 1 ms) at -belt_speed.  The
+        foot's contact sees the belt's velocity (MuJoCo's contact friction acts on the relative
+        velocity of the two bodies)."""
+        p = self.p
+        floor = spec.geom("floor")
+        fkw = dict(friction=floor.friction.copy(), condim=floor.condim, material=floor.material,
+                   contype=floor.contype, conaffinity=floor.conaffinity)
+        spec.delete(floor)
+        belt = spec.worldbody.add_body(name="belt", pos=[0, 0, 0])
+        belt.add_joint(name="belt", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
+        belt.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_BOX, size=[50.0, 0.5, 0.05], pos=[0, 0, -0.05],
+                      mass=p["belt_mass"], **fkw)
+        spec.add_actuator(name="belt", trntype=mujoco.mjtTrn.mjTRN_JOINT, target="belt",
+                          gaintype=mujoco.mjtGain.mjGAIN_FIXED, biastype=mujoco.mjtBias.mjBIAS_AFFINE,
+                          gainprm=[p["belt_mass"] / 1e-3] + [0] * 9, biasprm=[0, 0, -p["belt_mass"] / 1e-3] + [0] * 7)
+        spec.add_sensor(name="belt_vel", type=mujoco.mjtSensor.mjSENS_JOINTVEL, objtype=mujoco.mjtObj.mjOBJ_JOINT,
+                        objname="belt")
+
+    def _add_spring(self, spec) -> None:
+        """Sec. 2.1's die spring: the foot tip slides along the tibia (local x) on a joint of
+        stiffness spring_stiffness, free length at the stop (q = 0, no preload), compressing by
+        at most spring_travel (a stiff limit); its moving mass foot_mass comes out of m_5."""
+        p = self.p
+        mf = p["foot_mass"]
+        self._take_from_tibia(spec, mf, "foot_mass")
+        foot = spec.body("foot")
+        foot.mass, foot.ipos = mf, [0, 0, 0]
+        r = p["foot_radius"]
+        foot.inertia = [0.4 * mf * r * r] * 3
+        k = p["spring_stiffness"]
+        j = foot.add_joint(name="spring", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
+        j.stiffness[0], j.springref = k, 0.0
+        j.damping[0] = 2.0 * p["spring_damping_ratio"] * math.sqrt(k * mf)
+        j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+        j.range = [-p["spring_travel"], 0.0]
+        j.solref_limit = [p["loop_timeconst"], 1.0]          # the stop: as stiff as the loop closures
+        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        spec.add_sensor(name="spring", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objtype=mujoco.mjtObj.mjOBJ_JOINT,
+                        objname="spring")
+
+    def _add_pad(self, spec) -> None:
+        """The rubber pad: the foot's contact geom (and its touch site) on a body of mass pad_mass
+        that slides along the tibia on a spring-damper pad_stiffness, pad_damping (N/m, N s/m),
+        compressing by at most pad_travel.  The contact itself is then made rigid (2 time steps):
+        the pad is the contact's softness, in physical units (README "Compliance": MuJoCo's solref
+        is a per-unit-mass reference whose static and impact stiffness differ, measured)."""
+        p = self.p
+        foot = spec.body("foot")
+        if p["spring_stiffness"] is not None:   # the pad is part of the sprung foot tip's mass
+            if not foot.mass > p["pad_mass"]:
+                raise ConfigError("pad_mass", self.cfg["pad_mass"], f"(0, foot_mass={p['foot_mass']:g}) kg")
+            foot.mass -= p["pad_mass"]
+        else:
+            self._take_from_tibia(spec, p["pad_mass"], "pad_mass")
+        pad = foot.add_body(name="pad", pos=[0, 0, 0], mass=p["pad_mass"], ipos=[0, 0, 0],
+                            inertia=[0.4 * p["pad_mass"] * p["foot_radius"] ** 2] * 3)
+        j = pad.add_joint(name="pad", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
+        j.stiffness[0], j.springref, j.damping[0] = p["pad_stiffness"], 0.0, p["pad_damping"]
+        j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+        j.range = [-p["pad_travel"], 0.0]
+        j.solref_limit = [p["loop_timeconst"], 1.0]
+        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        old = spec.geom("foot")
+        kw = dict(name="foot", type=old.type, size=old.size.copy(), friction=old.friction.copy(),
+                  condim=old.condim, priority=old.priority, contype=old.contype, conaffinity=old.conaffinity,
+                  rgba=old.rgba.copy(), solimp=old.solimp.copy(), density=0.0)
+        spec.delete(old)
+        g = pad.add_geom(**kw)
+        g.solref = [2 * self.timestep, 1.0]
+        site = spec.site("foot_touch")
+        skw = dict(name="foot_touch", type=site.type, size=site.size.copy(), group=site.group)
+        spec.delete(site)
+        pad.add_site(**skw)
+        spec.add_sensor(name="pad", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objtype=mujoco.mjtObj.mjOBJ_JOINT,
+                        objname="pad")
 
     def pose(self, q1: float) -> dict:
         """Closed-form joint angles at crank angle q1 (rad)."""
@@ -334,6 +540,8 @@ class Bolt(Robot):
                 z = max(z, self.p["bumper_height"])   # resting on the bumper, the foot above the floor
             data.joint("z").qpos[0] = z - z0
         data.qvel[:] = 0.0
+        if self.treadmill:   # the belt already running
+            data.joint("belt").qvel[0] = -float(self.p["belt_speed"])
 
     # ---- metrics ----------------------------------------------------------------------
     def progress(self, sensordata, model):
@@ -345,21 +553,46 @@ class Bolt(Robot):
         return np.stack([np.linalg.norm(s("B_hfe") - s("B_femur"), axis=-1),
                          np.linalg.norm(s("G_kfe") - s("G_tibia"), axis=-1)], axis=-1)
 
+    def phase_peaks(self, run, window=slice(None)) -> dict:
+        """Per-step peaks by actuator phase (flight: torque limit, stance: power limit) from the
+        closed-loop record (every step counted); falls back to the samples without it."""
+        if run.aux is not None and len(run.aux[window]):
+            a = np.maximum(run.aux[window], 0.0)
+            col = lambda k: float(a[:, self.AUX.index(k)].max())   # noqa: E731
+            return dict(peak_torque_flight=col("tau_flight"), peak_torque_stance=col("tau_stance"),
+                        peak_power_flight=col("power_flight"), peak_power_stance=col("power_stance"),
+                        peak_foot_force=col("foot_force"), max_loop_gap=col("loop_gap"))
+        tau = run.sensor("crank_torque")[window, 0]
+        power = np.abs(tau * run.sensor("crank_rate")[window, 0])
+        touch = run.sensor("foot_touch")[window, 0]
+        st = touch > 0
+        pk = lambda x, m: float(np.abs(x[m]).max()) if m.any() else 0.0   # noqa: E731
+        gaps = self.loop_gaps(run.sensordata[window], run.model)
+        return dict(peak_torque_flight=pk(tau, ~st), peak_torque_stance=pk(tau, st),
+                    peak_power_flight=pk(power, ~st), peak_power_stance=pk(power, st),
+                    peak_foot_force=float(touch.max()) if len(touch) else math.nan,
+                    max_loop_gap=float(gaps.max()) if len(gaps) else math.nan)
+
     def summarize(self, run) -> dict:
         T, spc, n = self.period, self.samples_per_cycle, len(run.t)
-        tau = run.sensor("crank_torque")[:, 0]
-        w = run.sensor("crank_rate")[:, 0]
-        power = tau * w
         touch = run.sensor("foot_touch")[:, 0] > 0
-        gaps = self.loop_gaps(run.sensordata, run.model)
         heights = np.stack([run.sensor(f"{pt}_pos")[:, 2] for pt in POINTS], axis=1)
         heights[:, POINTS.index("F")] -= self.p["foot_radius"]   # bottom of the foot sphere
-        out = dict(crank_period=T, omega=self.omega, torque_limit=self.torque_limit, cycles=run.cycles,
-                   peak_torque=float(np.abs(tau).max()) if n else math.nan,
-                   peak_power=float(np.abs(power).max()) if n else math.nan,
-                   peak_stance_power=float(np.abs(power[touch]).max()) if touch.any() else 0.0,
-                   max_loop_gap=float(gaps.max()) if n else math.nan,
+        out = dict(crank_period=T, omega=self.omega, cycles=run.cycles,
                    min_point_height=float(heights.min()) if n else math.nan)
+        pk = self.phase_peaks(run) if n else {}
+        out.update(pk)
+        if n:
+            p = self.p
+            out["peak_torque"] = max(pk["peak_torque_flight"], pk["peak_torque_stance"])
+            out["peak_power"] = max(pk["peak_power_flight"], pk["peak_power_stance"])
+            out["peak_stance_power"] = pk["peak_power_stance"]
+            # which limit bound where: the flight torque limit, the stance power limit
+            out["torque_limit_binds_flight"] = bool(pk["peak_torque_flight"] >= p["tau_max"] * (1 - 1e-6))
+            out["power_limit_binds_stance"] = bool(pk["peak_power_stance"] >= p["P_max"] * (1 - 1e-6))
+            out["limits_ok"] = bool(pk["peak_torque_flight"] <= p["tau_max"] * (1 + 1e-9)
+                                    and pk["peak_power_stance"] <= p["P_max"] * (1 + 1e-9))
+            out["loop_gap_ok"] = bool(pk["max_loop_gap"] <= self.max_loop_gap)
         ref = self.controls(run.t)[:, 0]
         err = np.abs(run.sensor("q_1")[:, 0] - ref)
         out["max_tracking_error_deg"] = float(np.degrees(err.max())) if n else math.nan
@@ -377,19 +610,40 @@ class Bolt(Robot):
         t = run.t
         span = t[win][-1] - t[win][0] if n > 1 and ncyc > k0 else math.nan
         out["speed"] = float((x[win][-1] - x[win][0]) / span) if span == span and span > 0 else math.nan
+        q1 = run.sensor("q_1")[:, 0]   # the crank's real mean rate: the servo may lag its reference
+        turned = abs(q1[win][-1] - q1[win][0]) if n else 0.0
+        out["crank_period_measured"] = float(2 * math.pi * span / turned) if turned > 0 and span == span else math.nan
+        if self.treadmill:   # speed is the body's over the world; over the belt it is speed + belt speed
+            out["belt_speed"] = float(self.p["belt_speed"])
+            out["speed_over_belt"] = out["speed"] + out["belt_speed"]
         td = touchdowns(touch, spc // 4)
         td_t = np.array([t[i] for i in td if i >= k0 * spc])
         out["stride_time"] = float(np.mean(np.diff(td_t))) if len(td_t) >= 2 else math.nan
         out["touchdowns"] = len(td)
         out["touchdowns_per_revolution"] = float(len(td_t) / (ncyc - k0)) if ncyc > k0 else math.nan
-        out["limits_ok"] = bool(out["peak_torque"] <= self.p["tau_max"] + 1e-9
-                                and out["peak_stance_power"] <= self.p["P_max"])
         out["stride_length"] = float(np.mean(run.cycle_values[k0:])) if ncyc > k0 else math.nan
         out["duty_factor"] = metrics.duty_factor(touch[win]) if n else math.nan
+        out["impact_force"] = self.impact_force(run, k0)
+        if self.p["spring_stiffness"] is not None:   # compression of the die spring (sampled)
+            out["max_spring_compression"] = float(-run.sensor("spring")[:, 0].min()) if n else math.nan
         out["height_min"] = float(z[win].min()) if n else math.nan
         out["height_max"] = float(z[win].max()) if n else math.nan
         out["steady"] = bool(run.steady.steady) if run.steady else False
         return out
 
+    def impact_force(self, run, k0: int) -> float:
+        """Median over the revolutions from k0 on that touch the ground of each one's peak foot
+        force (N, every step when recorded): the impact force of a steady stride."""
+        spc, ncyc = self.samples_per_cycle, run.cycles
+        f = (run.aux[:, self.AUX.index("foot_force")] if run.aux is not None
+             else run.sensor("foot_touch")[:, 0])
+        peaks = [f[k * spc + 1:(k + 1) * spc + 1].max() for k in range(k0, ncyc) if len(f) > k * spc + 1]
+        peaks = [x for x in peaks if x > 0]
+        return float(np.median(peaks)) if peaks else 0.0
 
-# ---- dm_control -----------------------------------------------------------------------
+    def run_error(self, summary: dict) -> str | None:
+        """Flag a run whose loops opened wider than max_loop_gap (metrics kept)."""
+        gap = summary.get("max_loop_gap", math.nan)
+        if gap == gap and gap > self.max_loop_gap:
+            return f"loop gap {gap * 1e3:.3f} mm exceeds max_loop_gap {self.max_loop_gap * 1e3:g} mm"
+        return None

@@ -6,6 +6,9 @@ with numpy, sensor data are recorded natively, and Python touches the
 simulation only once per chunk.  A pool of `nsim` slots is refilled as points
 finish (longest first), so points of different durations waste little.
 A single run is the same code with one point, so both paths agree exactly.
+Robots with `closed_loop` (a per-step `feedback` hook, e.g. actuator limits that
+depend on the measured state) are stepped point by point in a plain mj_step
+loop with the same chunking, sampling and warning checks.
 """
 from __future__ import annotations
 
@@ -39,6 +42,8 @@ class Run:
     cycle_values: np.ndarray      # (cycles,) per-cycle change of robot.progress
     steady: metrics.SteadyState | None
     error: str | None = None
+    aux: np.ndarray | None = None  # (samples, robot.n_aux): maxima of a closed-loop robot's feedback values
+    #                                since the previous sample (every step counted once)
 
     def sensor(self, name: str) -> np.ndarray:
         return self.robot.sensor(self.sensordata, self.model, name)
@@ -58,6 +63,7 @@ class _Slot:
     boundary: list = dataclasses.field(default_factory=list)  # progress at t = kT
     done: bool = False
     steady: metrics.SteadyState | None = None
+    naux: int = 0                 # trailing columns of each sample that are feedback values, not sensors
 
 
 def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
@@ -93,6 +99,11 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
             progress(done[0])
 
     for idx in groups.values():
+        if robots[idx[0]].closed_loop:
+            for i in sorted(idx, key=lambda i: -robots[i].steps_per_cycle * robots[i].period):
+                _run_closed_loop(i, robots[i], models[i], finished, cycles=cycles, min_cycles=min_cycles,
+                                 stop_when_steady=stop_when_steady, steady_kw=steady_kw or {}, chunk=chunk)
+            continue
         _run_group(idx, robots, models, finished, cycles=cycles, min_cycles=min_cycles,
                    stop_when_steady=stop_when_steady, steady_kw=steady_kw or {}, nthread=nthread,
                    nsim=min(len(idx), nsim or 4 * nthread), chunk=chunk)
@@ -159,6 +170,48 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
             b.set_models(list(slot_models))
 
 
+def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when_steady, steady_kw, chunk):
+    """One point of a closed-loop robot: controls, then robot.feedback, then mj_step, every step.
+
+    The model is a private copy (feedback may edit it).  Each step's row is the sensors of the
+    state before it (as the native rollout records); a sampled row is followed by the maxima of
+    the feedback's per-step values since the previous sample (so peaks between samples are kept).
+    """
+    import copy
+    m = copy.copy(model)
+    d = mujoco.MjData(m)
+    spec = mujoco.mjtState.mjSTATE_INTEGRATION
+    mujoco.mj_setState(m, d, robot.initial_state(model), spec)
+    mujoco.mj_forward(m, d)             # sensors of the initial state: what feedback reads first
+    naux = robot.n_aux
+    s = _Slot(i, robot, model, naux=naux)
+    nsens = m.nsensordata
+    stride = robot.steps_per_cycle // robot.samples_per_cycle
+    rec = np.empty((chunk, nsens + naux))
+    acc = np.full(naux, -np.inf)
+    err = None
+    while not s.done:
+        ctrl = robot.controls((s.step + np.arange(chunk)) * robot.timestep)
+        for k in range(chunk):
+            d.ctrl[:] = ctrl[k]
+            aux = robot.feedback(m, d)
+            if naux:
+                np.maximum(acc, aux, out=acc)
+            mujoco.mj_step(m, d)
+            rec[k, :nsens] = d.sensordata
+            if naux and (s.step + k) % stride == 0:   # a sampled step: the maxima since the last sample
+                rec[k, nsens:] = acc
+                acc[:] = -np.inf
+        if d.warning.number.any():
+            w = [WARNING_NAMES[n] for n in np.flatnonzero(d.warning.number)]
+            dt = robot.timestep
+            err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
+                   f"and t={(s.step + chunk) * dt:.4f} s")
+            break
+        _consume(s, rec, cycles, min_cycles, stop_when_steady, steady_kw)
+    finished(i, _finish(s, err, steady_kw))
+
+
 def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, steady_kw):
     """Take the samples of one chunk: every (steps_per_cycle/spc)-th step's sensors.
 
@@ -189,11 +242,13 @@ def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, st
 
 def _finish(s: _Slot, err, steady_kw) -> Run:
     r = s.robot
-    data = np.array(s.samples) if s.samples else np.zeros((0, s.model.nsensordata))
+    data = np.array(s.samples) if s.samples else np.zeros((0, s.model.nsensordata + s.naux))
     t = np.arange(len(data)) * (r.steps_per_cycle // r.samples_per_cycle) * r.timestep
     vals = metrics.per_cycle(s.boundary)
     st = metrics.steady_state(vals, **steady_kw) if len(vals) else None
-    return Run(r, s.model, t, data, vals, st, err)
+    nsens = s.model.nsensordata
+    aux = data[:, nsens:] if s.naux else None
+    return Run(r, s.model, t, data[:, :nsens], vals, st, err, aux)
 
 
 def run_point(point, robot_cls, **kw) -> Run:

@@ -47,6 +47,8 @@ class GaitTask(control.Task):
         if self.controller is not None:
             ctrl = self.controller(physics.model.ptr, physics.data.ptr, ctrl.copy())
         physics.data.ctrl[:] = ctrl
+        if self.robot.closed_loop:   # the robot's own per-step hook (the physics' model is a copy)
+            self.robot.feedback(physics.model.ptr, physics.data.ptr)
 
     def get_observation(self, physics):
         if self._observe is not None:

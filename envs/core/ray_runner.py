@@ -55,8 +55,11 @@ def _chunk_task(robot_name, cfgs, run_kw):
     cls = envs.robot_class(robot_name)
     robots = [cls(**c) for c in cfgs]
     runs = batch.run_points(robots, cls, **run_kw)
-    return [({} if run.error else r.summarize(run), run.error, run.cycles * r.steps_per_cycle)
-            for r, run in zip(robots, runs)]
+    out = []
+    for r, run in zip(robots, runs):   # as sweep.batch_engine: a flagged run keeps its metrics
+        summary = {} if run.error else r.summarize(run)
+        out.append((summary, run.error or r.run_error(summary), run.cycles * r.steps_per_cycle))
+    return out
 
 
 def engine(run_kw: dict, *, address=None, points_per_task=None):

@@ -22,6 +22,8 @@ May define:
   columns       parameters always written to results files
   engines       simulators an experiment may choose (default: ("mujoco",))
   samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below)
+  closed_loop, n_aux, feedback(model, data)   a per-step hook (e.g. state-dependent actuator limits)
+  run_error(summary)          a reason to flag a finished run in the results' error column
 Defining a subclass registers it: `envs.robot_class(name)` and `envs.load(name)` find it.
 """
 from __future__ import annotations
@@ -73,6 +75,10 @@ class Robot:
     random_inputs: ClassVar[dict] = {}     # name -> (lo, hi): bounded ranges for randomised reliability runs
     max_penetration: ClassVar[float] = 2e-3  # m: deepest contact penetration a healthy run may show
     max_loop_gap: ClassVar[float] = 1e-3   # m: largest equality-constraint (loop-closure) violation allowed
+    # True: `feedback` runs before every physics step (state-dependent actuator limits, ...); the
+    # batch runner then steps the point in a per-step loop instead of the open-loop native rollout
+    closed_loop: ClassVar[bool] = False
+    n_aux: ClassVar[int] = 0               # values `feedback` returns per step, recorded with each sample (Run.aux)
     # derived from Params when the subclass is defined:
     defaults: ClassVar[dict] = {}          # config names (angles in *_deg), SI otherwise
     model_keys: ClassVar[tuple] = ()       # parameters that change the compiled MjModel
@@ -118,6 +124,18 @@ class Robot:
     def initial_pose(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         """Set data.qpos/qvel to the t=0 state (at rest, in contact where the robot starts so)."""
         raise NotImplementedError
+
+    def feedback(self, model: mujoco.MjModel, data: mujoco.MjData):
+        """Closed-loop hook (robots with `closed_loop`): called before every mj_step, after the
+        open-loop controls are written, with `data` at the state about to be stepped and its
+        sensordata from the previous step.  It may rewrite data.ctrl or the fields of `model` (a
+        private copy per run).  Returns `n_aux` numbers recorded with each sample (or None)."""
+        return None
+
+    def run_error(self, summary: dict) -> str | None:
+        """A reason to flag a finished run whose metrics are still reported (e.g. a loop gap over
+        `max_loop_gap`); None if healthy.  Results files put it in their `error` column."""
+        return None
 
     def progress(self, sensordata: np.ndarray, model: mujoco.MjModel) -> np.ndarray:
         """The scalar whose per-cycle change is the cycle's step (e.g. foot 1 x, signed)."""

@@ -6,9 +6,13 @@ Controls at step k are `robot.controls(k * dt)`, computed `chunk` steps at a tim
 as the batch runner does, so every path sees the same inputs bit for bit.
 
 A feedback controller has one signature everywhere: `controller(model, data, ctrl) -> ctrl`,
-called before each step with the open-loop controls (time: `data.time`).
+called before each step with the open-loop controls (time: `data.time`).  A robot with
+`closed_loop` also gets its own `feedback(model, data)` hook before each step (after the
+controls), on every path: here, the dm_control task and the batch runner.
 """
 from __future__ import annotations
+
+import copy
 
 import mujoco
 import numpy as np
@@ -45,7 +49,9 @@ class Stepper:
     def __init__(self, robot: Robot, model: mujoco.MjModel | None = None, data: mujoco.MjData | None = None,
                  controller=None, chunk: int = 2000):
         self.robot = robot
-        self.model = robot.model() if model is None else model
+        if model is None:   # a closed-loop robot's feedback may edit its model: a private copy
+            model = copy.copy(robot.model()) if robot.closed_loop else robot.model()
+        self.model = model
         self.data = mujoco.MjData(self.model) if data is None else data
         self.controller = controller
         self.schedule = Schedule(robot, chunk)
@@ -57,5 +63,7 @@ class Stepper:
         for _ in range(int(n)):
             ctrl = sched(self.k)
             d.ctrl[:] = ctrl if ctl is None else ctl(m, d, ctrl.copy())
+            if self.robot.closed_loop:   # the robot's own per-step hook (e.g. phase-dependent limits)
+                self.robot.feedback(m, d)
             mujoco.mj_step(m, d)
             self.k += 1

@@ -143,8 +143,10 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
             nonlocal steps
             r = robots[j]
             steps += run.cycles * r.steps_per_cycle
-            # a failed point (MuJoCo error or warning) keeps its row, with the reason and no metrics
-            add(j, {} if run.error else r.summarize(run), run.error)
+            # a failed point (MuJoCo error or warning) keeps its row, with the reason and no metrics;
+            # a run the robot flags (e.g. loop gap over its limit) keeps its metrics and the reason
+            summary = {} if run.error else r.summarize(run)
+            add(j, summary, run.error or r.run_error(summary))
         batch.run_points(robots, type(robots[0]), on_result=on_result, **run_kw)
         return steps
     return simulate
