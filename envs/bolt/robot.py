@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import pathlib
 
 import mujoco
 import numpy as np
