@@ -1,6 +1,9 @@
 """Every robot's scene and env: loads, steps for seconds with the default gait and with
 randomised bounded inputs, and never shows a MuJoCo warning, NaN, deep penetration or an
-open loop (like Menagerie's model tests and dm_control's suite tests)."""
+open loop (like Menagerie's model tests and dm_control's suite tests).
+
+The limits are the robot's declared `max_penetration` and `max_loop_gap`: the same numbers
+the batch runner uses to flag every results row (Robot.health_error)."""
 import pathlib
 
 import mujoco
@@ -92,3 +95,22 @@ def test_dm_control_env_steps_cleanly(name):
     assert not env.physics.data.warning.number.any()
     assert np.isfinite(env.physics.data.qpos).all()
     assert env.physics.data.time > 0
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_results_rows_use_the_same_health_limits(name, monkeypatch):
+    """The batch runner's health flag of the default gait agrees with the plain-loop check above,
+    and is driven by the very class attributes this test reads (lowering them flags the run)."""
+    cls = envs.robot_class(name)
+    r = cls()
+    run = batch.run_point(r, cls, cycles=1, nthread=1)
+    assert run.error is None and run.unhealthy is None, run.unhealthy
+    assert 0 <= run.max_penetration <= r.max_penetration
+    assert (run.max_loop_gap is not None) == bool(cls.loops)
+    pen, gap = health(r, seconds=r.period, check_every=1)          # the same states, stepped one by one
+    assert run.max_penetration == pytest.approx(pen, rel=0.05, abs=2e-5)
+    if cls.loops:                               # sensor-site distance vs the constraint's |efc_pos|
+        assert gap <= run.max_loop_gap * 1.01 + 1e-6 and run.max_loop_gap <= r.max_loop_gap
+    monkeypatch.setattr(cls, "max_penetration", run.max_penetration / 2)
+    flagged = batch.run_point(cls(), cls, cycles=1, nthread=1)
+    assert flagged.unhealthy and f"{cls.__name__}.max_penetration" in flagged.unhealthy

@@ -236,6 +236,15 @@ class Bolt(Robot):
     Params = config.Params
     physics = Physics
     columns = ("crank_period", "bumper_height", "body_fixed")
+    loops = (("B_hfe", "B_femur"), ("G_kfe", "G_tibia"))      # loop 1 and loop 2 closure points
+    metrics = ("crank_period", "omega", "cycles", "min_point_height", "peak_torque_flight", "peak_torque_stance",
+               "peak_power_flight", "peak_power_stance", "peak_foot_force", "max_loop_gap", "peak_torque",
+               "peak_power", "peak_stance_power", "torque_limit_binds_flight", "power_limit_binds_stance",
+               "limits_ok", "loop_gap_ok", "max_tracking_error_deg",
+               "foot_path_error",                                                                  # body fixed
+               "speed", "crank_period_measured", "belt_speed", "speed_over_belt", "stride_time",  # running
+               "touchdowns", "touchdowns_per_revolution", "stride_length", "duty_factor", "impact_force",
+               "max_spring_compression", "height_min", "height_max", "steady")
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:

@@ -8,7 +8,14 @@ finish (longest first), so points of different durations waste little.
 A single run is the same code with one point, so both paths agree exactly.
 Robots with `closed_loop` (a per-step `feedback` hook, e.g. actuator limits that
 depend on the measured state) are stepped point by point in a plain mj_step
-loop with the same chunking, sampling and warning checks.
+loop with the same chunking, sampling, warning and health checks.
+
+Every step of every point is also checked for health: its deepest contact penetration
+(the contact-distance sensor every compiled model carries), its largest loop-closure gap
+(the robot's declared `loops`), non-finite sensor values and MuJoCo warnings.  A MuJoCo
+warning or a NaN fails the point (`Run.error`, no metrics); penetration or a loop gap over
+the robot's declared limits (`Robot.max_penetration`, `Robot.max_loop_gap`) marks a finished
+run unhealthy (`Run.unhealthy`; its metrics are kept but it is not a valid result).
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ import numpy as np
 from mujoco import batch as mjbatch
 
 from envs.core import metrics
-from envs.core.robot import WARNING_NAMES, Robot
+from envs.core.robot import DEFAULT_MAX_STEPS, PENETRATION_SENSOR, WARNING_NAMES, Robot
 
 
 def available_cores() -> int:
@@ -41,9 +48,17 @@ class Run:
     sensordata: np.ndarray        # (samples, nsensordata), sensors of the state at t
     cycle_values: np.ndarray      # (cycles,) per-cycle change of robot.progress
     steady: metrics.SteadyState | None
-    error: str | None = None
+    error: str | None = None          # the simulation failed (MuJoCo error or warning, NaN): no metrics
     aux: np.ndarray | None = None  # (samples, robot.n_aux): maxima of a closed-loop robot's feedback values
     #                                since the previous sample (every step counted once)
+    max_penetration: float = 0.0      # m, deepest contact penetration over every step run
+    max_loop_gap: float | None = None  # m, largest loop-closure gap over every step (robots with loops)
+    unhealthy: str | None = None      # finished, but over the robot's health limits
+
+    @property
+    def problem(self) -> str | None:
+        """What makes this run not a valid result (the results row's `error`), or None."""
+        return self.error or self.unhealthy
 
     def sensor(self, name: str) -> np.ndarray:
         return self.robot.sensor(self.sensordata, self.model, name)
@@ -64,15 +79,19 @@ class _Slot:
     done: bool = False
     steady: metrics.SteadyState | None = None
     naux: int = 0                 # trailing columns of each sample that are feedback values, not sensors
+    max_penetration: float = 0.0
+    max_loop_gap: float = 0.0
 
 
 def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
                stop_when_steady: bool = False, steady_kw: dict | None = None,
                nthread: int | None = None, nsim: int | None = None,
-               chunk: int = 2000, on_result=None, progress=None) -> list:
+               chunk: int = 2000, max_steps: int | None = DEFAULT_MAX_STEPS, on_result=None,
+               progress=None) -> list:
     """Simulate `points` (Robot instances, or dicts of config parameters of `robot_cls`).
 
-    Every point is validated before anything is simulated.  Each runs `cycles`
+    Every point is validated before anything is simulated, its step count included
+    (StepBudgetError over `max_steps`; None: unbounded).  Each runs `cycles`
     periods, or stops early once steady if `stop_when_steady` (never before
     `min_cycles`).  on_result(i, run) is called as each point finishes (in
     finishing order); progress(n) is called with the number of points finished.
@@ -82,6 +101,7 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
     robots = [p if isinstance(p, Robot) else robot_cls(**p) for p in points]
     if not robots:
         return []
+    check_run(robots, cycles=cycles, min_cycles=min_cycles, chunk=chunk, max_steps=max_steps)
     nthread = available_cores() if nthread is None else max(1, int(nthread))
     models = [r.model() for r in robots]
     groups: dict = collections.defaultdict(list)
@@ -108,6 +128,19 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
                    stop_when_steady=stop_when_steady, steady_kw=steady_kw or {}, nthread=nthread,
                    nsim=min(len(idx), nsim or 4 * nthread), chunk=chunk)
     return results
+
+
+def check_run(robots, *, cycles, min_cycles=1, chunk=1, max_steps=DEFAULT_MAX_STEPS) -> None:
+    """Run settings and every point's step count, before anything is simulated (ConfigError)."""
+    from envs.core.errors import ConfigError
+    for name, v, lo in (("run.cycles", cycles, 1), ("run.min_cycles", min_cycles, 1), ("run.chunk", chunk, 1)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ConfigError(name, v, f"an integer >= {lo}")
+    if max_steps is not None:
+        if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+            raise ConfigError("run.max_steps", max_steps, "an integer >= 1 (steps per point)")
+        for r in robots:
+            r.check_steps(cycles, max_steps)
 
 
 def _layout(m: mujoco.MjModel) -> tuple:
@@ -161,7 +194,8 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
                 err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
                        f"and t={(s.step + chunk) * dt:.4f} s")
             if err is None:
-                _consume(s, rec[j], cycles, min_cycles, stop_when_steady, steady_kw)
+                used = _consume(s, rec[j], cycles, min_cycles, stop_when_steady, steady_kw)
+                err = _health(s, rec[j, :used], chunk)
             if err is not None or s.done:
                 finished(s.index, _finish(s, err, steady_kw))
                 assign(k)
@@ -208,12 +242,31 @@ def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when
             err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
                    f"and t={(s.step + chunk) * dt:.4f} s")
             break
-        _consume(s, rec, cycles, min_cycles, stop_when_steady, steady_kw)
+        used = _consume(s, rec, cycles, min_cycles, stop_when_steady, steady_kw)
+        err = _health(s, rec[:used, :nsens], chunk)
+        if err is not None:
+            break
     finished(i, _finish(s, err, steady_kw))
 
 
-def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, steady_kw):
+def _health(s: _Slot, rec: np.ndarray, chunk: int) -> str | None:
+    """Fold one chunk's steps into the slot's health maxima; an error for non-finite values."""
+    if not len(rec):
+        return None
+    if not np.isfinite(rec).all():
+        dt = s.robot.timestep
+        return (f"non-finite (NaN/inf) sensor values between t={s.step * dt - chunk * dt:.4f} s "
+                f"and t={s.step * dt:.4f} s")
+    a = s.model.sensor(PENETRATION_SENSOR).adr[0]
+    s.max_penetration = max(s.max_penetration, float(-rec[:, a].min()))
+    if s.robot.loops:
+        s.max_loop_gap = max(s.max_loop_gap, float(s.robot.loop_gap_of(rec, s.model).max()))
+    return None
+
+
+def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, steady_kw) -> int:
     """Take the samples of one chunk: every (steps_per_cycle/spc)-th step's sensors.
+    Returns how many of the chunk's records belong to the run (all, unless it ended in it).
 
     rec[i] holds the sensors of the state *before* step s.step + i + 1, i.e. of
     the state after s.step + i steps (MuJoCo computes sensors at the start of a step).
@@ -223,6 +276,7 @@ def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, st
     n = len(rec)
     first = -(-s.step // stride) * stride            # first sampled global step in this chunk
     last = min(s.step + n - 1, cycles * r.steps_per_cycle)
+    used = last - s.step + 1
     for g in range(first, last + 1, stride):
         row = rec[g - s.step]
         s.samples.append(row.copy())
@@ -231,13 +285,16 @@ def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, st
             kcyc = len(s.boundary) - 1
             if kcyc >= cycles:
                 s.done = True
+                used = g - s.step + 1
                 break
             if stop_when_steady and kcyc >= min_cycles:
                 st = metrics.steady_state(metrics.per_cycle(s.boundary), **steady_kw)
                 if st.steady:
                     s.done = True
+                    used = g - s.step + 1
                     break
     s.step += n
+    return used
 
 
 def _finish(s: _Slot, err, steady_kw) -> Run:
@@ -248,7 +305,12 @@ def _finish(s: _Slot, err, steady_kw) -> Run:
     st = metrics.steady_state(vals, **steady_kw) if len(vals) else None
     nsens = s.model.nsensordata
     aux = data[:, nsens:] if s.naux else None
-    return Run(r, s.model, t, data[:, :nsens], vals, st, err, aux)
+    gap = s.max_loop_gap if r.loops else None
+    run = Run(r, s.model, t, data[:, :nsens], vals, st, err, aux, max_penetration=s.max_penetration,
+              max_loop_gap=gap)
+    if err is None:
+        run.unhealthy = r.health_error(s.max_penetration, gap)
+    return run
 
 
 def run_point(point, robot_cls, **kw) -> Run:

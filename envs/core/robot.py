@@ -21,13 +21,21 @@ May define:
   validate()    cross-parameter checks beyond the declared ranges (raise ConfigError)
   columns       parameters always written to results files
   engines       simulators an experiment may choose (default: ("mujoco",))
-  samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below)
+  metrics       every key summarize() may return: the declared results columns (a results row
+                with another key is an error; tests check summarize() against it)
+  loops         (site, site) pairs of framepos sensors a loop closure joins: their distance is the
+                loop gap the batch runner checks at every step
+  samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below: the health
+                limits of every results row and of tests/test_reliability.py)
   closed_loop, n_aux, feedback(model, data)   a per-step hook (e.g. state-dependent actuator limits)
-  run_error(summary)          a reason to flag a finished run in the results' error column
+  run_error(summary)          a reason beyond the health limits to flag a finished run in the
+                              results' error column
 Defining a subclass registers it: `envs.robot_class(name)` and `envs.load(name)` find it.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import pathlib
 from typing import ClassVar
@@ -36,6 +44,7 @@ import mujoco
 import numpy as np
 
 from envs.core import schema
+from envs.core.errors import StepBudgetError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"    # models/<robot>/: MJCF and provenance, one folder a robot
@@ -43,6 +52,13 @@ MODELS = ROOT / "models"    # models/<robot>/: MJCF and provenance, one folder a
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
 REGISTRY: dict = {}         # name -> Robot subclass, filled as robot classes are defined
 REQUIRED = ("period", "spec", "controls", "initial_pose", "progress", "summarize")
+# Every compiled model gets this sensor: the signed distance of its deepest contact (MuJoCo's
+# contact sensor, all contacts, reduced to the minimum distance), so the batch runner reads
+# each run's penetration at every step.  Sensors do not change the physics.
+PENETRATION_SENSOR = "gaittwin_contact_dist"
+# Steps per point allowed by default (run.max_steps): about an hour of one core at the
+# measured single-thread speeds (17k-110k steps/s; scripts/bench_store.py prints them).
+DEFAULT_MAX_STEPS = 100_000_000
 
 
 def to_si(params: dict) -> dict:
@@ -75,6 +91,9 @@ class Robot:
     random_inputs: ClassVar[dict] = {}     # name -> (lo, hi): bounded ranges for randomised reliability runs
     max_penetration: ClassVar[float] = 2e-3  # m: deepest contact penetration a healthy run may show
     max_loop_gap: ClassVar[float] = 1e-3   # m: largest equality-constraint (loop-closure) violation allowed
+    # ^ the health limits: tests/test_reliability.py and every results row (envs.core.batch) use these
+    loops: ClassVar[tuple] = ()            # (site sensor, site sensor) pairs a loop closure joins (framepos)
+    metrics: ClassVar[tuple] = ()          # every key summarize() may return: the declared results columns
     # True: `feedback` runs before every physics step (state-dependent actuator limits, ...); the
     # batch runner then steps the point in a per-step loop instead of the open-loop native rollout
     closed_loop: ClassVar[bool] = False
@@ -164,6 +183,52 @@ class Robot:
     def timestep(self) -> float:
         return self.period / self.steps_per_cycle
 
+    # ---- health ---------------------------------------------------------------
+    @classmethod
+    def health_columns(cls) -> tuple:
+        """The health columns of every results row: penetration, and the loop gap where there are loops."""
+        return ("max_penetration",) + (("max_loop_gap",) if cls.loops else ())
+
+    def health_error(self, max_penetration: float, max_loop_gap: float | None = None) -> str | None:
+        """Why a finished run is not healthy (over the declared limits), or None."""
+        bad = []
+        if not max_penetration <= self.max_penetration:        # NaN counts as over
+            bad.append(f"max penetration {max_penetration * 1e3:.3g} mm > {self.max_penetration * 1e3:g} mm "
+                       f"({type(self).__name__}.max_penetration)")
+        if self.loops and max_loop_gap is not None and not max_loop_gap <= self.max_loop_gap:
+            bad.append(f"max loop gap {max_loop_gap * 1e3:.3g} mm > {self.max_loop_gap * 1e3:g} mm "
+                       f"({type(self).__name__}.max_loop_gap)")
+        return "unhealthy: " + "; ".join(bad) if bad else None
+
+    def loop_gap_of(self, sensordata: np.ndarray, model: mujoco.MjModel) -> np.ndarray:
+        """(..., len(loops)) distances of the declared loop-closure point pairs (m)."""
+        return np.stack([np.linalg.norm(self.sensor(sensordata, model, a) - self.sensor(sensordata, model, b),
+                                        axis=-1) for a, b in self.loops], axis=-1)
+
+    # ---- bounded runs -------------------------------------------------------------
+    def check_steps(self, cycles: int, max_steps: int | None = None) -> int:
+        """Steps of a run of `cycles` periods; StepBudgetError over `max_steps`."""
+        max_steps = DEFAULT_MAX_STEPS if max_steps is None else max_steps
+        spc = self.steps_per_cycle
+        steps = int(cycles) * spc
+        if steps > max_steps:
+            raise StepBudgetError(steps, max_steps, f"{self.name}: {int(cycles)} cycles x {spc:.3g} steps: period "
+                                                    f"{self.period:.4g} s at timestep {self.timestep:.3g} s")
+        return steps
+
+    # ---- identity ---------------------------------------------------------------
+    @classmethod
+    def model_files(cls) -> list:
+        """The files this robot's models are built from: models/<name>/ (all but documentation)."""
+        d = MODELS / cls.name
+        return sorted(f for f in d.rglob("*") if f.is_file() and f.suffix.lower() not in (".md", ".txt"))
+
+    @classmethod
+    def models_hash(cls) -> str:
+        """sha256 of the model files (relative names and contents)."""
+        root = MODELS / cls.name
+        return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.model_files()), root)
+
     def model_key(self) -> tuple:
         return (type(self).__name__, self.timestep) + tuple(
             (k, _hashable(self.cfg[k])) for k in self.model_keys)
@@ -199,7 +264,22 @@ def _compiled(key, robot: Robot) -> mujoco.MjModel:
     if m is None:
         if len(_MODEL_CACHE) > 512:
             _MODEL_CACHE.clear()
-        m = robot.spec().compile()
+        spec = robot.spec()
+        # data = dist, reduce = mindist, num = 1 (no contact: 0)
+        spec.add_sensor(name=PENETRATION_SENSOR, type=mujoco.mjtSensor.mjSENS_CONTACT,
+                        intprm=[1 << int(mujoco.mjtConDataField.mjCONDATA_DIST), 1, 1])
+        m = spec.compile()
         m.opt.timestep = robot.timestep
         _MODEL_CACHE[key] = m
     return m
+
+
+@functools.lru_cache(maxsize=None)
+def _files_hash(files: tuple, root: pathlib.Path) -> str:
+    """files: (path, mtime_ns, size) triples, so an edited file is hashed again."""
+    h = hashlib.sha256()
+    for f, _, _ in files:
+        h.update(str(f.relative_to(root)).encode() + b"\0")
+        data = f.read_bytes()
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()

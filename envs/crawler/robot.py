@@ -102,6 +102,8 @@ class Crawler(Robot):
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
                      "phi0_deg": (95.0, 140.0), "mu": (0.1, 0.6)}
+    metrics = ("S", "V", "steady", "period_cycles", "cycles", "tracking_error_deg") + tuple(
+        f"foot{i}_{name}" for i in (1, 2) for name in list(metrics.MODE_NAMES.values()) + ["fn_min"])
 
     # ---- inputs -------------------------------------------------------------
     @property

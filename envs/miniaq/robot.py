@@ -95,6 +95,12 @@ class MiniAQ(Robot):
     physics = Physics
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
+    loops = tuple((f"{leg}_C_coupler", f"{leg}_C_rocker") for leg in LEGS)   # the four-bar of each leg
+    metrics = ("cycles", "speed", "drift_y", "yaw_rate_deg_s", "roll_amplitude_deg", "pitch_amplitude_deg",
+               "roll_mean_deg", "pitch_mean_deg", "height_mean", "max_loop_gap", "motor_torque_max",
+               "motor_saturated_fraction", "crank_lag_max_deg") + tuple(
+        f"{leg}_{k}" for leg in LEGS for k in ("duty_factor", "drag_fraction")) + (
+        "support_2", "support_3", "support_4", "support_le1")
     random_inputs = {"f": (1.0, 4.0), "mu_d": (0.2, 0.6)}   # bounded ranges for reliability runs
 
     # ---- validation ---------------------------------------------------------------
@@ -294,7 +300,8 @@ class MiniAQ(Robot):
         out["roll_mean_deg"] = float(np.degrees(eul[:, 0].mean()))
         out["pitch_mean_deg"] = float(np.degrees(eul[:, 1].mean()))
         out["height_mean"] = float(pos[:, 2].mean())
-        out["max_loop_gap"] = float(self.loop_gaps(run).max())
+        out["max_loop_gap"] = (float(run.max_loop_gap) if getattr(run, "max_loop_gap", None) is not None
+                               else float(self.loop_gaps(run).max()))   # every step, where measured
         tau = np.stack([run.sensor(f"{leg}_motor_torque")[steady, 0] for leg in LEGS], axis=1)
         out["motor_torque_max"] = float(np.abs(tau).max())
         out["motor_saturated_fraction"] = float(np.mean(np.abs(tau) >= 0.999 * self.p["tau_max"]))
@@ -321,8 +328,7 @@ class MiniAQ(Robot):
 
     def loop_gaps(self, run) -> np.ndarray:
         """|C_coupler - C_rocker| per sample and leg (m)."""
-        return np.stack([np.linalg.norm(run.sensor(f"{leg}_C_coupler") - run.sensor(f"{leg}_C_rocker"), axis=1)
-                         for leg in LEGS], axis=1)
+        return self.loop_gap_of(run.sensordata, run.model)
 
 
 

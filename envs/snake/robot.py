@@ -79,6 +79,8 @@ class Snake(Robot):
     Params = config.Params
     physics = Physics
     columns = ("n", "alpha_deg", "N", "T_step", "mu", "timing")
+    metrics = ("f", "d_unit", "d", "dx", "loss", "dx_period", "V", "cycles", "dx_period_std", "tracking_error_deg",
+               "clearance_min")
     random_inputs = {"alpha_deg": (5.0, 70.0), "T_step": (0.25, 2.0), "mu": (0.1, 1.0)}   # n = 4 (alpha_max 74.6)
 
     # ---- validation -------------------------------------------------------------------
