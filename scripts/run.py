@@ -1,9 +1,10 @@
 #!/usr/bin/env python
 """Run an experiment: python scripts/run.py experiment=<name> [overrides].
 
-Outputs go to Hydra's run directory (results.csv, summary.json, plots).  Bad
-input stops before anything is simulated, with the parameter and its allowed
-range, and leaves no run directory behind.
+Outputs go to Hydra's run directory (results.csv exported from the run's store
+results.sqlite, summary.json, plots, .hydra/ provenance).  Bad input stops before
+anything is simulated, with the parameter and its allowed range (exit code 2): a new
+run directory is removed, and an existing one keeps its results and its provenance.
 """
 from __future__ import annotations
 
@@ -19,27 +20,55 @@ from omegaconf import DictConfig, OmegaConf
 import _cli  # noqa: E402  (puts the project on sys.path; chooses the GL backend before MuJoCo)
 import envs  # noqa: E402
 from envs.core import experiment  # noqa: E402
+from envs.core.errors import StoreError  # noqa: E402
+from envs.core.sweep import finite  # noqa: E402
 
 log = logging.getLogger("gaittwin")
+PROVENANCE = ("config.yaml", "hydra.yaml", "overrides.yaml")
+
+
+def write_provenance(cfg: DictConfig, out: pathlib.Path) -> dict:
+    """Write out/.hydra/ (what Hydra would write); return the files it replaced (name -> bytes)."""
+    d = out / ".hydra"
+    old = {n: (d / n).read_bytes() for n in PROVENANCE if (d / n).exists()}
+    d.mkdir(parents=True, exist_ok=True)
+    hc = HydraConfig.get()
+    OmegaConf.save(cfg, d / "config.yaml")
+    OmegaConf.save(OmegaConf.create({"hydra": OmegaConf.to_container(hc, resolve=False)}), d / "hydra.yaml")
+    OmegaConf.save(OmegaConf.create(list(hc.overrides.task)), d / "overrides.yaml")
+    return old
+
+
+def restore_provenance(out: pathlib.Path, old: dict) -> None:
+    d = out / ".hydra"
+    for n in PROVENANCE:
+        if n in old:
+            (d / n).write_bytes(old[n])
+        elif (d / n).exists():
+            (d / n).unlink()
 
 
 @hydra.main(config_path="../configs", config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
     out = pathlib.Path(HydraConfig.get().runtime.output_dir)
-    had_results = any(out.glob("*.csv"))
+    had_results = any(out.glob("*.csv")) or (out / "results.sqlite").exists()
+    old = None
     try:
+        old = write_provenance(cfg, out)
         summary = experiment.run(cfg, out)
-    except envs.ConfigError as e:
+    except (envs.ConfigError, StoreError) as e:
         if not had_results:
             logging.shutdown()
             shutil.rmtree(out, ignore_errors=True)
+        elif old is not None:
+            restore_provenance(out, old)
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
     log.info("wrote %s", out)
     print(f"results in {out}")
     if isinstance(summary, dict):
         brief = {k: v for k, v in summary.items() if not isinstance(v, (dict, list))}
-        print(OmegaConf.to_yaml(OmegaConf.create(brief)))
+        print(OmegaConf.to_yaml(OmegaConf.create(finite(brief))))
 
 
 if __name__ == "__main__":

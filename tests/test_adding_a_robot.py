@@ -79,7 +79,9 @@ class Toy(Robot):
     name = "toy"
     Params = config.Params
     physics = Physics
+    metrics = ("S", "V", "steady")   # every key summarize() returns: the results columns
     columns = ("omega", "A_deg")
+    model_dir = MODEL_DIR
 
     @property
     def period(self):

@@ -24,6 +24,7 @@ def _single(cfg):
             raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
     robots = [cls(**dict(robot_params(cfg), **combo)) for combo in sw.grid(lists)]   # validation first
     kw = run_kw(cfg)
+    kw.pop("retry_failed")
     kw["nthread"] = 1 if kw["nthread"] is None else kw["nthread"]
     return cls, robots, kw
 
@@ -53,7 +54,8 @@ def foot_path(cfg, out) -> dict:
                    closed_form=dict(stride_length=s_cf, step_height=h_cf),
                    max_foot_error=float(err.max()), crank_turned_deg=math.degrees(turned),
                    max_loop_gap=s["max_loop_gap"], crank_period=r.period, samples=len(q1),
-                   error=run.error or r.run_error(s))
+                   max_penetration=run.max_penetration, error=run.problem or r.run_error(s))
+    summary["all_healthy"] = summary["error"] is None
     gap = r.loop_gaps(run.sensordata, run.model).max(axis=1)
     with open(out / "foot_path.csv", "w", newline="") as f:
         w = csv.writer(f)
@@ -115,7 +117,8 @@ def running(cfg, out) -> dict:
                    limits_ok=s["limits_ok"], min_point_height=s["min_point_height"],
                    max_tracking_error_deg=s["max_tracking_error_deg"],
                    sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall if wall > 0 else math.nan,
-                   error=run.error or r.run_error(s))
+                   max_penetration=run.max_penetration, error=run.problem or r.run_error(s))
+    summary["all_healthy"] = summary["error"] is None
     _plot_running(r, ts, s, out)
     sw.write_json(out / "summary.json", summary)
     return summary
@@ -236,27 +239,27 @@ def speed_sweep(cfg, out) -> dict:
                                extra_columns=SWEEP_COLUMNS, progress=cfg.run.progress)
     steps_per_s = stats["steps_per_s"]
     dt = cls(**robot_params(cfg)).timestep_max
-    done = [r for r in rows if isinstance(r.get("speed"), float)]
-    ok = [r for r in done if r["limits_ok"] is True and not r["error"]]
+    done = [r for r in sw.healthy(rows) if isinstance(r.get("speed"), float)]   # flagged points left out
+    ok = [r for r in done if r["limits_ok"] is True]
     summary = dict(stats, real_time_factor=steps_per_s * dt if steps_per_s == steps_per_s else math.nan,
                    fastest_speed=max((r["speed"] for r in done), default=math.nan),
                    fastest_speed_within_limits=max((r["speed"] for r in ok), default=math.nan),
-                   max_loop_gap=max((r["max_loop_gap"] for r in done), default=math.nan),
+                   max_loop_gap=sw.nanmax(r["max_loop_gap"] for r in rows),     # over every point
                    flagged={f"{r['crank_period']:g}": r["error"] for r in rows if r["error"]},
-                   speed_by_crank_period={f"{r['crank_period']:g}": r.get("speed") for r in rows},
-                   stride_time_by_crank_period={f"{r['crank_period']:g}": r.get("stride_time") for r in rows})
-    _plot_sweep(rows, out / "speed_sweep.png")
+                   speed_by_crank_period={f"{r['crank_period']:g}": r.get("speed") for r in done},
+                   stride_time_by_crank_period={f"{r['crank_period']:g}": r.get("stride_time") for r in done})
+    _plot_sweep(done, out / "speed_sweep.png", omitted=len(rows) - len(done))
     sw.write_json(out / "summary.json", summary)
     return summary
 
 
-def _plot_sweep(rows, path) -> None:
+def _plot_sweep(rows, path, omitted: int = 0) -> None:
     plt = pyplot()
     rows = sorted((r for r in rows if isinstance(r.get("speed"), float)), key=lambda r: r["crank_period"])
     if not rows:
         return
     f = np.array([1.0 / r["crank_period"] for r in rows])
-    steady = np.array([bool(r["steady"]) for r in rows])
+    steady = np.array([bool(r["steady"]) for r in rows], dtype=bool)
     col = lambda key, k=1.0: np.array([float(r[key]) for r in rows]) * k   # noqa: E731
     fig, ax = plt.subplots(2, 3, figsize=(13, 6), sharex=True)
     for a, key, label, k in ((ax[0, 0], "speed", "speed [m/s]", 1.0), (ax[0, 1], "stride_time", "stride time [ms]", 1e3),
@@ -284,7 +287,9 @@ def _plot_sweep(rows, path) -> None:
         a.grid(alpha=0.3)
     for a in ax[1]:
         a.set_xlabel("crank rate [rev/s]")
-    fig.suptitle("BOLT speed sweep on the ground (paper: 0.5-3.2 m/s on the treadmill)", fontsize=10)
+    fig.suptitle("BOLT speed sweep on the ground (paper: 0.5-3.2 m/s on the treadmill)"
+                 + (f"; {omitted} failed/flagged points omitted (results.csv: error)" if omitted else ""),
+                 fontsize=10)
     save_figure(fig, path, dpi=120)
 
 
@@ -343,7 +348,7 @@ def in_place_belt_speed(cls, params: dict, crank_period: float, kw: dict, *, tol
         v_a, f_a, v_b = v_b, f_b, v_n
     _, s, r, run = best
     out = dict(s, mean_x_velocity=s["speed"], iterations=len(hist), converged=bool(abs(s["speed"]) <= tol),
-               error=run.error or r.run_error(s))
+               max_penetration=run.max_penetration, error=run.problem or r.run_error(s))
     return out, hist
 
 
@@ -359,6 +364,7 @@ def treadmill(cfg, out) -> dict:
     ex = options(cfg)
     tol, max_iter, target = float(ex["tolerance"]), int(ex["max_iter"]), float(ex["target_speed"])
     kw = run_kw(cfg)
+    kw.pop("retry_failed")
     kw["stop_when_steady"] = False
     t0 = time.perf_counter()
     rows, history = [], {}

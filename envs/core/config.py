@@ -33,6 +33,10 @@ class RunParams:
     stop_when_steady: bool = param(True)
     nthread: Optional[int] = param(None, ge=1, le=4096, note="null: the cores really available")
     chunk: int = param(2000, "steps", ge=1, le=1_000_000)
+    max_steps: int = param(100_000_000, "steps", ge=1, le=1e15,
+                           note="integration steps allowed per point (default: about an hour of one core); "
+                                "longer points are rejected before anything is simulated")
+    retry_failed: bool = param(False, note="recompute stored points that failed (a stored failure is final)")
     progress: bool = param(True)
     launcher: str = param("local", choices=("local", "ray"),
                           note="ray: sweep points fan out to Ray tasks (extra .[ray], envs/core/ray_runner.py)")

@@ -29,7 +29,7 @@ def run_kw(cfg) -> dict:
     """The batch runner's keywords from `run.*` (checked)."""
     r = config.validate(cfg)["run"]
     return dict(cycles=r["cycles"], min_cycles=r["min_cycles"], stop_when_steady=r["stop_when_steady"],
-                nthread=r["nthread"], chunk=r["chunk"])
+                nthread=r["nthread"], chunk=r["chunk"], max_steps=r["max_steps"], retry_failed=r["retry_failed"])
 
 
 def launch_kw(cfg) -> dict:

@@ -47,12 +47,25 @@ def probe(backend: str, timeout: float = 60.0) -> tuple[bool, str]:
     return res.returncode == 0, err
 
 
+# values both MuJoCo and dm_control accept (anything else makes importing them raise)
+VALID = ("egl", "osmesa", "glfw", "on", "enable", "enabled", "true", "1")
+DISABLED = ("disable", "disabled", "off", "false", "0")
+
+
 def configure() -> str:
-    """Set MUJOCO_GL (and PYOPENGL_PLATFORM) for this process and its children; return it."""
+    """Set MUJOCO_GL (and PYOPENGL_PLATFORM) for this process and its children; return it.
+
+    An unknown MUJOCO_GL (e.g. a typo) would make importing MuJoCo raise, even for runs that
+    never render: it is replaced by "disable", and rendering says why (require())."""
     global _reason
     chosen = os.environ.get("MUJOCO_GL", "")
     if chosen:
-        return chosen
+        if chosen in VALID + DISABLED:
+            return chosen
+        _reason = f"MUJOCO_GL={chosen!r} is not a backend: use one of egl, osmesa, glfw"
+        os.environ["MUJOCO_GL"] = "disable"
+        os.environ["GAITTWIN_GL_REASON"] = _reason
+        return "disable"
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return ""
     reasons = []
@@ -71,7 +84,9 @@ def configure() -> str:
 def require() -> str:
     """The backend for offscreen rendering, or a RuntimeError saying what to install."""
     backend = os.environ.get("MUJOCO_GL", "") or configure()
-    if backend in ("disable", "disabled", "off", "false", "0"):
+    if backend in DISABLED:
         why = os.environ.get("GAITTWIN_GL_REASON", _reason)
+        if why.startswith("MUJOCO_GL="):
+            raise RuntimeError(f"cannot render: {why}")
         raise RuntimeError(f"cannot render: {HELP}" + (f" (tried {why})" if why else ""))
     return backend

@@ -3,8 +3,9 @@
 The driver (scripts/run.py) keeps the one resumable results file; the points still to compute
 are sent in chunks of `run.ray_points` to Ray tasks.  Each task rebuilds its robots from their
 config parameters, runs them on the shared batch runner (`batch.run_points`, the same code as a
-local run, so every number is identical) and returns only the summaries; the driver appends the
-rows as chunks come back, so a killed sweep resumes like a local one.
+local run, so every number, health value and point identity is identical) and returns only the
+results values; the driver commits each row to the run's store (envs/core/store.py) as chunks
+come back, so a killed sweep resumes like a local one.
 
   run.ray_address: null   start a local Ray on this machine (loopback only), one worker a core
   run.ray_address: auto   join the cluster this machine is part of (`ray start --head` / `--address`)
@@ -48,18 +49,16 @@ def init(address=None, num_cpus=None):
 
 
 def _chunk_task(robot_name, cfgs, run_kw):
-    """On a Ray worker: run these points on the batch runner; (summary, error, steps) per point."""
+    """On a Ray worker: run these points on the batch runner; (values, error, steps) per point
+    (values: metrics and health, as a local run gives them: envs.core.sweep.batch_values)."""
     import envs
     from envs.core import batch
+    from envs.core.sweep import batch_values
 
     cls = envs.robot_class(robot_name)
     robots = [cls(**c) for c in cfgs]
     runs = batch.run_points(robots, cls, **run_kw)
-    out = []
-    for r, run in zip(robots, runs):   # as sweep.batch_engine: a flagged run keeps its metrics
-        summary = {} if run.error else r.summarize(run)
-        out.append((summary, run.error or r.run_error(summary), run.cycles * r.steps_per_cycle))
-    return out
+    return [(*batch_values(r, run), run.cycles * r.steps_per_cycle) for r, run in zip(robots, runs)]
 
 
 def engine(run_kw: dict, *, address=None, points_per_task=None):

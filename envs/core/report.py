@@ -123,7 +123,7 @@ class Context:
         out = self.work / (tag or experiment)
         if out.exists() and not self.resume:
             shutil.rmtree(out)
-        out.mkdir(parents=True, exist_ok=True)   # resume: the sweep runners skip the points already in results*.csv
+        out.mkdir(parents=True, exist_ok=True)   # resume: the sweep runners reuse the points stored in results.sqlite
         t0 = time.perf_counter()
         summary = run_experiment(cfg, out)
         self.timings[tag or experiment] = time.perf_counter() - t0
@@ -138,8 +138,9 @@ class Context:
 
 
 def read_csv(path) -> list[dict]:
-    from envs.core.sweep import ResultsFile
-    return ResultsFile(path, [], []).rows() if pathlib.Path(path).exists() else []
+    """The valid rows of a results file: failed or unhealthy points (`error` filled) are left out."""
+    from envs.core import sweep
+    return [r for r in sweep.read_csv(path) if not r.get("error")] if pathlib.Path(path).exists() else []
 
 
 def by_value(rows, key, val, tol=1e-9):

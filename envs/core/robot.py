@@ -17,14 +17,16 @@ Required of a subclass (checked when the class is defined):
   initial_pose(model, data)   the t = 0 state
   progress(sensordata, model) the scalar whose per-cycle change is the cycle's step
   summarize(run)              the metrics of a finished `batch.Run`, a flat dict of scalars
+  metrics       every key summarize() may return: the declared results columns (a results row
+                with another key is an error; tests check summarize() against it)
 May define:
   validate()    cross-parameter checks beyond the declared ranges (raise ConfigError)
   columns       parameters always written to results files
   engines       simulators an experiment may choose (default: ("mujoco",))
-  metrics       every key summarize() may return: the declared results columns (a results row
-                with another key is an error; tests check summarize() against it)
   loops         (site, site) pairs of framepos sensors a loop closure joins: their distance is the
                 loop gap the batch runner checks at every step
+  model_dir     the folder of the robot's model files (default models/<name>/): their hash is part
+                of every stored point's identity
   samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below: the health
                 limits of every results row and of tests/test_reliability.py)
   closed_loop, n_aux, feedback(model, data)   a per-step hook (e.g. state-dependent actuator limits)
@@ -98,13 +100,14 @@ class Robot:
     # batch runner then steps the point in a per-step loop instead of the open-loop native rollout
     closed_loop: ClassVar[bool] = False
     n_aux: ClassVar[int] = 0               # values `feedback` returns per step, recorded with each sample (Run.aux)
+    model_dir: ClassVar[pathlib.Path | None] = None   # default: models/<name>/
     # derived from Params when the subclass is defined:
     defaults: ClassVar[dict] = {}          # config names (angles in *_deg), SI otherwise
     model_keys: ClassVar[tuple] = ()       # parameters that change the compiled MjModel
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        missing = [a for a in ("name", "Params", "physics") if not getattr(cls, a, None)]
+        missing = [a for a in ("name", "Params", "physics", "metrics") if not getattr(cls, a, None)]
         missing += [m for m in REQUIRED if getattr(cls, m) is getattr(Robot, m)]
         if missing:
             raise TypeError(f"robot class {cls.__name__} lacks {missing} (see the Robot contract)")
@@ -220,13 +223,13 @@ class Robot:
     @classmethod
     def model_files(cls) -> list:
         """The files this robot's models are built from: models/<name>/ (all but documentation)."""
-        d = MODELS / cls.name
+        d = cls.model_dir or MODELS / cls.name
         return sorted(f for f in d.rglob("*") if f.is_file() and f.suffix.lower() not in (".md", ".txt"))
 
     @classmethod
     def models_hash(cls) -> str:
         """sha256 of the model files (relative names and contents)."""
-        root = MODELS / cls.name
+        root = cls.model_dir or MODELS / cls.name
         return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.model_files()), root)
 
     def model_key(self) -> tuple:

@@ -1,22 +1,36 @@
-"""Parameter sweeps: grid expansion, resumable results files, and the shared sweep loop.
+"""Parameter sweeps: grid expansion and the one resumable loop every engine runs through.
 
-A sweep is `sweep.<name>: [values]` in the config: the cartesian product of all
-lists, each value overriding the robot parameter of the same config name.  Rows
-are appended to `results.csv` as points finish (flushed), so a killed sweep
-resumes where it stopped and a finished sweep recomputes nothing.
+A sweep is `sweep.<name>: [values]` in the config: the cartesian product of all lists,
+each value overriding the robot parameter of the same config name.  `run_rows` is the
+shared loop: every finished point is committed to the run directory's store
+(`results.sqlite`, envs/core/store.py) in its own transaction, and `results.csv` is exported
+from it in grid order.  A rerun reuses a stored row only when the point's identity (all
+robot parameters, the run settings that change results, the model files and the MuJoCo
+version) matches, and recomputes anything else; its stats say how many rows were reused
+and why the others were not.
+
+Every row of an experiment has the same, declared columns: the key columns, the robot's
+declared `metrics`, its health columns (`max_penetration`, `max_loop_gap` for robots with
+loops) and `error`.  A failed point keeps every column (metrics empty, `error` filled); an
+unhealthy one (over the robot's declared limits) keeps its metrics and fills `error`.
 """
 from __future__ import annotations
 
-import csv
+import dataclasses
 import itertools
 import json
 import math
 import pathlib
 import time
+from typing import Callable
 
 import numpy as np
 
+from envs.core import store as st
 from envs.core.errors import ConfigError
+
+EXPORT_EVERY_S = 30.0      # results.csv is also rewritten this often while a sweep runs
+read_csv, write_csv = st.read_csv, st.write_csv
 
 
 def grid(sweep: dict) -> list[dict]:
@@ -33,188 +47,234 @@ def grid(sweep: dict) -> list[dict]:
     return [dict(zip(names, combo)) for combo in itertools.product(*lists)]
 
 
-def _key(row: dict, names) -> tuple:
-    return tuple(_canon(row[n]) for n in names)
+# ---- engines ---------------------------------------------------------------------------
+@dataclasses.dataclass
+class Engine:
+    """How run_rows computes points.
+
+    simulate(robots, add) -> steps: runs the points and calls add(j, values, error) as each
+    point j of `robots` finishes (any order); values: its metrics and health values.
+    settings: the run settings that change a point's result (part of its identity).
+    versions(robot_cls): versions of what computes a point (simulator, model files).
+    check(robots): raises ConfigError before anything is written (e.g. the step budget).
+    metrics: declared columns this engine adds (e.g. a reference model's solver statistics).
+    """
+
+    name: str
+    simulate: Callable
+    settings: dict
+    versions: Callable = lambda cls: {}
+    check: Callable | None = None
+    metrics: tuple = ()        # results columns this engine adds to the robot's declared metrics
 
 
-def _canon(v):
-    if v is None or v == "":
-        return ""
-    try:
-        return repr(round(float(v), 12))
-    except (TypeError, ValueError):
-        return str(v)
+def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per_task=None) -> Engine:
+    """The MuJoCo engine: the native batch runner (envs.core.batch.run_points), in this process
+    (launcher=local) or in Ray tasks (launcher=ray, envs/core/ray_runner.py): same rows, same
+    identities."""
+    import mujoco
 
-
-class ResultsFile:
-    """Append-only CSV with one row per finished point, resumable by key columns."""
-
-    def __init__(self, path, columns: list[str], key: list[str]):
-        self.path, self.columns, self.key = pathlib.Path(path), list(columns), list(key)
-        self.done: dict = {}
-        if self.path.exists() and self.path.stat().st_size:
-            with open(self.path, newline="") as f:
-                reader = csv.DictReader(f)
-                for row in reader:
-                    self.done[_key(row, self.key)] = row
-        self._f = None
-
-    def has(self, point: dict) -> bool:
-        return _key(point, self.key) in self.done
-
-    def append(self, row: dict) -> None:
-        if self._f is None:
-            new = not (self.path.exists() and self.path.stat().st_size)
-            self._f = open(self.path, "a", newline="")
-            self._w = csv.DictWriter(self._f, fieldnames=self.columns, extrasaction="ignore")
-            if new:
-                self._w.writeheader()
-        self._w.writerow({k: _fmt(row.get(k)) for k in self.columns})
-        self._f.flush()
-        self.done[_key(row, self.key)] = row
-
-    def close(self):
-        if self._f is not None:
-            self._f.close()
-            self._f = None
-
-    def rewrite(self, rows: list[dict]) -> None:
-        """Replace the file by `rows` (e.g. sorted), atomically."""
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=self.columns, extrasaction="ignore")
-            w.writeheader()
-            for row in rows:
-                w.writerow({k: _fmt(row.get(k)) for k in self.columns})
-        tmp.replace(self.path)
-
-    def rows(self) -> list[dict]:
-        """All rows as read back (strings converted to float where numeric)."""
-        with open(self.path, newline="") as f:
-            return [{k: _parse(v) for k, v in row.items()} for row in csv.DictReader(f)]
-
-
-def _fmt(v):
-    if v is None:
-        return ""
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, (float, np.floating)):
-        return repr(float(v))
-    return v
-
-
-def _parse(v):
-    if v in ("True", "False"):
-        return v == "True"
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return v
-
-
-def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: dict, launch: dict | None = None,
-              extra_columns=(), filename="results.csv", progress=True) -> tuple[list[dict], dict]:
-    """Run every point of base x grid(sweep) with the batch runner, resumably (see run_rows).
-
-    launch: where the points run (experiment.launch_kw): locally, or fanned out through Ray."""
-    points = [{**base, **combo} for combo in grid(sweep)]
-    robots = [robot_cls(**pt) for pt in points]            # validation: ConfigError, nothing written
-    key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
-    return run_rows(robots, out, key=key, simulate=batch_engine(run_kw, **(launch or {})), extra_columns=extra_columns,
-                    filename=filename, progress=progress)
-
-
-def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per_task=None):
-    """The MuJoCo engine for run_rows: the native batch runner (envs.batch.run_points), in this
-    process (launcher=local) or in Ray tasks (launcher=ray, envs/core/ray_runner.py): same rows."""
     from envs.core import batch
 
-    if launcher == "ray":
-        from envs.core import ray_runner
-        return ray_runner.engine(run_kw, address=address, points_per_task=points_per_task)
-    if launcher != "local":
-        raise ConfigError("run.launcher", launcher, "one of ['local', 'ray']")
+    kw = {k: v for k, v in run_kw.items() if k != "retry_failed"}
+    settings = dict(cycles=int(kw.get("cycles", 10)), stop_when_steady=bool(kw.get("stop_when_steady", False)),
+                    steady_kw=kw.get("steady_kw") or {})
+    if settings["stop_when_steady"]:      # min_cycles matters only when points may stop early
+        settings["min_cycles"] = int(kw.get("min_cycles", 3))
 
     def simulate(robots, add) -> int:
         steps = 0
 
         def on_result(j, run):
             nonlocal steps
-            r = robots[j]
-            steps += run.cycles * r.steps_per_cycle
-            # a failed point (MuJoCo error or warning) keeps its row, with the reason and no metrics;
-            # a run the robot flags (e.g. loop gap over its limit) keeps its metrics and the reason
-            summary = {} if run.error else r.summarize(run)
-            add(j, summary, run.error or r.run_error(summary))
-        batch.run_points(robots, type(robots[0]), on_result=on_result, **run_kw)
+            steps += run.cycles * robots[j].steps_per_cycle
+            add(j, *batch_values(robots[j], run))
+        batch.run_points(robots, type(robots[0]), on_result=on_result, **kw)
         return steps
-    return simulate
+
+    if launcher == "ray":
+        from envs.core import ray_runner
+        simulate = ray_runner.engine(kw, address=address, points_per_task=points_per_task)
+    elif launcher != "local":
+        raise ConfigError("run.launcher", launcher, "one of ['local', 'ray']")
+
+    def check(robots):
+        batch.check_run(robots, cycles=kw.get("cycles", 10), min_cycles=kw.get("min_cycles", 3),
+                        chunk=kw.get("chunk", 2000), max_steps=kw.get("max_steps", batch.DEFAULT_MAX_STEPS))
+
+    return Engine("mujoco", simulate, settings,
+                  versions=lambda cls: {"mujoco": mujoco.__version__, "models": cls.models_hash()}, check=check)
 
 
-def run_rows(robots, out: pathlib.Path, *, key: list, simulate, meta=None, extra_columns=(),
-             filename="results.csv", progress=True) -> tuple[list[dict], dict]:
-    """The shared resumable loop: one row per robot point in out/filename.
+def batch_values(robot, run) -> tuple[dict, str | None]:
+    """A batch run's results values and error: no metrics for a failed point, but its health so far;
+    a finished run over the health limits, or one the robot flags (Robot.run_error), keeps its
+    metrics and says why in `error`."""
+    values = {} if run.error else robot.summarize(run)
+    error = run.problem or (robot.run_error(values) if not run.error else None)
+    values["max_penetration"] = run.max_penetration
+    if robot.loops:
+        values["max_loop_gap"] = run.max_loop_gap
+    return values, error
 
-    Points already in the file (matched on the `key` columns) are not recomputed;
-    the others go to simulate(robots_todo, add) -> steps, an engine that calls
-    add(j, summary, error) as each point j of robots_todo finishes (any order).
-    Rows are appended and flushed as they come; when a run completes, the file is
-    rewritten in point order.  meta: per-point dicts of extra key columns.
-    Returns (rows in point order, stats).
+
+# ---- the resumable loop -----------------------------------------------------------------
+def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: dict, launch: dict | None = None,
+              extra_columns=(), filename="results.csv", progress=True, retry_failed=None) -> tuple[list, dict]:
+    """Run every point of base x grid(sweep) with the batch runner, resumably (see run_rows).
+    run_kw: batch runner settings (envs.core.experiment.run_kw), optionally with retry_failed;
+    launch: where the points run (experiment.launch_kw): locally, or fanned out through Ray."""
+    if retry_failed is None:
+        retry_failed = bool(run_kw.get("retry_failed", False))
+    points = [{**base, **combo} for combo in grid(sweep)]
+    robots = [robot_cls(**pt) for pt in points]            # validation: ConfigError, nothing written
+    key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
+    return run_rows(robots, out, key=key, engine=batch_engine(run_kw, **(launch or {})), extra_columns=extra_columns,
+                    filename=filename, progress=progress, retry_failed=retry_failed)
+
+
+def columns_of(robot_cls, key, extra_columns=(), engine_metrics=(), metrics=None) -> list:
+    """The declared header of a results file: key columns, metrics (extra_columns first, then the
+    robot's declared ones, or `metrics`, then the engine's), health, error."""
+    declared = robot_cls.metrics if metrics is None else metrics
+    rest = [c for c in list(extra_columns) + list(declared) + list(engine_metrics)
+            + list(robot_cls.health_columns()) if c not in key]
+    return list(key) + list(dict.fromkeys(rest)) + ["error"]
+
+
+def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None, extra_columns=(),
+             filename="results.csv", progress=True, retry_failed=False, metrics=None) -> tuple[list, dict]:
+    """The shared resumable loop: one row per robot point in out/filename (exported from
+    out/results.sqlite).
+
+    key: the columns that address a row (robot parameters or meta columns); meta: per-point
+    dicts of extra columns (stored, part of the identity).  metrics: the results columns when an
+    experiment keeps its own selection (default: the robot's declared metrics and the engine's).
+    A stored row is reused when the point's identity matches
+    (and, with retry_failed, only if it did not fail); the other points go to engine.simulate,
+    each committed as it finishes.  Returns (rows in point order, stats); stats count the
+    reused points and, in `recomputed`, why each other point was computed.
     """
+    robots = list(robots)
     meta = meta or [{} for _ in robots]
+    if not robots:
+        return [], dict(points=0, computed=0, reused=0, recomputed={}, failed_points=0, all_healthy=True,
+                        failed=[], wall_s=0.0, steps=0, steps_per_s=math.nan)
+    cls = type(robots[0])
+    if any(type(r) is not cls for r in robots):
+        raise TypeError("run_rows: all points of one results file must be of one robot class")
+    if engine.check is not None:
+        engine.check(robots)                                   # ConfigError before anything is written
+    header = columns_of(cls, key, extra_columns, engine.metrics, metrics)
+    metric_cols = [c for c in header if c not in key and c != "error"]
     keyrows = [{**r.cfg, **m} for r, m in zip(robots, meta)]
+    versions = engine.versions(cls)
+    schema = sorted(set(cls.metrics if metrics is None else metrics) | set(engine.metrics)
+                    | set(cls.health_columns()))
+    docs = [dict(store=st.IDENTITY_VERSION, robot=cls.__name__, params=r.cfg, meta=m,
+                 engine=dict(engine.settings, name=engine.name), versions=versions, schema=schema)
+            for r, m in zip(robots, meta)]
+    idents = [st.identity_of(d) for d in docs]
+
+    out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    res_path = out / filename
-    header = _read_header(res_path)
-    if header and not set(key) <= set(header):
-        raise RuntimeError(f"{res_path} has columns {header}, which lack {sorted(set(key) - set(header))}: "
-                           "it belongs to another sweep; use a new run directory")
-    results = ResultsFile(res_path, header, key) if header else None
-    todo = [i for i, kr in enumerate(keyrows) if results is None or not results.has(kr)]
-    t0 = time.perf_counter()
-    bar = _bar(len(todo)) if progress and todo else None
+    with st.Store(out) as db:
+        moved = None
+        res_path = out / filename
+        if not db.has_file(filename) and res_path.exists():
+            moved = res_path.with_name(res_path.name + ".bak")     # not from this store: unverifiable
+            res_path.replace(moved)
+        K, _ = db.open_file(filename, key, header)
+        keys = [st.key_of(kr, K) for kr in keyrows]
+        stored = db.rows(filename)
+        todo, reasons, seen = [], {}, {}
+        for i, k in enumerate(keys):
+            h = idents[i][0]
+            if k in seen:
+                if seen[k] != h:
+                    raise RuntimeError(f"two points of one call share the key {k} but differ in identity: "
+                                       f"add the differing parameter to the key columns")
+                continue
+            seen[k] = h
+            s = stored.get(k)
+            if s is None:
+                why = "new point"
+            elif not s.intact:
+                why = "damaged row"
+            elif s.identity != h:
+                why = st.stale_reason(s.ident, docs[i])
+            elif retry_failed and s.error:
+                why = "previous error"
+            else:
+                continue
+            todo.append(i)
+            reasons[why] = reasons.get(why, 0) + 1
 
-    def add(j, summary, error=None):
-        nonlocal results
-        i = todo[j]
-        row = {**keyrows[i], **summary, "error": error or ""}
-        if results is None:
-            first = key + [c for c in extra_columns if c not in key]
-            results = ResultsFile(res_path, first + [c for c in row if c not in first and c != "error"] + ["error"],
-                                  key)
-        results.append(row)
-        if bar is not None:
-            bar.update(1)
+        t0 = time.perf_counter()
+        bar = _bar(len(todo)) if progress and todo else None
+        last_export = time.monotonic()
+        added = 0
 
-    steps = 0
-    try:
-        if todo:
-            steps = simulate([robots[i] for i in todo], add) or 0
-    finally:
-        if bar is not None:
-            bar.close()
-        if results is not None:
-            results.close()
-    wall = time.perf_counter() - t0
-    ordered = []
-    if results is not None:
-        rows = {_key(r, key): r for r in results.rows()}
-        ordered = [rows[_key(kr, key)] for kr in keyrows if _key(kr, key) in rows]
-        if todo:   # finished: the file in point order (rows of other grids kept after), atomically
-            mine = {_key(kr, key) for kr in keyrows}
-            results.rewrite(ordered + [r for k, r in rows.items() if k not in mine])
-    stats = dict(points=len(robots), computed=len(todo), wall_s=wall, steps=steps,
-                 steps_per_s=steps / wall if wall > 0 and steps else math.nan)
+        def add(j, values, error=None):
+            nonlocal last_export, added
+            i = todo[j]
+            extra = set(values) - set(header)
+            if extra:
+                raise RuntimeError(f"{cls.__name__}: results values {sorted(extra)} are not declared in "
+                                   f"{cls.__name__}.metrics")
+            row = {**{c: None for c in metric_cols}, **keyrows[i],
+                   **{c: v for c, v in values.items() if c not in K}, "error": error or ""}
+            db.put(filename, keys[i], idents[i][0], idents[i][1], row, row["error"])
+            added += 1
+            if bar is not None:
+                bar.update(1)
+            if time.monotonic() - last_export > EXPORT_EVERY_S:
+                db.export(filename, keys)
+                last_export = time.monotonic()
+
+        steps = 0
+        try:
+            if todo:
+                steps = engine.simulate([robots[i] for i in todo], add) or 0
+        finally:
+            if bar is not None:
+                bar.close()
+            file_header, exported = db.export(filename, keys)
+        wall = time.perf_counter() - t0
+    by_key = dict(exported)
+    ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order
+    failed = [r for r in ordered if r.get("error")]
+    stats = dict(points=len(robots), computed=len(todo), reused=len(robots) - len(todo),
+                 recomputed=reasons, failed_points=len(failed), all_healthy=not failed,
+                 failed=[{**{c: r.get(c) for c in key}, "error": r["error"]} for r in failed],
+                 wall_s=wall, steps=steps, steps_per_s=steps / wall if wall > 0 and steps else math.nan)
+    if moved is not None:
+        stats["moved_aside"] = moved.name
     return ordered, stats
 
 
-def _read_header(path) -> list[str]:
-    if not (path.exists() and path.stat().st_size):
-        return []
-    with open(path, newline="") as f:
-        return next(csv.reader(f), [])
+def healthy(rows) -> list:
+    """The rows that are valid results (no `error`): what plots and summaries use."""
+    return [r for r in rows if not r.get("error")]
+
+
+def num(v) -> float:
+    """A metric as a float; missing (a failed point) is NaN."""
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def nanmax(values) -> float:
+    """Largest finite value (missing and NaN skipped); NaN if there is none."""
+    vals = [x for x in map(num, values) if x == x]
+    return max(vals) if vals else math.nan
+
+
+def nanmin(values) -> float:
+    vals = [x for x in map(num, values) if x == x]
+    return min(vals) if vals else math.nan
 
 
 def _bar(n):
@@ -222,11 +282,30 @@ def _bar(n):
     return tqdm(total=n, desc="points", unit="pt", dynamic_ncols=True)
 
 
+# ---- JSON --------------------------------------------------------------------------------
 def write_json(path, obj) -> None:
+    """Write strict JSON atomically; NaN and infinities become null."""
     path = pathlib.Path(path)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, default=_json_default) + "\n")
+    tmp.write_text(json.dumps(finite(obj), indent=2, default=_json_default, allow_nan=False) + "\n")
     tmp.replace(path)
+
+
+def finite(obj):
+    """obj with every non-finite float replaced by None (numpy values as Python values)."""
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return finite(obj.tolist())
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, (np.floating, np.integer)):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
 
 
 def _json_default(o):

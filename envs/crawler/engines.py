@@ -40,18 +40,25 @@ def _hybrid_task(i, params, cycles, min_cycles, stop, kw):
 
 
 def _hybrid_point(params, cycles, min_cycles, stop, kw):
+    """One point of the exact hybrid model: (its results values, its error or None)."""
     import warnings
     warnings.filterwarnings("ignore")
     from envs.crawler import hybrid as H
+    from envs.crawler.robot import feet
     run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
     out = H.summarize(run)
-    if run.error:
-        out["error"] = run.error
-    return out
+    # the model holds the feet on the floor by constraints: penetration is their drift below it
+    if len(run.q):
+        _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])
+        out["max_penetration"] = float(max(0.0, -min(np.min(y1), np.min(y2))))
+    else:
+        out["max_penetration"] = 0.0
+    return out, run.error or run.robot.health_error(out["max_penetration"])
 
 
 def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
-    """Simulate `points` (config-parameter dicts) with the configured engine; resumable CSV.
+    """Simulate `points` (config-parameter dicts) with the configured engine, through the
+    shared resumable loop (envs.core.sweep.run_rows: the run directory's store, results.csv export).
 
     meta: per-point dicts of extra columns (e.g. mass ratios) written and used as keys.
     Returns (rows in point order, stats).  Rows of both engines have the same columns.
@@ -65,37 +72,41 @@ def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta
     varied = [k for k in allk if k in metak or len({repr(f.get(k)) for f in full}) > 1
               or any(f.get(k) != Crawler.defaults.get(k) for f in full)]
     key = list(dict.fromkeys(varied + list(Crawler.columns)))
+    kw = run_kw(cfg)
     launch = launch_kw(cfg)      # run.launcher=ray fans out MuJoCo points; the hybrid engine runs here
-    simulate = sw.batch_engine(run_kw(cfg), **launch) if engine == "mujoco" else _hybrid_engine(cfg)
+    eng = sw.batch_engine(kw, **launch) if engine == "mujoco" else _hybrid_engine(cfg, kw)
     progress = cfg.run.get("progress", False) if progress is None else progress
-    rows, stats = sw.run_rows(robots, out, key=key, simulate=simulate, meta=meta, extra_columns=EXTRA,
-                              filename=filename, progress=progress)
+    rows, stats = sw.run_rows(robots, out, key=key, engine=eng, meta=meta, extra_columns=EXTRA,
+                              filename=filename, progress=progress, retry_failed=kw["retry_failed"])
     stats["engine"] = engine
     if engine != "mujoco":
         stats.pop("steps"), stats.pop("steps_per_s")
     return rows, stats
 
 
-def _hybrid_engine(cfg):
+def _hybrid_engine(cfg, kw) -> sw.Engine:
     """The exact hybrid model as a run_rows engine: points in a process pool, longest first."""
-    r = OmegaConf.to_container(cfg.run, resolve=True)
-    args = (int(r["cycles"]), int(r["min_cycles"]), bool(r["stop_when_steady"]), hybrid_kw(cfg))
+    import scipy
+
+    args = (kw["cycles"], kw["min_cycles"], kw["stop_when_steady"], hybrid_kw(cfg))
+    settings = dict(cycles=args[0], stop_when_steady=args[2], hybrid=args[3])
+    if args[2]:
+        settings["min_cycles"] = args[1]
 
     def simulate(robots, add):
         n = min(_nthread(cfg), len(robots))
         if n <= 1:
             for j, rb in enumerate(robots):
-                s = _hybrid_point(rb.cfg, *args)
-                add(j, s, s.pop("error", None))
+                add(j, *_hybrid_point(rb.cfg, *args))
             return 0
         from joblib import Parallel, delayed
         order = sorted(range(len(robots)), key=lambda j: -robots[j].period)     # longest first
         gen = Parallel(n_jobs=n, return_as="generator_unordered")(
             delayed(_hybrid_task)(j, robots[j].cfg, *args) for j in order)
-        for j, s in gen:
-            add(j, s, s.pop("error", None))
+        for j, (values, error) in gen:
+            add(j, values, error)
         return 0
-    return simulate
+    return sw.Engine("hybrid", simulate, settings, versions=lambda cls: {"scipy": scipy.__version__})
 
 
 def grid_points(cfg, sweep=None):
@@ -112,3 +123,8 @@ def exp_cfg(cfg, name):
 def column(rows, k) -> np.ndarray:
     """A results column as floats (empty cells: NaN)."""
     return np.array([float(r[k]) if r.get(k, "") not in ("", None) else np.nan for r in rows])
+
+
+def valid_S(r) -> float:
+    """A row's S, or NaN for a failed or unhealthy point (never used as a result)."""
+    return np.nan if r.get("error") else sw.num(r.get("S"))

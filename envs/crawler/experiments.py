@@ -15,7 +15,7 @@ from envs.core.errors import ConfigError
 from envs.core.experiment import robot_params
 from envs.core.plots import pyplot, save_figure
 from envs.crawler.config import ENGINES
-from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows
+from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
 
 
 # ---- Fig. 4 ------------------------------------------------------------------------
@@ -33,13 +33,16 @@ def frequency_sweep(cfg, out) -> dict:
         if overlay not in ENGINES:
             raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
         curves[overlay], _ = simulate_rows(cfg, grid_points(cfg), out, engine=overlay, filename=f"results_{overlay}.csv")
-    plot_s_v(curves, out / "S_V_vs_omega.png")
-    summary = dict(stats, all_steady=all(bool(r["steady"]) for r in rows),
-                   S_by_omega={f"{r['omega']:g}": r["S"] for r in rows})
+    plot_s_v({e: sw.healthy(rs) for e, rs in curves.items()}, out / "S_V_vs_omega.png",
+             omitted=sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
+    ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
+    summary = dict(stats, all_steady=all(bool(r["steady"]) for r in ok),
+                   S_by_omega={f"{r['omega']:g}": r["S"] for r in ok})
     if engine == "mujoco":
-        summary["max_tracking_error_deg"] = max(r["tracking_error_deg"] for r in rows)
+        summary["max_tracking_error_deg"] = sw.nanmax(r["tracking_error_deg"] for r in ok)
     if overlay:
-        summary[f"S_by_omega_{overlay}"] = {f"{r['omega']:g}": r["S"] for r in curves[overlay]}
+        summary[f"S_by_omega_{overlay}"] = {f"{r['omega']:g}": r["S"] for r in sw.healthy(curves[overlay])}
+        summary[f"failed_points_{overlay}"] = len(curves[overlay]) - len(sw.healthy(curves[overlay]))
     return summary
 
 
@@ -47,7 +50,7 @@ LABELS = {"mujoco": "MuJoCo twin", "hybrid": "exact hybrid model"}
 COLORS = {"mujoco": "tab:blue", "hybrid": "tab:orange"}
 
 
-def plot_s_v(curves, path) -> None:
+def plot_s_v(curves, path, omitted: int = 0) -> None:
     plt = pyplot()
     if isinstance(curves, list):
         curves = {"mujoco": curves}
@@ -56,7 +59,7 @@ def plot_s_v(curves, path) -> None:
         rows = sorted(rows, key=lambda r: r["omega"])
         w = column(rows, "omega")
         S, V = column(rows, "S") * 1e3, column(rows, "V") * 1e3
-        steady = np.array([bool(r["steady"]) for r in rows])
+        steady = np.array([bool(r["steady"]) for r in rows], dtype=bool)
         for a, y in ((ax[0], S), (ax[1], V)):
             a.plot(w, y, "o-", color=COLORS.get(eng), label=LABELS.get(eng, eng), ms=4)
             if (~steady).any():
@@ -67,7 +70,8 @@ def plot_s_v(curves, path) -> None:
         a.grid(alpha=0.3)
     ax[0].legend()
     ax[1].set_xlabel("omega [rad/s]")
-    ax[0].set_title("Crawler: step distance and velocity vs frequency (Fig. 4)")
+    ax[0].set_title("Crawler: step distance and velocity vs frequency (Fig. 4)"
+                    + (f"\n{omitted} failed/unhealthy points omitted (results.csv: error)" if omitted else ""))
     save_figure(fig, path, dpi=120)
 
 
@@ -81,19 +85,22 @@ def twin_vs_hybrid(cfg, out) -> dict:
     pts = grid_points(cfg)
     runs = {e: simulate_rows(cfg, pts, out, engine=e, filename=f"results_{e}.csv") for e in ENGINES}
     main = engine_of(cfg)
-    sw.ResultsFile(out / "results.csv", list(runs[main][0][0].keys()), ["omega"]).rewrite(runs[main][0])
+    main_rows = runs[main][0]
+    sw.write_csv(out / "results.csv", list(main_rows[0].keys()) if main_rows else [], main_rows)
     tol_abs, tol_rel = float(exp_cfg(cfg, "tol_abs_mm")), float(exp_cfg(cfg, "tol_rel"))
     table = []
     for rm, rh in zip(runs["mujoco"][0], runs["hybrid"][0]):
-        Sm, Sh = float(rm["S"]), float(rh["S"])
+        Sm, Sh = valid_S(rm), valid_S(rh)          # NaN for a failed or unhealthy point: never 'within'
         tol = float(tolerance(Sh, tol_abs, tol_rel))
         table.append(dict(omega=rm["omega"], psi_deg=rm["psi_deg"], S_mujoco_mm=Sm * 1e3, S_hybrid_mm=Sh * 1e3,
                           err_mm=(Sm - Sh) * 1e3, tol_mm=tol * 1e3, within=bool(abs(Sm - Sh) <= tol),
                           steady_mujoco=rm["steady"], steady_hybrid=rh["steady"],
-                          liftoff_frac_mujoco=max(float(rm["foot1_liftoff"]), float(rm["foot2_liftoff"])),
-                          fn_min_hybrid=min(float(rh["foot1_fn_min"]), float(rh["foot2_fn_min"]))))
+                          liftoff_frac_mujoco=max(sw.num(rm["foot1_liftoff"]), sw.num(rm["foot2_liftoff"])),
+                          fn_min_hybrid=min(sw.num(rh["foot1_fn_min"]), sw.num(rh["foot2_fn_min"])),
+                          error="; ".join(f"{e}: {r['error']}" for e, r in (("mujoco", rm), ("hybrid", rh))
+                                          if r.get("error"))))
     cols = list(table[0].keys()) if table else []
-    sw.ResultsFile(out / "comparison.csv", cols, ["omega"]).rewrite(table)
+    sw.write_csv(out / "comparison.csv", cols, table)
     plt = pyplot()
     fig, ax = plt.subplots(2, 1, figsize=(6.5, 6.5), sharex=True)
     w = np.array([t["omega"] for t in table])
@@ -112,7 +119,9 @@ def twin_vs_hybrid(cfg, out) -> dict:
     ax[0].set_title("MuJoCo twin vs exact hybrid model (Fig. 4 inputs)")
     save_figure(fig, out / "twin_vs_hybrid.png", dpi=120)
     summary = dict(engine=main, points=len(pts), wall_s={e: runs[e][1]["wall_s"] for e in ENGINES},
-                   max_abs_err_mm=float(np.max(np.abs(err))) if len(err) else math.nan,
+                   max_abs_err_mm=sw.nanmax(np.abs(err)),
+                   failed_points={e: runs[e][1]["failed_points"] for e in ENGINES},
+                   all_healthy=all(runs[e][1]["all_healthy"] for e in ENGINES),
                    all_within=bool(all(t["within"] for t in table)),
                    failing_omega=[t["omega"] for t in table if not t["within"]], table=table)
     return summary
@@ -137,12 +146,12 @@ def psi_omega_map(cfg, out) -> dict:
     psis = sorted({r["psi_deg"] for r in rows})
     S = np.full((len(psis), len(omegas)), np.nan)
     for r in rows:
-        S[psis.index(r["psi_deg"]), omegas.index(r["omega"])] = r["S"]
+        S[psis.index(r["psi_deg"]), omegas.index(r["omega"])] = valid_S(r)     # failed/unhealthy: NaN
     star = []
     for j, w in enumerate(omegas):
         p, s = _optimum(psis, S[:, j])
         star.append(dict(omega=w, psi_star_deg=p, S_star=s))
-    sw.ResultsFile(out / "psi_star.csv", ["omega", "psi_star_deg", "S_star"], ["omega"]).rewrite(star)
+    sw.write_csv(out / "psi_star.csv", ["omega", "psi_star_deg", "S_star"], star)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 5))
     if len(omegas) > 1 and len(psis) > 1:
@@ -181,6 +190,7 @@ def direction_reversal(cfg, out) -> dict:
     pb = [{**base, **b["fixed"], "phi0_deg": p} for p in b["phi0_deg"]]
     ra, sa = simulate_rows(cfg, pa, out)
     rb, sb = simulate_rows(cfg, pb, out, filename="results_phi0.csv")
+    ra, rb = sw.healthy(ra), sw.healthy(rb)     # failed and unhealthy points are left out (summary says)
     wa, Sa = column(ra, "omega"), column(ra, "S")
     pb_, Sb = column(rb, "phi0_deg"), column(rb, "S")
     plt = pyplot()
@@ -198,6 +208,8 @@ def direction_reversal(cfg, out) -> dict:
     fig.suptitle(f"Direction reversal (Fig. 7), engine={engine_of(cfg)}")
     save_figure(fig, out / "direction_reversal.png", dpi=120)
     summary = dict(engine=engine_of(cfg), wall_s=sa["wall_s"] + sb["wall_s"],
+                   failed_points=sa["failed_points"] + sb["failed_points"],
+                   all_healthy=sa["all_healthy"] and sb["all_healthy"], failed=sa["failed"] + sb["failed"],
                    reversal_omega=zero_crossings(wa, Sa), reversal_phi0_deg=zero_crossings(pb_, Sb),
                    S_vs_omega_mm={f"{w:g}": s * 1e3 for w, s in zip(wa, Sa)},
                    S_vs_phi0_mm={f"{p:g}": s * 1e3 for p, s in zip(pb_, Sb)})
@@ -223,23 +235,25 @@ def friction_robustness(cfg, out) -> dict:
         groups.setdefault((r["omega"], r["psi_deg"]), []).append(r)
     rob = []
     for (w, psi), rs in sorted(groups.items()):
-        Ss = np.array([float(r["S"]) for r in rs])
-        nom = [float(r["S"]) for r in rs if abs(float(r["mu1"]) - mu) < 1e-9 and abs(float(r["mu2"]) - mu) < 1e-9]
-        Smin, Smax = float(np.nanmin(Ss)), float(np.nanmax(Ss))
+        Ss = np.array([valid_S(r) for r in rs])               # failed/unhealthy points: NaN
+        nom = [valid_S(r) for r in rs if abs(float(r["mu1"]) - mu) < 1e-9 and abs(float(r["mu2"]) - mu) < 1e-9]
+        Smin, Smax = sw.nanmin(Ss), sw.nanmax(Ss)
         rob.append(dict(omega=w, psi_deg=psi, S=nom[0] if nom else math.nan, S_min=Smin, S_max=Smax,
-                        S_mu=0.5 * (Smin + Smax)))
-    sw.ResultsFile(out / "robustness.csv", list(rob[0].keys()), ["omega", "psi_deg"]).rewrite(rob)
+                        S_mu=0.5 * (Smin + Smax), failed_points=sum(1 for r in rs if r.get("error"))))
+    sw.write_csv(out / "robustness.csv", list(rob[0].keys()), rob)
     optima = []
     for w in sorted({r["omega"] for r in rob}):
         rs = sorted([r for r in rob if r["omega"] == w], key=lambda r: r["psi_deg"])
         psis = [r["psi_deg"] for r in rs]
+        if not (np.isfinite([r["S"] for r in rs]).any() and np.isfinite([r["S_mu"] for r in rs]).any()):
+            continue                      # every point of this omega failed
         jS = int(np.nanargmax([r["S"] for r in rs]))
         jM = int(np.nanargmax([r["S_mu"] for r in rs]))
         optima.append(dict(omega=w, psi_star_deg=psis[jS], S_at_psi_star=rs[jS]["S"], S_mu_at_psi_star=rs[jS]["S_mu"],
                            loss_at_psi_star=1 - rs[jS]["S_mu"] / rs[jS]["S"],
                            psi_mu_star_deg=psis[jM], S_at_psi_mu_star=rs[jM]["S"], S_mu_at_psi_mu_star=rs[jM]["S_mu"],
                            loss_at_psi_mu_star=1 - rs[jM]["S_mu"] / rs[jM]["S"]))
-    sw.ResultsFile(out / "optima.csv", list(optima[0].keys()), ["omega"]).rewrite(optima)
+    sw.write_csv(out / "optima.csv", list(optima[0].keys()) if optima else [], optima)
     plt = pyplot()
     ws = sorted({r["omega"] for r in rob})
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -257,10 +271,11 @@ def friction_robustness(cfg, out) -> dict:
     ax[0].legend(fontsize=7)
     ax[0].grid(alpha=0.3)
     o = optima
-    ax[1].plot(ws, [x["S_at_psi_star"] * 1e3 for x in o], "-o", color="tab:blue", ms=3, label="S at psi*")
-    ax[1].plot(ws, [x["S_mu_at_psi_star"] * 1e3 for x in o], "--", color="tab:blue", label="S_mu at psi*")
-    ax[1].plot(ws, [x["S_at_psi_mu_star"] * 1e3 for x in o], "-o", color="k", ms=3, label="S at psi_mu*")
-    ax[1].plot(ws, [x["S_mu_at_psi_mu_star"] * 1e3 for x in o], "--", color="k", label="S_mu at psi_mu*")
+    wo = [x["omega"] for x in o]
+    ax[1].plot(wo, [x["S_at_psi_star"] * 1e3 for x in o], "-o", color="tab:blue", ms=3, label="S at psi*")
+    ax[1].plot(wo, [x["S_mu_at_psi_star"] * 1e3 for x in o], "--", color="tab:blue", label="S_mu at psi*")
+    ax[1].plot(wo, [x["S_at_psi_mu_star"] * 1e3 for x in o], "-o", color="k", ms=3, label="S at psi_mu*")
+    ax[1].plot(wo, [x["S_mu_at_psi_mu_star"] * 1e3 for x in o], "--", color="k", label="S_mu at psi_mu*")
     ax[1].set_xscale("log")
     ax[1].set_xlabel("omega [rad/s]")
     ax[1].set_ylabel("S [mm]")
@@ -302,7 +317,7 @@ def mass_distribution(cfg, out) -> dict:
         S = np.full((len(ratios), len(asyms)), np.nan)
         for r in rows:
             if r["omega"] == w:
-                S[ratios.index(r["mass_ratio"]), asyms.index(r["m1_over_m2"])] = r["S"]
+                S[ratios.index(r["mass_ratio"]), asyms.index(r["m1_over_m2"])] = valid_S(r)   # failed: NaN
         im = ax[k].pcolormesh(np.arange(len(asyms)), np.arange(len(ratios)), S * 1e3, shading="nearest", cmap="viridis")
         ax[k].set_xticks(range(len(asyms)), [f"{a:g}" for a in asyms])
         ax[k].set_yticks(range(len(ratios)), [f"{a:g}" for a in ratios])
@@ -310,7 +325,7 @@ def mass_distribution(cfg, out) -> dict:
         ax[k].set_ylabel("(m1+m2)/(2 m0)")
         ax[k].set_title(f"omega={w:g}")
         fig.colorbar(im, ax=ax[k], label="S [mm]")
-        sec = sorted([r for r in rows if r["omega"] == w and abs(r["mass_ratio"] - 0.5) < 1e-9],
+        sec = sorted([r for r in sw.healthy(rows) if r["omega"] == w and abs(r["mass_ratio"] - 0.5) < 1e-9],
                      key=lambda r: r["m1_over_m2"])
         if sec:
             ax[-1].plot([r["m1_over_m2"] for r in sec], [r["S"] * 1e3 for r in sec], "o-", ms=3, label=f"omega={w:g}")
@@ -324,7 +339,7 @@ def mass_distribution(cfg, out) -> dict:
     save_figure(fig, out / "mass_distribution.png", dpi=110)
     best = {}
     for w in ws:
-        rs = [r for r in rows if r["omega"] == w and np.isfinite(float(r["S"]))]
+        rs = [r for r in rows if r["omega"] == w and np.isfinite(valid_S(r))]
         if rs:
             b = max(rs, key=lambda r: r["S"])
             best[f"{w:g}"] = dict(mass_ratio=b["mass_ratio"], m1_over_m2=b["m1_over_m2"], S_mm=b["S"] * 1e3)

@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from envs.core import sweep as sw
-from envs.core.experiment import robot_params
+from envs.core.experiment import robot_params, run_kw
 from envs.core.plots import pyplot, save_figure
 from envs.crawler.robot import FORWARD, Crawler
 from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw
@@ -22,6 +22,8 @@ def feedback(cfg, out) -> dict:
     cycles = int(exp_cfg(cfg, "cycles"))
     engine = engine_of(cfg)
     r = Crawler(**base)
+    if engine == "mujoco":
+        r.check_steps(cycles, run_kw(cfg)["max_steps"])      # bounded: rejected before simulating
     P = H.Params.from_robot(r)
     law_kw = dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim=tuple(math.radians(x) for x in fb["phi_lim_deg"]))
     t0 = time.perf_counter()
@@ -48,7 +50,7 @@ def feedback(cfg, out) -> dict:
                      "steady": (bool(abs(seqs[k][-1] - seqs[k][-1 - navg]) < 2e-5 + 2e-3 * abs(S))
                                 if len(seqs[k]) > navg else False),
                      "control": k})
-    sw.ResultsFile(out / "results.csv", list(rows[0].keys()), ["control"]).rewrite(rows)
+    sw.write_csv(out / "results.csv", list(rows[0].keys()), rows)
     plot_feedback(traces, r, H.FeedbackLaw(r.inputs, P, **law_kw), out / "feedback.png", engine)
     summary = dict(engine=engine, omega=r.cfg["omega"], S_open=S_open, S_feedback=S_fb,
                    S_open_seq=[float(x) for x in seqs["open"]], S_feedback_seq=[float(x) for x in seqs["feedback"]],

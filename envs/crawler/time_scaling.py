@@ -9,7 +9,7 @@ from envs.core import sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.experiment import robot_params
 from envs.core.plots import pyplot, save_figure
-from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, simulate_rows
+from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, simulate_rows, valid_S
 
 
 # ---- Section VII: time scaling + Bayesian optimisation ---------------------------------------
@@ -47,7 +47,7 @@ def time_scaling(cfg, out) -> dict:
         vals = []
         k = 9 if objective == "S_mu" else 1
         for i in range(len(params_list)):
-            S = np.array([float(r["S"]) for r in rows[i * k:(i + 1) * k]])
+            S = np.array([valid_S(r) for r in rows[i * k:(i + 1) * k]])      # failed/unhealthy: NaN
             vals.append(float(0.5 * (np.nanmin(S) + np.nanmax(S))) if np.isfinite(S).any() else math.nan)
         state["n"] += len(pts)
         return vals
@@ -86,7 +86,7 @@ def time_scaling(cfg, out) -> dict:
                               psi_deg=bt.params["psi_deg"],
                               value_best=bt.value, gain=bt.value / vb[jb] if vb[jb] else math.nan,
                               gain_mm=(bt.value - vb[jb]) * 1e3))
-    sw.ResultsFile(out / "best.csv", list(best_rows[0].keys()), ["omega"]).rewrite(best_rows)
+    sw.write_csv(out / "best.csv", list(best_rows[0].keys()), best_rows)
     fig_w = float(exp_cfg(cfg, "fig10_omega"))
     b = next((r for r in best_rows if abs(r["omega"] - fig_w) < 1e-9), best_rows[0])
     plot_fig10(base, b, out / "fig10_time_scaling.png", cfg)

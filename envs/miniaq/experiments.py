@@ -60,6 +60,7 @@ def _simulate(robot, cfg, cycles, engine=None):
         run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(cfg))
         return run, run.wall_s
     kw = dict(run_kw(cfg), cycles=cycles, stop_when_steady=False)
+    kw.pop("retry_failed")
     kw["nthread"] = 1
     t0 = time.perf_counter()
     run = batch.run_point(robot, type(robot), **kw)
@@ -89,7 +90,9 @@ def _single(cfg):
 def _base_summary(robot, run, duration, wall) -> dict:
     s = _summarize(robot, run)
     sim_time = float(run.t[-1])
-    return dict(s, engine=engine_name(run), gait=robot.cfg["gait"] if robot.cfg["phase_deg"] is None else "custom",
+    return dict(s, engine=engine_name(run), max_penetration=run.max_penetration, error=run.problem,
+                all_healthy=run.problem is None,
+                gait=robot.cfg["gait"] if robot.cfg["phase_deg"] is None else "custom",
                 phase_deg=[math.degrees(p) for p in robot.phases], f=robot.cfg["f"],
                 direction_left=robot.cfg["direction_left"], direction_right=robot.cfg["direction_right"],
                 duration=duration, sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall)
@@ -112,7 +115,8 @@ def trot(cfg, out) -> dict:
         **{k: v for k, v in s.items() if k in (
             "yaw_rate_deg_s", "drift_y", "roll_mean_deg", "pitch_mean_deg", "height_mean", "motor_torque_max",
             "motor_saturated_fraction", "crank_lag_max_deg", "gait", "phase_deg", "f", "direction_left",
-            "direction_right", "duration", "sim_time", "wall_s", "real_time_factor", "cycles", "engine")})
+            "direction_right", "duration", "sim_time", "wall_s", "real_time_factor", "cycles", "engine",
+            "max_penetration", "error", "all_healthy")})
     summary["metrics_window"] = "cycles 2..end (the first cycle is settling)"
     write_timeseries(robot, run, duration, out / "timeseries.csv")
     plot_body_motion(robot, run, duration, out / "body_motion.png")
@@ -152,7 +156,7 @@ def turn(cfg, out) -> dict:
                    **{k: v for k, v in s.items() if k in (
                        "max_loop_gap", "roll_amplitude_deg", "pitch_amplitude_deg", "motor_torque_max", "gait",
                        "phase_deg", "f", "direction_left", "direction_right", "duration", "sim_time", "wall_s",
-                       "real_time_factor", "cycles", "engine")})
+                       "real_time_factor", "cycles", "engine", "max_penetration", "error", "all_healthy")})
     write_timeseries(robot, run, duration, out / "timeseries.csv")
     plot_yaw(robot, run, duration, s["yaw_rate_deg_s"], out / "yaw.png")
     _compare(robot, cfg, run, duration, out, summary)
@@ -169,30 +173,42 @@ def gait_sweep(cfg, out) -> dict:
         points = [{**robot_params(cfg), **combo} for combo in sw.grid(sweep_lists(cfg))]
         robots = [cls(**pt) for pt in points]
         key = list(dict.fromkeys(list(sweep_lists(cfg)) + list(cls.columns)))
-        rows, stats = sw.run_rows(robots, out, key=key, simulate=_paper_engine(cfg), extra_columns=extra,
-                                  progress=cfg.run.progress)
+        kw = run_kw(cfg)
+        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(cfg, kw), extra_columns=extra,
+                                  progress=cfg.run.progress, retry_failed=kw["retry_failed"])
         stats["engine"] = "paper"
     else:
         rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg), launch=launch_kw(cfg),
                                    extra_columns=extra, progress=cfg.run.progress)
-    plot_sweep(rows, out / "gait_sweep.png")
-    summary = dict(stats, errors=sum(1 for r in rows if r.get("error")),
-                   speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in rows},
-                   yaw_rate_deg_s={f"{r['gait']}@{r['f']:g}Hz": r["yaw_rate_deg_s"] for r in rows})
+    ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
+    plot_sweep(ok, out / "gait_sweep.png", omitted=len(rows) - len(ok))
+    summary = dict(stats, errors=len(rows) - len(ok),
+                   speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in ok},
+                   yaw_rate_deg_s={f"{r['gait']}@{r['f']:g}Hz": r["yaw_rate_deg_s"] for r in ok})
     sw.write_json(out / "summary.json", summary)
     return summary
 
 
-def _paper_engine(cfg):
+PAPER_METRICS = ("fn_min",) + tuple(f"{leg}_pull_fraction" for leg in LEGS) + (
+    "wall_s", "cpu_s", "nfev", "method", "engine")      # columns only the paper engine adds
+
+
+def _paper_engine(cfg, kw) -> sw.Engine:
     """The paper engine for sweep.run_rows: the points one after the other (cycles = run.cycles)."""
+    import scipy
+
     from envs.miniaq import paper as miniaq_paper
 
-    kw = paper_kw(cfg)
-    cycles = int(cfg.run.cycles)
+    pk = paper_kw(cfg)
+    cycles = kw["cycles"]
 
     def simulate(robots, add) -> int:
         for j, r in enumerate(robots):
-            run = miniaq_paper.simulate(r, cycles=cycles, **kw)
-            add(j, {} if run.error else miniaq_paper.summarize(run), run.error)
+            run = miniaq_paper.simulate(r, cycles=cycles, **pk)
+            values = {} if run.error else miniaq_paper.summarize(run)
+            values.update(max_penetration=run.max_penetration, max_loop_gap=None)   # kinematic legs: no loops
+            add(j, values, run.problem)
         return 0
-    return simulate
+
+    return sw.Engine("paper", simulate, dict(cycles=cycles, paper=pk), metrics=PAPER_METRICS,
+                     versions=lambda cls: {"scipy": scipy.__version__})

@@ -6,6 +6,7 @@ summary.json (the points with the paper's pattern and size) and geometry_map.png
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -67,27 +68,36 @@ def geometry_map(cfg, out) -> dict:
 
     def keep(s):
         s = dict(s)
-        if s:
+        if s.get("speed") is not None:
             s["support_ge3"] = s.get("support_3", 0.0) + s.get("support_4", 0.0)
-        return {k: s.get(k) for k in MAP_COLUMNS}
+        return {k: s.get(k) for k in MAP_COLUMNS + cls.health_columns() if k in s or k in MAP_COLUMNS}
 
     if engine == "paper":
+        import scipy
+
         from envs.miniaq import paper as miniaq_paper
 
-        cycles = int(cfg.run.cycles)
+        cycles = run_kw(cfg)["cycles"]
 
         def simulate(todo, add) -> int:
             for j, r in enumerate(todo):
                 run = miniaq_paper.simulate(r, cycles=cycles, **kw)
-                add(j, {} if run.error else keep(miniaq_paper.summarize(run)), run.error)
+                values = {} if run.error else miniaq_paper.summarize(run)
+                values.update(max_penetration=run.max_penetration, max_loop_gap=None)   # no loops
+                add(j, keep(values), run.problem)
             return 0
+        eng = sw.Engine("paper", simulate, dict(cycles=cycles, paper=kw),
+                        versions=lambda c: {"scipy": scipy.__version__})
     else:
         inner = sw.batch_engine(run_kw(cfg), **launch_kw(cfg))
 
         def simulate(todo, add) -> int:
-            return inner(todo, lambda j, s, err=None: add(j, keep(s) if s else {}, err))
-    rows, stats = sw.run_rows(robots, out, key=key, simulate=simulate, meta=meta,
-                              extra_columns=GEOMETRY_COLUMNS + MAP_COLUMNS, progress=cfg.run.progress)
+            return inner.simulate(todo, lambda j, s, err=None: add(j, keep(s), err))
+        eng = dataclasses.replace(inner, simulate=simulate)
+    # the same declared columns in both engines: the geometry, MAP_COLUMNS, health, error
+    rows, stats = sw.run_rows(robots, out, key=key, engine=eng, meta=meta, metrics=MAP_COLUMNS,
+                              extra_columns=GEOMETRY_COLUMNS, progress=cfg.run.progress,
+                              retry_failed=run_kw(cfg)["retry_failed"])
     h, tol, three = opt["height"], opt["height_tol"], opt["three_legs"]
     good = [r for r in rows if not r.get("error")]
     tripod = [r for r in good if r["support_ge3"] >= three]

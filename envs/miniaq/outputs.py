@@ -191,9 +191,11 @@ def plot_yaw(robot, run, duration, rate, path) -> None:
     save_figure(fig, path, dpi=110)
 
 
-def plot_sweep(rows, path) -> None:
+def plot_sweep(rows, path, omitted: int = 0) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(1, 3, figsize=(14, 4))
+    if omitted:
+        fig.suptitle(f"{omitted} failed/unhealthy points omitted (results.csv: error)", fontsize=9)
     for gait in dict.fromkeys(r["gait"] for r in rows):
         rs = sorted((r for r in rows if r["gait"] == gait), key=lambda r: r["f"])
         f = [r["f"] for r in rs]

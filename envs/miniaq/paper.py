@@ -303,6 +303,23 @@ class PaperRun:
     def cycles(self) -> int:
         return len(self.cycle_values)
 
+    # health, as the twin's batch.Run reports it (the same limits: MiniAQ.max_penetration)
+    max_loop_gap = None                 # kinematic legs: no loop closure to check
+
+    @property
+    def max_penetration(self) -> float:
+        """Deepest penetration of a foot sphere's bottom over the samples (m)."""
+        Lp = self.extra.get("Lp")
+        return float(max(0.0, np.max(Lp))) if Lp is not None and np.size(Lp) else 0.0
+
+    @property
+    def unhealthy(self) -> str | None:
+        return None if self.error else self.robot.health_error(self.max_penetration)
+
+    @property
+    def problem(self) -> str | None:
+        return self.error or self.unhealthy
+
 
 def sample_sensors(model: Model, t, X) -> tuple[dict, dict]:
     """The twin's sensors (names, shapes, frames; see MiniAQ's MJCF) at the sampled states."""

@@ -99,7 +99,7 @@ class MiniAQ(Robot):
     metrics = ("cycles", "speed", "drift_y", "yaw_rate_deg_s", "roll_amplitude_deg", "pitch_amplitude_deg",
                "roll_mean_deg", "pitch_mean_deg", "height_mean", "max_loop_gap", "motor_torque_max",
                "motor_saturated_fraction", "crank_lag_max_deg") + tuple(
-        f"{leg}_{k}" for leg in LEGS for k in ("duty_factor", "drag_fraction")) + (
+        f"{leg}_{k}" for leg in LEGS for k in ("duty_factor", "drag_fraction", "touchdowns_per_cycle")) + (
         "support_2", "support_3", "support_4", "support_le1")
     random_inputs = {"f": (1.0, 4.0), "mu_d": (0.2, 0.6)}   # bounded ranges for reliability runs
 
@@ -327,8 +327,8 @@ class MiniAQ(Robot):
         return np.abs(ph) <= duty / 2
 
     def loop_gaps(self, run) -> np.ndarray:
-        """|C_coupler - C_rocker| per sample and leg (m)."""
-        return self.loop_gap_of(run.sensordata, run.model)
+        """|C_coupler - C_rocker| per sample and leg (m) (any run with `sensor(name)`)."""
+        return np.stack([np.linalg.norm(run.sensor(a) - run.sensor(b), axis=1) for a, b in self.loops], axis=1)
 
 
 

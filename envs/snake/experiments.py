@@ -32,7 +32,8 @@ TABLE2_COLUMNS = ("n", "alpha_deg", "f", "d_unit", "d", "dx", "loss")
 
 
 def _real_time_factor(rows, stats, nthread) -> dict:
-    sim = sum(float(r["cycles"]) * float(r["T_step"]) * (float(r["N"]) - float(r["n"]) + 2) for r in rows)
+    sim = sum(float(r["cycles"]) * float(r["T_step"]) * (float(r["N"]) - float(r["n"]) + 2) for r in rows
+              if r.get("cycles") is not None)
     wall = stats["wall_s"]
     if not stats["computed"] or wall <= 0:
         return dict(sim_time_s=sim, real_time_factor=math.nan, real_time_factor_per_thread=math.nan)
@@ -54,7 +55,7 @@ def table1(cfg, out) -> dict:
                          paper_alpha_max_deg=paper[0], paper_f_max=paper[1], paper_d_unit=paper[2]))
     out.mkdir(parents=True, exist_ok=True)
     cols = ["n", "alpha_max_deg", "f_max", "d_unit", "paper_alpha_max_deg", "paper_f_max", "paper_d_unit"]
-    sw.ResultsFile(out / "results.csv", cols, ["n"]).rewrite(rows)
+    sw.write_csv(out / "results.csv", cols, rows)
     lines = ["| n | alpha_max [deg] twin / paper | f_max twin / paper | d_unit twin / paper |", "|---|---|---|---|"]
     for r in rows:
         p = lambda v, fmt: "-" if v is None else format(v, fmt)
@@ -96,12 +97,20 @@ def _sweep(cfg, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_err
     return rows, stats, errors
 
 
+def _failed_line(r, ncols) -> str:
+    return f"| {int(r['n'])} | {r['alpha_deg']:g} |" + " - |" * (ncols - 3) + f" failed: {r['error']} |"
+
+
 def table2(cfg, out) -> dict:
     """Twin's Delta x over 10 periods for Table 2's (n, alpha) with the calibrated floor."""
     rows, stats, errors = _sweep(cfg, out)
     lines = ["| n | alpha [deg] | f twin / paper | d_unit twin / paper | d [mm] twin / paper | "
              "Delta x [mm] twin / paper | loss [%] twin / paper |", "|---|---|---|---|---|---|---|"]
+    ok = sw.healthy(rows)               # failed and unhealthy points: a 'failed' line, no numbers
     for r in rows:
+        if r.get("error"):
+            lines.append(_failed_line(r, 7))
+            continue
         pf, pd, pdx, pdd, pl = TABLE2.get((int(r["n"]), int(round(r["alpha_deg"]))), (None,) * 5)
         p = lambda v, fmt: "-" if v is None else format(v, fmt)
         lines.append(f"| {int(r['n'])} | {r['alpha_deg']:g} | {r['f']:.3f} / {p(pf, '.3f')} | "
@@ -109,10 +118,10 @@ def table2(cfg, out) -> dict:
                      f"{r['dx'] * 1e3:.1f} / {p(pdx, '.1f') if pdx is not None else 'withheld'} | "
                      f"{r['loss'] * 100:.1f} / {p(pl, '.0f') if pl is not None else 'withheld'} |")
     (out / "table2.md").write_text("\n".join(lines) + "\n")
-    _plot_table2(rows, out / "table2.png")
+    _plot_table2(ok, out / "table2.png")
     summary = dict(stats, errors=errors, mu=float(rows[0]["mu"]) if rows else math.nan,
                    table2={f"n{int(r['n'])}_alpha{r['alpha_deg']:g}": {k: r[k] for k in TABLE2_COLUMNS[2:]}
-                           for r in rows})
+                           for r in ok})
     print("\n".join(lines))
     return summary
 
@@ -153,10 +162,11 @@ def calibrate(cfg, out) -> dict:
     for n in lists.get("n", [cfg.robot.n]):
         if int(n) != 4:
             raise ConfigError("sweep.n", n, "[4] (the paper gives measured Delta x for n=4 only)")
+    for a in lists.get("alpha_deg", [cfg.robot.alpha_deg]):
+        if (4, int(round(float(a)))) not in TABLE2:     # before anything is simulated
+            raise ConfigError("sweep.alpha_deg", a, "[30, 45, 58] (Table 2's measured rows)")
     rows, stats, errors = _sweep(cfg, out)
-    for r in rows:
-        if (4, int(round(r["alpha_deg"]))) not in TABLE2:
-            raise ConfigError("sweep.alpha_deg", r["alpha_deg"], "[30, 45, 58] (Table 2's measured rows)")
+    rows = sw.healthy(rows)             # failed and unhealthy points do not enter the fit (stats: failed)
     # calibrated parameters: mu, T_step and any other swept robot parameter except alpha_deg / n
     names = ["mu", "T_step"] + [k for k in lists if k not in ("mu", "T_step", "alpha_deg", "n")]
     groups: dict = {}
@@ -169,10 +179,11 @@ def calibrate(cfg, out) -> dict:
         e = np.array([x[0] for x in errs])
         table.append(dict(zip(names, key), rms_loss_error=float(np.sqrt(np.mean(e**2))),
                           losses={f"{x[1]:g}": x[2] for x in errs}))
-    best = min(table, key=lambda d: d["rms_loss_error"])
+    best = min(table, key=lambda d: d["rms_loss_error"], default=None)
     summary = dict(stats, errors=errors, best=best, grid=table)
     sw.write_json(out / "calibration.json", summary)
-    _plot_calibration(table, out / "calibration.png")
+    if table:
+        _plot_calibration(table, out / "calibration.png")
     return summary
 
 
@@ -196,10 +207,11 @@ def sweep(cfg, out) -> dict:
     """Any grid (n, alpha_deg, T_step, mu, ...): results.csv, one plot per swept parameter."""
     rows, stats, errors = _sweep(cfg, out)
     lists = sweep_lists(cfg)
+    ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     for name in lists:
-        _plot_sweep(rows, name, [k for k in lists if k != name], out / f"sweep_{name}.png")
-    summary = dict(stats, errors=errors, max_tracking_error_deg=max(r["tracking_error_deg"] for r in rows),
-                   min_clearance=min(r["clearance_min"] for r in rows))
+        _plot_sweep(ok, name, [k for k in lists if k != name], out / f"sweep_{name}.png")
+    summary = dict(stats, errors=errors, max_tracking_error_deg=sw.nanmax(r["tracking_error_deg"] for r in ok),
+                   min_clearance=sw.nanmin(r["clearance_min"] for r in ok))
     return summary
 
 

@@ -1,0 +1,392 @@
+"""The sweep store: every finished point of a run directory in one SQLite database.
+
+A sweep's rows live in `<run dir>/results.sqlite` (SQLite from the standard library), one
+transaction per finished point; `results.csv` (and any other results file of the run, e.g.
+`results_hybrid.csv`) is an *export* of the database, rewritten atomically (temporary file,
+fsync, rename) in grid order.  Kills at any instruction, concurrent writers and damaged
+files are therefore handled by the database, not by CSV repair: a killed sweep loses at most
+the points still running, a results.csv cut or edited by hand is simply rewritten, and two
+processes writing different grids into one run directory both keep all their rows.
+
+Identity
+--------
+A stored row is reused only when its *identity* matches the point asked for: the sha256 of
+the canonical JSON of the identity document
+
+    {"store": 1,                          # identity version (bumped when the definition changes)
+     "robot": "<Robot class name>",
+     "params": {...},                     # ALL resolved robot parameters, not only the swept ones
+     "meta": {...},                       # per-point extra key columns (e.g. mass ratios)
+     "engine": {"name": "mujoco", "cycles": 20, "min_cycles": 3, "stop_when_steady": true,
+                "steady_kw": {...}, ...},  # the run settings that change results or metrics
+     "versions": {"mujoco": "3.17.0",     # the simulator ...
+                  "models": "<sha256>"},  # ... and the robot's model files (models/<robot>/*)
+     "schema": [...]}                     # the declared metric and health columns
+
+Canonical encoding: numbers of any type (bool, int, float, numpy scalars) are the float they
+equal, written with repr (exact: 1.0 and 1.0 + 1e-12 differ, True == 1 == 1.0, so BOLT's
+`body_fixed: false` and 0.0 agree); NaN and infinities are the strings "nan", "inf", "-inf";
+strings, null and lists as themselves; objects with sorted keys.  Run settings that cannot
+change a result (threads, chunk size, progress bars, the step budget) are not part of it.
+Anything else is recomputed, and `Plan.reasons` counts why: "new point", "robot parameters
+changed", "run settings changed", "model files changed", "MuJoCo version changed", "results
+schema changed", "damaged row" (its checksum does not match), "previous error" (only with
+retry_failed).
+
+Schema (version 1)
+------------------
+    store_info(key TEXT PRIMARY KEY, value TEXT NOT NULL)
+        'schema_version' -> '1'
+    results_files(
+        file        TEXT PRIMARY KEY,  -- the results file its rows export to: 'results.csv', ...
+        key_columns TEXT NOT NULL,     -- JSON list: the columns that address a row of the file
+        columns     TEXT NOT NULL)     -- JSON list: the exported header (key columns, metrics,
+                                       --   health columns, 'error' last)
+    points(
+        file     TEXT NOT NULL,        -- results_files.file
+        key      TEXT NOT NULL,        -- canonical JSON list of the row's key-column values
+        identity TEXT NOT NULL,        -- sha256 hex of `ident`
+        ident    TEXT NOT NULL,        -- the canonical identity document (says why a row is stale)
+        row      TEXT NOT NULL,        -- JSON object: all robot parameters, meta columns, metrics,
+                                       --   health values and 'error' ('' when healthy)
+        error    TEXT NOT NULL,        -- the row's error ('' for a healthy point)
+        finished REAL NOT NULL,        -- unix time of the commit
+        digest   TEXT NOT NULL,        -- sha256 of ident, row and error: a damaged row is detected
+        PRIMARY KEY (file, key))
+
+A results file has one row per key: a point recomputed with another identity replaces the
+row of the same key.  When a later call addresses a file by more key columns (e.g. the crawler
+keys every parameter that differs from its default), the stored rows are re-keyed over the
+union of columns (their `row` holds every parameter), so they stay distinct.
+
+Journal mode and concurrency
+----------------------------
+Cluster jobs (SLURM, Ray) often write to network filesystems, where SQLite's WAL mode is
+unsafe (it needs shared memory between the writers).  The store uses the rollback journal
+(`journal_mode=DELETE`, `synchronous=FULL`) and POSIX locks, with a busy timeout so that
+concurrent writers wait for each other instead of failing.  Each finished point is one
+`BEGIN IMMEDIATE ... COMMIT` transaction.
+
+Damage
+------
+Opening runs `PRAGMA quick_check`; a file that is not a database or fails the check is
+*refused* (StoreError, exit code 2 from scripts/run.py) rather than rebuilt: a damaged
+database points at a storage problem worth seeing, and its rows may still be salvageable
+(`sqlite3 results.sqlite .recover`); moving the file aside recomputes everything.  A row
+whose checksum does not match (an edit or damage inside a row that the structure check
+cannot see) is not reused: it is recomputed and replaced.
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import hashlib
+import json
+import math
+import os
+import pathlib
+import sqlite3
+import time
+
+import numpy as np
+
+from envs.core.errors import StoreError
+
+DB_NAME = "results.sqlite"
+SCHEMA_VERSION = "1"
+IDENTITY_VERSION = 1
+BUSY_TIMEOUT_S = 600.0       # concurrent writers wait this long for the lock (cluster jobs)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS store_info(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS results_files(
+    file TEXT PRIMARY KEY, key_columns TEXT NOT NULL, columns TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS points(
+    file TEXT NOT NULL, key TEXT NOT NULL, identity TEXT NOT NULL, ident TEXT NOT NULL,
+    row TEXT NOT NULL, error TEXT NOT NULL, finished REAL NOT NULL, digest TEXT NOT NULL,
+    PRIMARY KEY (file, key));
+"""
+
+
+# ---- canonical encoding -----------------------------------------------------------------
+def canon(v):
+    """The canonical, type-stable form of a value (see the module docstring)."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
+        x = float(v)
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return x
+    if isinstance(v, dict):
+        return {str(k): canon(v[k]) for k in sorted(v, key=str)}
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [canon(x) for x in v]
+    if hasattr(v, "item"):
+        return canon(v.item())
+    return str(v)
+
+
+def dumps(obj) -> str:
+    """Canonical JSON (sorted keys, exact floats via repr, no whitespace)."""
+    return json.dumps(canon(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def key_of(values: dict, columns) -> str:
+    return dumps([values.get(c) for c in columns])
+
+
+def identity_of(doc: dict) -> tuple[str, str]:
+    """(sha256 hex, canonical JSON) of an identity document."""
+    text = dumps(doc)
+    return hashlib.sha256(text.encode()).hexdigest(), text
+
+
+def _raw(obj) -> str:
+    """A row as JSON with its own types (NaN kept), for storage."""
+    return json.dumps(obj, default=_json_default, separators=(",", ":"))
+
+
+def _json_default(o):
+    if isinstance(o, (np.bool_,)):
+        return bool(o)
+    if isinstance(o, (np.floating, np.integer)):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    return str(o)
+
+
+def _digest(ident: str, row: str, error: str) -> str:
+    return hashlib.sha256(b"\0".join(x.encode() for x in (ident, row, error))).hexdigest()
+
+
+# ---- why a stored row is not reused -----------------------------------------------------
+REASONS = (("robot", "robot parameters changed"), ("params", "robot parameters changed"),
+           ("meta", "robot parameters changed"), ("engine", "run settings changed"),
+           ("schema", "results schema changed"), ("store", "identity definition changed"))
+
+
+def stale_reason(old_ident: str, new_doc: dict) -> str:
+    """Why a stored identity document differs from a new one (the first difference that matters)."""
+    try:
+        old = json.loads(old_ident)
+    except ValueError:
+        return "damaged row"
+    new = json.loads(dumps(new_doc))
+    for part, why in REASONS:
+        if old.get(part) != new.get(part):
+            return why
+    ov, nv = old.get("versions", {}), new.get("versions", {})
+    if ov.get("models") != nv.get("models"):
+        return "model files changed"
+    if ov.get("mujoco") != nv.get("mujoco"):
+        return "MuJoCo version changed"
+    if ov != nv:
+        return "software version changed"
+    return "identity changed"
+
+
+# ---- the database -----------------------------------------------------------------------
+class Store:
+    """One run directory's database.  Use as a context manager, or call close()."""
+
+    def __init__(self, run_dir, *, timeout: float = BUSY_TIMEOUT_S):
+        self.dir = pathlib.Path(run_dir)
+        self.path = self.dir / DB_NAME
+        existed = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            self.con = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: cannot open the results database ({e})") from None
+        try:
+            self.con.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+            mode = self.con.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
+            if str(mode).lower() != "delete":
+                raise sqlite3.DatabaseError(f"journal mode {mode} cannot be changed to DELETE")
+            self.con.execute("PRAGMA synchronous=FULL")
+            if existed:
+                check = [r[0] for r in self.con.execute("PRAGMA quick_check").fetchall()]
+                if check != ["ok"]:
+                    raise sqlite3.DatabaseError("; ".join(map(str, check[:3])))
+            with self.transaction():
+                for stmt in filter(str.strip, _SCHEMA.split(";")):
+                    self.con.execute(stmt)
+                row = self.con.execute("SELECT value FROM store_info WHERE key='schema_version'").fetchone()
+                if row is None:
+                    self.con.execute("INSERT INTO store_info VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+                elif row[0] != SCHEMA_VERSION:
+                    raise StoreError(f"{self.path} has store schema version {row[0]}, this gaittwin writes "
+                                     f"version {SCHEMA_VERSION}: use a new run directory")
+        except StoreError:
+            self.con.close()
+            raise
+        except sqlite3.DatabaseError as e:
+            self.con.close()
+            raise StoreError(f"{self.path} is damaged ({e}); nothing was computed. Its rows may be salvageable "
+                             f"with `sqlite3 {self.path} .recover`; move it aside to recompute the run") from None
+
+    # ---- plumbing --------------------------------------------------------------------
+    @contextlib.contextmanager
+    def transaction(self):
+        """BEGIN IMMEDIATE (the write lock, waiting up to the busy timeout) ... COMMIT."""
+        self.con.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.con
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        self.con.execute("COMMIT")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- results files -------------------------------------------------------------------
+    def has_file(self, file: str) -> bool:
+        return self.con.execute("SELECT 1 FROM results_files WHERE file=?", (file,)).fetchone() is not None
+
+    def open_file(self, file: str, key_columns: list, columns: list) -> tuple[list, list]:
+        """Register a results file (or widen its key columns); returns (key columns, header)."""
+        with self.transaction() as con:
+            row = con.execute("SELECT key_columns, columns FROM results_files WHERE file=?", (file,)).fetchone()
+            if row is None:
+                key, header = list(key_columns), _header(key_columns, columns, [])
+                con.execute("INSERT INTO results_files VALUES (?, ?, ?)", (file, json.dumps(key), json.dumps(header)))
+                return key, header
+            old_key, old_header = json.loads(row[0]), json.loads(row[1])
+            key = old_key + [c for c in key_columns if c not in old_key]
+            header = _header(key, columns, old_header)
+            if key != old_key:     # re-key the stored rows over the wider set of columns
+                for k, raw in con.execute("SELECT key, row FROM points WHERE file=?", (file,)).fetchall():
+                    try:
+                        values = json.loads(raw)
+                    except ValueError:
+                        continue        # a damaged row keeps its key; it is never reused
+                    con.execute("UPDATE points SET key=? WHERE file=? AND key=?", (key_of(values, key), file, k))
+            if key != old_key or header != old_header:
+                con.execute("UPDATE results_files SET key_columns=?, columns=? WHERE file=?",
+                            (json.dumps(key), json.dumps(header), file))
+            return key, header
+
+    def rows(self, file: str) -> dict:
+        """key -> StoredRow for every row of a results file (one consistent read)."""
+        out = {}
+        with self._read() as con:
+            cur = con.execute("SELECT key, identity, ident, row, error, finished, digest FROM points "
+                              "WHERE file=? ORDER BY finished, key", (file,))
+            for key, identity, ident, raw, error, finished, digest in cur:
+                out[key] = StoredRow(key, identity, ident, raw, error, finished, digest)
+        return out
+
+    def header(self, file: str) -> list:
+        row = self.con.execute("SELECT columns FROM results_files WHERE file=?", (file,)).fetchone()
+        return json.loads(row[0]) if row else []
+
+    @contextlib.contextmanager
+    def _read(self):
+        self.con.execute("BEGIN")
+        try:
+            yield self.con
+        finally:
+            self.con.execute("COMMIT")
+
+    def put(self, file: str, key: str, identity: str, ident: str, row: dict, error: str) -> None:
+        """Store one finished point: one transaction."""
+        raw = _raw(row)
+        with self.transaction() as con:
+            con.execute("INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (file, key, identity, ident, raw, error, time.time(), _digest(ident, raw, error)))
+
+    # ---- export ----------------------------------------------------------------------------
+    def export(self, file: str, first_keys=()) -> tuple[list, list]:
+        """Write out/<file> from the database, atomically: the rows of `first_keys` in that order,
+        then any other rows of the file (other grids) in the order they were finished.
+        Returns (header, [(key, row as a dict of header columns)] in file order)."""
+        with self._read() as con:
+            header = self.header(file)
+            stored = {}
+            for key, raw, ident, error, digest in con.execute(
+                    "SELECT key, row, ident, error, digest FROM points WHERE file=? ORDER BY finished, key", (file,)):
+                if digest != _digest(ident, raw, error):
+                    continue            # damaged: not exported (it is recomputed on the next run)
+                stored[key] = json.loads(raw)
+        order = list(dict.fromkeys(k for k in first_keys if k in stored))
+        order += [k for k in stored if k not in set(order)]
+        rows = [(k, {c: stored[k].get(c) for c in header}) for k in order]
+        write_csv(self.dir / file, header, [r for _, r in rows])
+        return header, rows
+
+
+class StoredRow:
+    __slots__ = ("key", "identity", "ident", "raw", "error", "finished", "digest")
+
+    def __init__(self, key, identity, ident, raw, error, finished, digest):
+        self.key, self.identity, self.ident, self.raw = key, identity, ident, raw
+        self.error, self.finished, self.digest = error, finished, digest
+
+    @property
+    def intact(self) -> bool:
+        return self.digest == _digest(self.ident, self.raw, self.error)
+
+    def values(self) -> dict:
+        return json.loads(self.raw)
+
+
+def _header(key_columns, columns, old_header) -> list:
+    """Key columns first, then the other columns (this call's order, then older ones), 'error' last."""
+    rest = [c for c in list(columns) + list(old_header) if c not in key_columns and c != "error"]
+    return list(key_columns) + list(dict.fromkeys(rest)) + ["error"]
+
+
+# ---- CSV -------------------------------------------------------------------------------------
+def fmt(v):
+    """A value as written to a CSV cell: '' for missing, repr for floats (exact), True/False."""
+    if v is None:
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    if isinstance(v, np.integer):
+        return str(int(v))
+    if isinstance(v, (list, tuple)):
+        return json.dumps(v, default=_json_default)
+    return v
+
+
+def parse(v):
+    """A CSV cell back: True/False, floats where numeric, '' stays '' (missing)."""
+    if v in ("True", "False"):
+        return v == "True"
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return v
+
+
+def write_csv(path, columns, rows) -> None:
+    """Replace `path` by a CSV of `rows` (dicts) with `columns`, atomically (tmp, fsync, rename)."""
+    path = pathlib.Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(columns)
+        for row in rows:
+            w.writerow([fmt(row.get(c)) for c in columns])
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_csv(path) -> list[dict]:
+    """Rows of a CSV with numeric cells as floats and True/False as bools."""
+    with open(path, newline="") as f:
+        return [{k: parse(v) for k, v in row.items()} for row in csv.DictReader(f)]
