@@ -65,7 +65,9 @@ Cluster jobs (SLURM, Ray) often write to network filesystems, where SQLite's WAL
 unsafe (it needs shared memory between the writers).  The store uses the rollback journal
 (`journal_mode=DELETE`, `synchronous=FULL`) and POSIX locks, with a busy timeout so that
 concurrent writers wait for each other instead of failing.  Each finished point is one
-`BEGIN IMMEDIATE ... COMMIT` transaction.
+`BEGIN IMMEDIATE ... COMMIT` transaction, made by a background thread (Committer) so that the
+simulation does not wait for the fsyncs; a killed process loses only the points still
+running or queued.
 
 Damage
 ------
@@ -85,7 +87,9 @@ import json
 import math
 import os
 import pathlib
+import queue
 import sqlite3
+import threading
 import time
 
 import numpy as np
@@ -193,7 +197,9 @@ def stale_reason(old_ident: str, new_doc: dict) -> str:
 class Store:
     """One run directory's database.  Use as a context manager, or call close()."""
 
-    def __init__(self, run_dir, *, timeout: float = BUSY_TIMEOUT_S):
+    def __init__(self, run_dir, *, timeout: float = BUSY_TIMEOUT_S, check: bool = True):
+        """check: run the integrity check and create the schema (False: a second connection of a
+        process that has just done so, e.g. the committer thread)."""
         self.dir = pathlib.Path(run_dir)
         self.path = self.dir / DB_NAME
         existed = self.path.exists() and self.path.stat().st_size > 0
@@ -207,6 +213,8 @@ class Store:
             if str(mode).lower() != "delete":
                 raise sqlite3.DatabaseError(f"journal mode {mode} cannot be changed to DELETE")
             self.con.execute("PRAGMA synchronous=FULL")
+            if not check:
+                return
             if existed:
                 check = [r[0] for r in self.con.execute("PRAGMA quick_check").fetchall()]
                 if check != ["ok"]:
@@ -298,10 +306,20 @@ class Store:
         finally:
             self.con.execute("COMMIT")
 
-    def put(self, file: str, key: str, identity: str, ident: str, row: dict, error: str) -> None:
-        """Store one finished point: one transaction."""
+    def key_columns(self, file: str) -> list:
+        row = self.con.execute("SELECT key_columns FROM results_files WHERE file=?", (file,)).fetchone()
+        return json.loads(row[0]) if row else []
+
+    def put(self, file: str, key: str, identity: str, ident: str, row: dict, error: str,
+            key_columns=None) -> None:
+        """Store one finished point: one transaction.  key_columns: the columns `key` was made
+        over; if another writer has widened the file's key columns since, the key is remade."""
         raw = _raw(row)
         with self.transaction() as con:
+            if key_columns is not None:
+                now = self.key_columns(file)
+                if now != list(key_columns):
+                    key = key_of(row, now)
             con.execute("INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (file, key, identity, ident, raw, error, time.time(), _digest(ident, raw, error)))
 
@@ -323,6 +341,53 @@ class Store:
         rows = [(k, {c: stored[k].get(c) for c in header}) for k in order]
         write_csv(self.dir / file, header, [r for _, r in rows])
         return header, rows
+
+
+class Committer:
+    """Commits finished points in a background thread, each in its own transaction, so that the
+    simulation never waits for the disk (a commit is a few fsyncs: milliseconds, more on network
+    filesystems).  put() only queues; an error in the thread is raised by the next put() or by
+    close(), which waits until every queued point is committed.  A killed process loses the
+    points still queued, like the points still running."""
+
+    def __init__(self, run_dir, file: str, export_keys=(), export_every: float = 30.0, key_columns=None):
+        self.dir, self.file, self.keys, self.every = run_dir, file, list(export_keys), export_every
+        self.key_columns = key_columns
+        self.queue: queue.Queue = queue.Queue()
+        self.error: BaseException | None = None
+        self.committed = 0
+        self.busy_s = 0.0          # time spent committing (and exporting) in the thread
+        self.thread = threading.Thread(target=self._run, name="gaittwin-store", daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        try:
+            with Store(self.dir, check=False) as db:
+                last = time.monotonic()
+                while True:
+                    item = self.queue.get()
+                    if item is None:
+                        return
+                    t0 = time.perf_counter()
+                    db.put(self.file, *item, key_columns=self.key_columns)
+                    self.committed += 1
+                    if time.monotonic() - last > self.every:
+                        db.export(self.file, self.keys)
+                        last = time.monotonic()
+                    self.busy_s += time.perf_counter() - t0
+        except BaseException as e:          # reported to the main thread
+            self.error = e
+
+    def put(self, key: str, identity: str, ident: str, row: dict, error: str) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put((key, identity, ident, row, error))
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
 
 
 class StoredRow:

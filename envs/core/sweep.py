@@ -212,11 +212,9 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
 
         t0 = time.perf_counter()
         bar = _bar(len(todo)) if progress and todo else None
-        last_export = time.monotonic()
-        added = 0
+        committer = st.Committer(out, filename, keys, EXPORT_EVERY_S, key_columns=K) if todo else None
 
         def add(j, values, error=None):
-            nonlocal last_export, added
             i = todo[j]
             extra = set(values) - set(header)
             if extra:
@@ -224,13 +222,9 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                                    f"{cls.__name__}.metrics")
             row = {**{c: None for c in metric_cols}, **keyrows[i],
                    **{c: v for c, v in values.items() if c not in K}, "error": error or ""}
-            db.put(filename, keys[i], idents[i][0], idents[i][1], row, row["error"])
-            added += 1
+            committer.put(keys[i], idents[i][0], idents[i][1], row, row["error"])   # its own transaction
             if bar is not None:
                 bar.update(1)
-            if time.monotonic() - last_export > EXPORT_EVERY_S:
-                db.export(filename, keys)
-                last_export = time.monotonic()
 
         steps = 0
         try:
@@ -239,7 +233,14 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         finally:
             if bar is not None:
                 bar.close()
-            file_header, exported = db.export(filename, keys)
+            try:
+                if committer is not None:
+                    committer.close()            # every finished point committed
+            finally:
+                K_now = db.key_columns(filename)
+                if K_now != K:       # another writer widened the key columns meanwhile: re-address
+                    keys = [st.key_of(kr, K_now) for kr in keyrows]
+                file_header, exported = db.export(filename, keys)
         wall = time.perf_counter() - t0
     by_key = dict(exported)
     ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order
@@ -247,7 +248,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
     stats = dict(points=len(robots), computed=len(todo), reused=len(robots) - len(todo),
                  recomputed=reasons, failed_points=len(failed), all_healthy=not failed,
                  failed=[{**{c: r.get(c) for c in key}, "error": r["error"]} for r in failed],
-                 wall_s=wall, steps=steps, steps_per_s=steps / wall if wall > 0 and steps else math.nan)
+                 wall_s=wall, steps=steps, steps_per_s=steps / wall if wall > 0 and steps else math.nan,
+                 store_commit_s=committer.busy_s if committer is not None else 0.0)
     if moved is not None:
         stats["moved_aside"] = moved.name
     return ordered, stats
