@@ -3,7 +3,7 @@
 
 Writes <out>/fidelity_report.md (reduced: fidelity_report_reduced.md) and its plots
 (<out>/fidelity/*.png, reduced: <out>/fidelity_reduced/*.png).  The claims, the paper's
-values and the grids live in envs/fidelity.py.  Full: several minutes on 2 cores;
+values and the grids live in envs/<robot>/claims.py (machinery: envs/core/report.py).  Full: several minutes on 2 cores;
 reduced: about a minute.
 """
 from __future__ import annotations
@@ -20,7 +20,8 @@ from envs.core import report as fidelity  # noqa: E402  (importing envs first ch
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reduced", action="store_true", help="tiny grids, fewer cycles (CI's reproducibility check)")
-    ap.add_argument("--out", default=str(fidelity.ROOT / "docs"), help="output directory (default: docs/)")
+    ap.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent.parent / "docs"),
+                    help="output directory (default: docs/)")
     ap.add_argument("--work", default=None, help="keep the runners' outputs here (default: a temporary dir)")
     ap.add_argument("--resume", action="store_true",
                     help="with --work: reuse the finished sweep points there (after an interrupted run)")

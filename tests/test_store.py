@@ -299,6 +299,9 @@ def test_unhealthy_runs_are_flagged(tmp_path):
     assert "max loop gap" in rows[0]["error"] and rows[0]["max_loop_gap"] > Bolt.max_loop_gap
     assert rows[0]["speed"] is not None                      # measured, but not a valid result
     assert st["all_healthy"] is False and st["failed_points"] == 1
+    from envs.core.report import health_flags                # the fidelity report lists it
+    (flag,) = health_flags(tmp_path / "bolt")
+    assert flag[0] == "results.csv" and "crank_period=0.3" in flag[1] and "max loop gap" in flag[2]
     rows, st = sw.run_sweep(Crawler, {"mu": 5.0}, {"omega": [16.0]}, tmp_path / "crawler", **CRAWLER)
     assert "max penetration" in rows[0]["error"] and rows[0]["max_penetration"] > Crawler.max_penetration
     assert st["all_healthy"] is False

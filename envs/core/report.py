@@ -111,6 +111,7 @@ class Context:
         self.reduced, self.work, self.plots, self.log, self.resume = reduced, work, plots, log, resume
         self.timings: dict = {}
         self.plot_files: list = []
+        self.flags: list = []            # (run, file, point, error) of failed or unhealthy points
 
     def g(self, full, reduced):
         """Pick the grid of the mode."""
@@ -128,6 +129,9 @@ class Context:
         summary = run_experiment(cfg, out)
         self.timings[tag or experiment] = time.perf_counter() - t0
         self.log(f"  {tag or experiment}: {self.timings[tag or experiment]:.1f} s")
+        self.flags += [(tag or experiment, *f) for f in health_flags(out)]
+        if isinstance(summary, dict) and summary.get("error") and not (out / "results.sqlite").exists():
+            self.flags.append((tag or experiment, "summary.json", "", summary["error"]))
         return summary, out
 
     def plot(self, src: pathlib.Path, name: str, caption: str):
@@ -138,9 +142,31 @@ class Context:
 
 
 def read_csv(path) -> list[dict]:
-    """The valid rows of a results file: failed or unhealthy points (`error` filled) are left out."""
+    """The rows of a results file, as they are: points whose `error` is filled (failed, or over the
+    robot's health limits) are listed by the report's "Health flags" section (Context.flags)."""
     from envs.core import sweep
-    return [r for r in sweep.read_csv(path) if not r.get("error")] if pathlib.Path(path).exists() else []
+    return sweep.read_csv(path) if pathlib.Path(path).exists() else []
+
+
+def health_flags(out: pathlib.Path) -> list[tuple]:
+    """(file, point, error) of every stored row of a run directory whose `error` is filled."""
+    import json
+
+    from envs.core.store import DB_NAME, Store
+    if not (out / DB_NAME).exists():
+        return []
+    flags = []
+    with Store(out) as db:
+        for (file,) in db.con.execute("SELECT file FROM results_files ORDER BY file").fetchall():
+            key = json.loads(db.con.execute("SELECT key_columns FROM results_files WHERE file=?",
+                                            (file,)).fetchone()[0])
+            for stored in db.rows(file).values():
+                row = stored.values()
+                if row.get("error"):
+                    point = ", ".join(f"{c}={row[c]:g}" if isinstance(row[c], float) else f"{c}={row[c]}"
+                                      for c in key if row.get(c) is not None)
+                    flags.append((file, point, row["error"]))
+    return sorted(flags)
 
 
 def by_value(rows, key, val, tol=1e-9):
@@ -180,7 +206,7 @@ def _cell(x) -> str:
     return fmt(x).replace("|", "/").replace("\n", " ")
 
 
-def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, resumed=False) -> str:
+def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, resumed=False, flags=()) -> str:
     rows = [r for _, _, rs in groups for r in rs]
     counts = {v: sum(r.verdict == v for r in rows) for v in VERDICTS}
     name = "fidelity_report_reduced.md" if reduced else "fidelity_report.md"
@@ -215,6 +241,16 @@ def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, res
         for r in rs:
             L.append("| " + " | ".join(_cell(getattr(r, c)) for c in COLUMNS) + " |")
         L.append("")
+    L += ["## Health flags", "",
+          "Points of the runs above whose simulation failed or exceeded the robot's declared health limits "
+          "(`Robot.max_penetration`, `Robot.max_loop_gap`; `error` in their results file).  The claims read "
+          "their values as they are: a claim resting on a flagged point is not a clean result.", ""]
+    if flags:
+        L += ["| run | file | point | error |", "|---|---|---|---|"]
+        L += [f"| {run} | {file} | {_cell(point)} | {_cell(err)} |" for run, file, point, err in flags]
+    else:
+        L += ["None."]
+    L.append("")
     if plot_files:
         L += ["## Plots", ""]
         for fn, cap in plot_files:
@@ -256,7 +292,8 @@ def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, re
             tmp.cleanup()
     wall = time.perf_counter() - t0
     path = out_dir / ("fidelity_report_reduced.md" if reduced else "fidelity_report.md")
-    path.write_text(render(groups, reduced, plots_rel, ctx.plot_files, ctx.timings, wall, resumed=ctx.resume))
+    path.write_text(render(groups, reduced, plots_rel, ctx.plot_files, ctx.timings, wall, resumed=ctx.resume,
+                           flags=ctx.flags))
     return path
 
 
