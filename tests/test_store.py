@@ -237,7 +237,8 @@ def test_failing_first_point_keeps_every_column(tmp_path):
 def test_declared_metrics_cover_summarize_for_every_robot():
     for name in sorted(envs.ROBOTS):
         cls = envs.robot_class(name)
-        pts = [cls()] + ([cls(body_fixed=True)] if cls is Bolt else [])
+        pts = [cls()] + ([cls(body_fixed=True), cls(belt_speed=1.0), cls(spring_stiffness=65000.0)]
+                         if cls is Bolt else [])
         for r in pts:
             run = batch.run_point(r, cls, cycles=2, nthread=1)
             assert set(r.summarize(run)) <= set(cls.metrics), (name, set(r.summarize(run)) - set(cls.metrics))
