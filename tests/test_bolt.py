@@ -10,8 +10,9 @@ import pytest
 
 import envs
 from envs.core import batch
-from envs.bolt.robot import (MASS_SETS, TABLE1_BOUNDS, Bolt, Geometry, POINTS, foot_path, l2_interval, l3_interval,
-                             loop_kinematics, phi, stride_and_height, table1_lengths)
+from envs.bolt.kinematics import (TABLE1_BOUNDS, Geometry, foot_path, l2_interval, l3_interval, loop_kinematics, phi,
+                                  stride_and_height, table1_lengths)
+from envs.bolt.robot import MASS_SETS, POINTS, Bolt
 from envs.core.errors import ConfigError
 from tests.util import ROOT, assert_fails_early, render_frames, run_script
 

@@ -104,6 +104,25 @@ def test_low_frequency_contact_modes_are_ideal_switching(fig4):
         assert 0.4 < s[f"foot{i}_slip_forward"] < 0.6
 
 
+def test_no_liftoff_at_omega_8():
+    """Default contact recipe: both feet press on the floor at every step of the steady cycle at
+    omega = 8, as in the exact hybrid model (whose minimum normal force there is 0.81 N)."""
+    from envs.crawler import hybrid as H
+
+    class EveryStep(Crawler):               # record every step (same timestep as the default)
+        samples_per_cycle = Crawler(omega=8.0).steps_per_cycle
+
+    run = batch.run_point(dict(omega=8.0), EveryStep, cycles=40, stop_when_steady=True)
+    assert run.robot.summarize(run)["steady"] and run.error is None
+    n = run.robot.steps_per_cycle
+    exact = H.simulate(dict(omega=8.0), cycles=40, samples_per_cycle=1000)
+    fn_exact = exact.fn[-1001:].min()
+    assert fn_exact > 0.5
+    for i in (1, 2):
+        fn = run.sensor(f"foot{i}_touch")[-n - 1:, 0]
+        assert fn.min() > 0.9 * fn_exact, (i, fn.min(), fn_exact)
+
+
 def test_ideal_stride_is_foot_distance_swing():
     r = Crawler(omega=1.0, psi_deg=0.0)
     # psi = 0: phi1 = phi2 = phi, theta = 0, D = l0 - 2 l cos(phi)

@@ -14,33 +14,27 @@ Provenance of every number: models/bolt/README.md.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 
-import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
 from envs.core import metrics
 from envs.core.errors import ConfigError
 from envs.core.inputs import Crank
-from envs.core.robot import MODELS, Robot
+from envs.core.robot import Robot
 from envs.bolt import config
+from envs.bolt.kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
+                                   phi, stride_and_height, table1_lengths, touchdowns)
+from envs.bolt.model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
 
-MODEL_DIR = MODELS / "bolt"
-SCENE = MODEL_DIR / "scene.xml"
 
-# Assembly modes (circle-intersection branches), fixed by the paper's Fig. 2/5:
-# B lies clockwise of the ray D->A (femur hangs below the hip), G clockwise of
-# the ray C->E (the KFE link meets the tibia behind the knee).
-BRANCH_B, BRANCH_G = -1.0, -1.0
 # The crank turns clockwise (q_1 decreasing): with Table 2's theta = +41.41 deg the
 # foot loop is traversed so that its lower (stance) arc moves backwards, and the
 # body advances towards +x as in Fig. 12(a).  README: "Running direction".
 CRANK_DIRECTION = -1.0
 FORWARD = +1.0
 INITIAL_PENETRATION = 1e-6   # m: the running leg starts with the foot just touching
-LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
 # points whose height is checked against the floor (joint centres + foot)
 POINTS = ("P", "A", "D", "B", "C", "E", "G", "F")
 
@@ -58,128 +52,6 @@ MASS_SETS = {
 MASS_KEYS = ("m_1", "m_2", "m_3", "m_4", "m_5", "m_b")
 
 
-
-
-# ---- closed-form kinematics of the loop equations (Appendix A, Phi_1..Phi_4) -----------
-@dataclasses.dataclass(frozen=True)
-class Geometry:
-    """Table 2 link lengths (m) and base angle theta (rad)."""
-
-    l_c: float
-    l_1: float
-    l_2: float
-    l_3: float
-    l_4: float
-    l_5: float
-    l_s: float
-    l_f: float
-    l_t: float
-    theta: float
-
-    @classmethod
-    def of(cls, p: dict) -> "Geometry":
-        return cls(**{f.name: float(p[f.name]) for f in dataclasses.fields(cls)})
-
-
-def _circle_intersection(p0, r0, p1, r1, branch):
-    """Points at distance r0 from p0 and r1 from p1 (complex arrays); also h^2 (< 0: no solution).
-
-    branch +1 / -1: the intersection counter-clockwise / clockwise of the ray p0 -> p1.
-    """
-    d = p1 - p0
-    L = np.abs(d)
-    a = (r0**2 - r1**2 + L**2) / (2 * L)
-    h2 = r0**2 - a**2
-    u = d / L
-    return p0 + a * u + branch * 1j * np.sqrt(np.maximum(h2, 0.0)) * u, h2
-
-
-def loop_kinematics(q1, g: Geometry) -> dict:
-    """Closed-form solution of Phi_1..Phi_4 for crank angles q1 (rad, array).
-
-    Returns the paper's joint angles q1..q5 (rad; q2, q3, q5 relative) and the
-    points P, A, D, B, C, E, G, F as complex numbers x + i y in the body frame {B}
-    (origin P), plus h2_B, h2_G (squared half-chords; > 0 where the loops close).
-    Loop 1: B at l_2 from the crank pin D and l_f from the hip A.  C lies on the
-    HFE link between D and B (l_s from D).  Loop 2: G at l_3 from C and l_t from
-    the knee E.  The foot F is on the tibia ray E->G at l_5 from E.
-    """
-    q1 = np.asarray(q1, float)
-    P = np.zeros_like(q1, dtype=complex)
-    A = g.l_c * np.exp(1j * g.theta) + P
-    D = g.l_1 * np.exp(1j * q1)
-    B, h2_B = _circle_intersection(D, g.l_2, A, g.l_f, BRANCH_B)
-    th2 = np.angle(B - D)
-    q4 = np.angle(B - A)
-    C = D + g.l_s * np.exp(1j * th2)
-    E = A + g.l_4 * np.exp(1j * q4)
-    G, h2_G = _circle_intersection(C, g.l_3, E, g.l_t, BRANCH_G)
-    th3 = np.angle(G - C)
-    th5 = np.angle(G - E)
-    F = E + g.l_5 * np.exp(1j * th5)
-    wrap = lambda a: (a + np.pi) % (2 * np.pi) - np.pi  # noqa: E731
-    return dict(q1=q1, q2=wrap(th2 - q1), q3=wrap(th3 - th2), q4=q4, q5=wrap(th5 - q4),
-                P=P, A=A, D=D, B=B, C=C, E=E, G=G, F=F, h2_B=h2_B, h2_G=h2_G)
-
-
-def phi(q, g: Geometry) -> np.ndarray:
-    """Appendix A's constraint vector Phi_1..Phi_4 at q = (q1, q2, q3, q4, q5) (rows)."""
-    q1, q2, q3, q4, q5 = np.asarray(q, float).T
-    c, s = np.cos, np.sin
-    return np.stack([
-        g.l_2 * c(q1 + q2) + g.l_1 * c(q1) - g.l_f * c(q4) - g.l_c * c(g.theta),
-        g.l_2 * s(q1 + q2) + g.l_1 * s(q1) - g.l_f * s(q4) - g.l_c * s(g.theta),
-        g.l_s * c(q1 + q2) - g.l_t * c(q4 + q5) + g.l_1 * c(q1) - g.l_4 * c(q4) - g.l_c * c(g.theta)
-        + g.l_3 * c(q1 + q2 + q3),
-        g.l_s * s(q1 + q2) - g.l_t * s(q4 + q5) + g.l_1 * s(q1) - g.l_4 * s(q4) - g.l_c * s(g.theta)
-        + g.l_3 * s(q1 + q2 + q3),
-    ], axis=-1)
-
-
-def foot_path(g: Geometry, n: int = 721) -> np.ndarray:
-    """Closed-form foot path over one revolution: (n, 2) [x, y] in {B}."""
-    F = loop_kinematics(np.linspace(0.0, 2 * np.pi, n), g)["F"]
-    return np.stack([F.real, F.imag], axis=1)
-
-
-def stride_and_height(xy) -> tuple[float, float]:
-    """Stride length = horizontal extent, step height = vertical extent of a foot path in {B}."""
-    xy = np.asarray(xy, float)
-    return float(np.ptp(xy[:, 0])), float(np.ptp(xy[:, 1]))
-
-
-def l2_interval(g: Geometry) -> tuple[float, float]:
-    """Loop 1 closes for every crank angle iff |l_2 - l_f| <= |l_c - l_1| and l_2 + l_f >= l_c + l_1."""
-    e = abs(g.l_c - g.l_1)
-    return max(g.l_c + g.l_1 - g.l_f, g.l_f - e), g.l_f + e
-
-
-def l3_interval(g: Geometry, n: int = 1441) -> tuple[float, float]:
-    """Loop 2 closes for every crank angle iff |CE| - l_t <= l_3 <= |CE| + l_t at every angle (l_3 > l_t)."""
-    k = loop_kinematics(np.linspace(0.0, 2 * np.pi, n), g)
-    d = np.abs(k["C"] - k["E"])
-    return float(max(d.max() - g.l_t, g.l_t)), float(d.min() + g.l_t)
-
-
-# Table 1: bounds (m) of the optimisation's search space; l_leg = l_AE + l_EF (eq. 5)
-TABLE1_BOUNDS = {"l_leg": (0.45, 0.50), "l_f": (0.073, 0.098), "l_c": (0.075, 0.12), "l_s": (0.039, 0.056),
-                 "l_t": (0.044, 0.067)}
-
-
-def table1_lengths(g: Geometry) -> dict:
-    """The lengths Table 1 bounds: l_leg = |AE| + |EF| = l_4 + l_5 (the foot at l_5 from the knee E)."""
-    return {"l_leg": g.l_4 + g.l_5, "l_f": g.l_f, "l_c": g.l_c, "l_s": g.l_s, "l_t": g.l_t}
-
-
-def touchdowns(touch, min_flight: int) -> list[int]:
-    """Sample indices where the foot lands after at least `min_flight` samples in the air
-    (contact chatter within one stance does not count as a new stride)."""
-    out, last_off = [], None
-    for a, b in metrics.intervals(touch):
-        if last_off is None or a - last_off >= min_flight:
-            out.append(int(a))
-        last_off = b
-    return out
 
 
 # ---- the robot ----------------------------------------------------------------------
@@ -220,7 +92,7 @@ class Physics(dm_mujoco.Physics):
 
 
 
-class Bolt(Robot):
+class Bolt(BoltModel, Robot):
     """One BOLT point.  Config names (angles in *_deg, else SI); see configs/robot/bolt.yaml."""
 
     name = "bolt"
@@ -373,162 +245,6 @@ class Bolt(Robot):
         if prev_stance:
             return (0.0, tau, 0.0, power, force, gap)
         return (tau, 0.0, power, 0.0, force, gap)
-
-    # ---- model ----------------------------------------------------------------------
-    def spec(self) -> mujoco.MjSpec:
-        p, g = self.p, self.geometry
-        spec = mujoco.MjSpec.from_file(str(SCENE))
-        spec.option.timestep = self.timestep
-        k = loop_kinematics(np.array([0.0]), g)   # the authored (assembled) pose: q_1 = 0
-        q = {i: float(k[f"q{i}"][0]) for i in range(1, 6)}
-        xz = lambda c: [float(np.real(c)), 0.0, float(np.imag(c))]   # noqa: E731
-        base = spec.body("base")
-        base.mass = p["m_b"]
-        if p["body_fixed"]:
-            for j in ("x", "z"):
-                spec.delete(spec.joint(j))
-            base.pos = [0.0, 0.0, p["fixed_height"]]
-        elif p["bumper_height"] is not None:
-            jz = spec.joint("z")
-            jz.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-            jz.range = [p["bumper_height"] - base.pos[2], 10.0]
-            jz.solref_limit = [p["contact_timeconst"], 1.0]
-        spec.site("A").pos = xz(k["A"][0])
-        spec.geom("base_link").fromto = [0, 0, 0] + xz(k["A"][0])
-        # each link: body frame at its proximal joint, local x along the link, joint ref = authored angle
-        frames = dict(crank=([0, 0, 0], q[1]), hfe=([g.l_1, 0, 0], q[2]), kfe=([g.l_s, 0, 0], q[3]),
-                      femur=(xz(k["A"][0]), q[4]), tibia=([g.l_4, 0, 0], q[5]))
-        lengths = dict(crank=g.l_1, hfe=g.l_2, kfe=g.l_3, femur=g.l_4, tibia=g.l_5)
-        for i, link in enumerate(LINKS, start=1):
-            body = spec.body(link)
-            body.pos, ang = frames[link]
-            body.alt.type = mujoco.mjtOrientation.mjORIENTATION_AXISANGLE   # as authored in bolt.xml
-            body.alt.axisangle = [0.0, -1.0, 0.0, ang]
-            spec.joint(f"q_{i}").ref = ang
-            body.mass, body.ipos = p[f"m_{i}"], [p[f"l_cm_{i}"], 0, 0]
-            body.inertia = [0.05 * p[f"I_{i}"], p[f"I_{i}"], p[f"I_{i}"]]
-            geom = spec.geom(link)
-            end = lengths[link]
-            if link == "tibia":   # the tibia's capsule stops short of the foot: only the foot touches the floor
-                end -= 2 * p["foot_radius"] + (p["spring_travel"] if p["spring_stiffness"] is not None else 0.0) + (
-                    p["pad_travel"] if p["pad_stiffness"] is not None else 0.0)
-            geom.fromto = [0, geom.fromto[1], 0, end, geom.fromto[4], 0]
-        spec.geom("crank_disk").size[0] = 1.5 * g.l_1
-        for name, pos in (("D", g.l_1), ("B_hfe", g.l_2), ("C", g.l_s), ("G_kfe", g.l_3), ("B_femur", g.l_f),
-                          ("E", g.l_4), ("G_tibia", g.l_t)):
-            spec.site(name).pos = [pos, 0, 0]
-        foot = spec.geom("foot")
-        foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
-        foot.solref = [p["contact_timeconst"], 1.0]
-        spec.body("foot").pos = [g.l_5, 0, 0]
-        spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
-        if p["spring_stiffness"] is not None:
-            self._add_spring(spec)
-        if p["pad_stiffness"] is not None:
-            self._add_pad(spec)
-        spec.geom("floor").friction[0] = p["mu"]
-        if self.treadmill:
-            self._add_belt(spec)
-        for eq in ("loop_B", "loop_G"):
-            spec.equality(eq).solref = [p["loop_timeconst"], 1.0]
-            spec.equality(eq).solimp[:2] = [p["loop_dmin"], p["loop_dmax"]]
-        spec.joint("q_1").armature = p["armature"]
-        act = spec.actuator("crank")
-        act.gainprm[0], act.biasprm[1], act.biasprm[2] = p["K_P"], -p["K_P"], -p["K_D"]
-        # the flight limit; feedback() switches it to the power limit in stance every step
-        act.forcerange = [-p["tau_max"], p["tau_max"]]
-        return spec
-
-    def _take_from_tibia(self, spec, m: float, name: str) -> None:
-        """Move mass m from the tibia to the foot point F (l_5): the tibia keeps the rest with its
-        COM and inertia shifted so that the pair still has Table 3's m_5, l_cm_5 and I_5."""
-        p, l5 = self.p, self.geometry.l_5
-        tib = spec.body("tibia")
-        m5, c5, I5 = tib.mass, tib.ipos[0], tib.inertia[1]
-        mt = m5 - m
-        ct = (m5 * c5 - m * l5) / mt
-        It = I5 - mt * (ct - c5) ** 2 - m * (l5 - c5) ** 2
-        if not (mt > 0 and It > 0):
-            raise ConfigError(name, self.cfg[name], "a value that leaves the tibia a positive mass and inertia")
-        tib.mass, tib.ipos, tib.inertia = mt, [ct, 0, 0], [0.05 * It, It, It]
-
-    def _add_belt(self, spec) -> None:
-        """Sec. 6.1's treadmill: the floor becomes a belt, a box (top at z = 0, 100 m long) on an
-        x slide of belt_mass, driven by a velocity servo (time constant 1 ms) at -belt_speed.  The
-        foot's contact sees the belt's velocity (MuJoCo's contact friction acts on the relative
-        velocity of the two bodies)."""
-        p = self.p
-        floor = spec.geom("floor")
-        fkw = dict(friction=floor.friction.copy(), condim=floor.condim, material=floor.material,
-                   contype=floor.contype, conaffinity=floor.conaffinity)
-        spec.delete(floor)
-        belt = spec.worldbody.add_body(name="belt", pos=[0, 0, 0])
-        belt.add_joint(name="belt", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
-        belt.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_BOX, size=[50.0, 0.5, 0.05], pos=[0, 0, -0.05],
-                      mass=p["belt_mass"], **fkw)
-        spec.add_actuator(name="belt", trntype=mujoco.mjtTrn.mjTRN_JOINT, target="belt",
-                          gaintype=mujoco.mjtGain.mjGAIN_FIXED, biastype=mujoco.mjtBias.mjBIAS_AFFINE,
-                          gainprm=[p["belt_mass"] / 1e-3] + [0] * 9, biasprm=[0, 0, -p["belt_mass"] / 1e-3] + [0] * 7)
-        spec.add_sensor(name="belt_vel", type=mujoco.mjtSensor.mjSENS_JOINTVEL, objtype=mujoco.mjtObj.mjOBJ_JOINT,
-                        objname="belt")
-
-    def _add_spring(self, spec) -> None:
-        """Sec. 2.1's die spring: the foot tip slides along the tibia (local x) on a joint of
-        stiffness spring_stiffness, free length at the stop (q = 0, no preload), compressing by
-        at most spring_travel (a stiff limit); its moving mass foot_mass comes out of m_5."""
-        p = self.p
-        mf = p["foot_mass"]
-        self._take_from_tibia(spec, mf, "foot_mass")
-        foot = spec.body("foot")
-        foot.mass, foot.ipos = mf, [0, 0, 0]
-        r = p["foot_radius"]
-        foot.inertia = [0.4 * mf * r * r] * 3
-        k = p["spring_stiffness"]
-        j = foot.add_joint(name="spring", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
-        j.stiffness[0], j.springref = k, 0.0
-        j.damping[0] = 2.0 * p["spring_damping_ratio"] * math.sqrt(k * mf)
-        j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-        j.range = [-p["spring_travel"], 0.0]
-        j.solref_limit = [p["loop_timeconst"], 1.0]          # the stop: as stiff as the loop closures
-        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
-        spec.add_sensor(name="spring", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objtype=mujoco.mjtObj.mjOBJ_JOINT,
-                        objname="spring")
-
-    def _add_pad(self, spec) -> None:
-        """The rubber pad: the foot's contact geom (and its touch site) on a body of mass pad_mass
-        that slides along the tibia on a spring-damper pad_stiffness, pad_damping (N/m, N s/m),
-        compressing by at most pad_travel.  The contact itself is then made rigid (2 time steps):
-        the pad is the contact's softness, in physical units (README "Compliance": MuJoCo's solref
-        is a per-unit-mass reference whose static and impact stiffness differ, measured)."""
-        p = self.p
-        foot = spec.body("foot")
-        if p["spring_stiffness"] is not None:   # the pad is part of the sprung foot tip's mass
-            if not foot.mass > p["pad_mass"]:
-                raise ConfigError("pad_mass", self.cfg["pad_mass"], f"(0, foot_mass={p['foot_mass']:g}) kg")
-            foot.mass -= p["pad_mass"]
-        else:
-            self._take_from_tibia(spec, p["pad_mass"], "pad_mass")
-        pad = foot.add_body(name="pad", pos=[0, 0, 0], mass=p["pad_mass"], ipos=[0, 0, 0],
-                            inertia=[0.4 * p["pad_mass"] * p["foot_radius"] ** 2] * 3)
-        j = pad.add_joint(name="pad", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
-        j.stiffness[0], j.springref, j.damping[0] = p["pad_stiffness"], 0.0, p["pad_damping"]
-        j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-        j.range = [-p["pad_travel"], 0.0]
-        j.solref_limit = [p["loop_timeconst"], 1.0]
-        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
-        old = spec.geom("foot")
-        kw = dict(name="foot", type=old.type, size=old.size.copy(), friction=old.friction.copy(),
-                  condim=old.condim, priority=old.priority, contype=old.contype, conaffinity=old.conaffinity,
-                  rgba=old.rgba.copy(), solimp=old.solimp.copy(), density=0.0)
-        spec.delete(old)
-        g = pad.add_geom(**kw)
-        g.solref = [2 * self.timestep, 1.0]
-        site = spec.site("foot_touch")
-        skw = dict(name="foot_touch", type=site.type, size=site.size.copy(), group=site.group)
-        spec.delete(site)
-        pad.add_site(**skw)
-        spec.add_sensor(name="pad", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objtype=mujoco.mjtObj.mjOBJ_JOINT,
-                        objname="pad")
 
     def pose(self, q1: float) -> dict:
         """Closed-form joint angles at crank angle q1 (rad)."""

@@ -76,7 +76,7 @@ def plot_s_v(curves, path, omitted: int = 0) -> None:
 
 
 # ---- twin vs hybrid ------------------------------------------------------------------
-def tolerance(S_ref, abs_mm=3.0, rel=0.03):
+def tolerance(S_ref, abs_mm=1.5, rel=0.03):
     return np.maximum(abs_mm * 1e-3, rel * np.abs(S_ref))
 
 
@@ -109,7 +109,7 @@ def twin_vs_hybrid(cfg, out) -> dict:
     err = np.array([t["err_mm"] for t in table])
     tol = np.array([t["tol_mm"] for t in table])
     ax[1].plot(w, err, "o-", ms=4, color="k", label="twin - hybrid")
-    ax[1].fill_between(w, -tol, tol, color="tab:green", alpha=0.2, label="target max(3 mm, 3 %)")
+    ax[1].fill_between(w, -tol, tol, color="tab:green", alpha=0.2, label=f"target max({tol_abs:g} mm, {100 * tol_rel:g} %)")
     ax[0].set_ylabel("S [mm]")
     ax[1].set_ylabel("error [mm]")
     ax[1].set_xlabel("omega [rad/s]")

@@ -27,6 +27,8 @@ SCENE = MODEL_DIR / "scene.xml"
 # The paper's low-frequency gait moves the crawler towards its foot-1 end (-x):
 # S and V are measured positive in that direction (S = -(x1(t) - x1(t - T))).
 FORWARD = -1.0
+CONTACT_IMPEDANCE = ("contact_impedance_min", "contact_impedance_max", "contact_impedance_width",
+                     "contact_impedance_midpoint", "contact_impedance_power")   # the pairs' solimp
 INITIAL_PENETRATION = 1e-6  # m, see Crawler.initial_pose
 
 
@@ -176,7 +178,6 @@ class Crawler(Robot):
         l0, l, r = p["l0"], p["l"], p["foot_radius"]
         mu1 = p["mu1"] if p["mu1"] is not None else p["mu"]
         mu2 = p["mu2"] if p["mu2"] is not None else p["mu"]
-        spec.geom("floor").friction[0] = p["mu"]
         center = spec.body("center")
         center.mass, center.inertia[1] = p["m0"], p["J0"]
         center.inertia[2] = p["J0"]
@@ -189,8 +190,12 @@ class Crawler(Robot):
             body.inertia = [0.05 * p[f"J{i}"], p[f"J{i}"], p[f"J{i}"]]
             spec.geom(f"link{i}").fromto = [0, 0, 0, sgn * l, 0, 0]
             foot = spec.geom(f"foot{i}")
-            foot.pos, foot.size[0], foot.friction[0] = [sgn * l, 0, 0], r, mu
-            foot.solref = [p["contact_timeconst"], p["contact_dampratio"]]   # feet have priority
+            foot.pos, foot.size[0] = [sgn * l, 0, 0], r
+            pair = spec.pair(f"foot{i}_floor")      # the foot's only contact (scene.xml)
+            pair.friction[:2] = mu                  # pairs do not inherit geom friction
+            pair.solref = [p["contact_timeconst"], p["contact_dampratio"]]
+            pair.solreffriction[0] = p["contact_friction_timeconst"]   # [1] is inert (no position term)
+            pair.solimp = [p[k] for k in CONTACT_IMPEDANCE]
             spec.site(f"foot{i}").pos = [sgn * l, 0, 0]
             spec.geom(f"foot{i}_visual").pos = [sgn * l, 0, 0]
             spec.site(f"foot{i}").size[0] = max(4 * r, 0.004)

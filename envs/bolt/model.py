@@ -1,0 +1,176 @@
+"""BOLT's model variations: the MjSpec of one point (link lengths, mass sets, gains, limits, boom,
+treadmill belt, die spring, rubber pad), a mixin of the `Bolt` robot class."""
+from __future__ import annotations
+
+import math
+
+import mujoco
+import numpy as np
+
+from envs.bolt.kinematics import loop_kinematics
+from envs.core.errors import ConfigError
+from envs.core.robot import MODELS
+
+MODEL_DIR = MODELS / "bolt"
+SCENE = MODEL_DIR / "scene.xml"
+LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
+
+
+class BoltModel:
+    """The `spec()` of a Bolt point and its helpers (self: a Bolt)."""
+
+    # ---- model ----------------------------------------------------------------------
+    def spec(self) -> mujoco.MjSpec:
+        p, g = self.p, self.geometry
+        spec = mujoco.MjSpec.from_file(str(SCENE))
+        spec.option.timestep = self.timestep
+        k = loop_kinematics(np.array([0.0]), g)   # the authored (assembled) pose: q_1 = 0
+        q = {i: float(k[f"q{i}"][0]) for i in range(1, 6)}
+        xz = lambda c: [float(np.real(c)), 0.0, float(np.imag(c))]   # noqa: E731
+        base = spec.body("base")
+        base.mass = p["m_b"]
+        if p["body_fixed"]:
+            for j in ("x", "z"):
+                spec.delete(spec.joint(j))
+            base.pos = [0.0, 0.0, p["fixed_height"]]
+        elif p["bumper_height"] is not None:
+            jz = spec.joint("z")
+            jz.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+            jz.range = [p["bumper_height"] - base.pos[2], 10.0]
+            jz.solref_limit = [p["contact_timeconst"], 1.0]
+        spec.site("A").pos = xz(k["A"][0])
+        spec.geom("base_link").fromto = [0, 0, 0] + xz(k["A"][0])
+        # each link: body frame at its proximal joint, local x along the link, joint ref = authored angle
+        frames = dict(crank=([0, 0, 0], q[1]), hfe=([g.l_1, 0, 0], q[2]), kfe=([g.l_s, 0, 0], q[3]),
+                      femur=(xz(k["A"][0]), q[4]), tibia=([g.l_4, 0, 0], q[5]))
+        lengths = dict(crank=g.l_1, hfe=g.l_2, kfe=g.l_3, femur=g.l_4, tibia=g.l_5)
+        for i, link in enumerate(LINKS, start=1):
+            body = spec.body(link)
+            body.pos, ang = frames[link]
+            body.alt.type = mujoco.mjtOrientation.mjORIENTATION_AXISANGLE   # as authored in bolt.xml
+            body.alt.axisangle = [0.0, -1.0, 0.0, ang]
+            spec.joint(f"q_{i}").ref = ang
+            body.mass, body.ipos = p[f"m_{i}"], [p[f"l_cm_{i}"], 0, 0]
+            body.inertia = [0.05 * p[f"I_{i}"], p[f"I_{i}"], p[f"I_{i}"]]
+            geom = spec.geom(link)
+            end = lengths[link]
+            if link == "tibia":   # the tibia's capsule stops short of the foot: only the foot touches the floor
+                end -= 2 * p["foot_radius"] + (p["spring_travel"] if p["spring_stiffness"] is not None else 0.0) + (
+                    p["pad_travel"] if p["pad_stiffness"] is not None else 0.0)
+            geom.fromto = [0, geom.fromto[1], 0, end, geom.fromto[4], 0]
+        spec.geom("crank_disk").size[0] = 1.5 * g.l_1
+        for name, pos in (("D", g.l_1), ("B_hfe", g.l_2), ("C", g.l_s), ("G_kfe", g.l_3), ("B_femur", g.l_f),
+                          ("E", g.l_4), ("G_tibia", g.l_t)):
+            spec.site(name).pos = [pos, 0, 0]
+        foot = spec.geom("foot")
+        foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
+        foot.solref = [p["contact_timeconst"], 1.0]
+        spec.body("foot").pos = [g.l_5, 0, 0]
+        spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
+        if p["spring_stiffness"] is not None:
+            self._add_spring(spec)
+        if p["pad_stiffness"] is not None:
+            self._add_pad(spec)
+        spec.geom("floor").friction[0] = p["mu"]
+        if self.treadmill:
+            self._add_belt(spec)
+        for eq in ("loop_B", "loop_G"):
+            spec.equality(eq).solref = [p["loop_timeconst"], 1.0]
+            spec.equality(eq).solimp[:2] = [p["loop_dmin"], p["loop_dmax"]]
+        spec.joint("q_1").armature = p["armature"]
+        act = spec.actuator("crank")
+        act.gainprm[0], act.biasprm[1], act.biasprm[2] = p["K_P"], -p["K_P"], -p["K_D"]
+        # the flight limit; feedback() switches it to the power limit in stance every step
+        act.forcerange = [-p["tau_max"], p["tau_max"]]
+        return spec
+
+    def _take_from_tibia(self, spec, m: float, name: str) -> None:
+        """Move mass m from the tibia to the foot point F (l_5): the tibia keeps the rest with its
+        COM and inertia shifted so that the pair still has Table 3's m_5, l_cm_5 and I_5."""
+        p, l5 = self.p, self.geometry.l_5
+        tib = spec.body("tibia")
+        m5, c5, I5 = tib.mass, tib.ipos[0], tib.inertia[1]
+        mt = m5 - m
+        ct = (m5 * c5 - m * l5) / mt
+        It = I5 - mt * (ct - c5) ** 2 - m * (l5 - c5) ** 2
+        if not (mt > 0 and It > 0):
+            raise ConfigError(name, self.cfg[name], "a value that leaves the tibia a positive mass and inertia")
+        tib.mass, tib.ipos, tib.inertia = mt, [ct, 0, 0], [0.05 * It, It, It]
+
+    def _add_belt(self, spec) -> None:
+        """Sec. 6.1's treadmill: the floor becomes a belt, a box (top at z = 0, 100 m long) on an
+        x slide of belt_mass, driven by a velocity servo (time constant 1 ms) at -belt_speed.  The
+        foot's contact sees the belt's velocity (MuJoCo's contact friction acts on the relative
+        velocity of the two bodies)."""
+        p = self.p
+        floor = spec.geom("floor")
+        fkw = dict(friction=floor.friction.copy(), condim=floor.condim, material=floor.material,
+                   contype=floor.contype, conaffinity=floor.conaffinity)
+        spec.delete(floor)
+        belt = spec.worldbody.add_body(name="belt", pos=[0, 0, 0])
+        belt.add_joint(name="belt", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
+        belt.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_BOX, size=[50.0, 0.5, 0.05], pos=[0, 0, -0.05],
+                      mass=p["belt_mass"], **fkw)
+        spec.add_actuator(name="belt", trntype=mujoco.mjtTrn.mjTRN_JOINT, target="belt",
+                          gaintype=mujoco.mjtGain.mjGAIN_FIXED, biastype=mujoco.mjtBias.mjBIAS_AFFINE,
+                          gainprm=[p["belt_mass"] / 1e-3] + [0] * 9, biasprm=[0, 0, -p["belt_mass"] / 1e-3] + [0] * 7)
+        spec.add_sensor(name="belt_vel", type=mujoco.mjtSensor.mjSENS_JOINTVEL, objtype=mujoco.mjtObj.mjOBJ_JOINT,
+                        objname="belt")
+
+    def _add_spring(self, spec) -> None:
+        """Sec. 2.1's die spring: the foot tip slides along the tibia (local x) on a joint of
+        stiffness spring_stiffness, free length at the stop (q = 0, no preload), compressing by
+        at most spring_travel (a stiff limit); its moving mass foot_mass comes out of m_5."""
+        p = self.p
+        mf = p["foot_mass"]
+        self._take_from_tibia(spec, mf, "foot_mass")
+        foot = spec.body("foot")
+        foot.mass, foot.ipos = mf, [0, 0, 0]
+        r = p["foot_radius"]
+        foot.inertia = [0.4 * mf * r * r] * 3
+        k = p["spring_stiffness"]
+        j = foot.add_joint(name="spring", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
+        j.stiffness[0], j.springref = k, 0.0
+        j.damping[0] = 2.0 * p["spring_damping_ratio"] * math.sqrt(k * mf)
+        j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+        j.range = [-p["spring_travel"], 0.0]
+        j.solref_limit = [p["loop_timeconst"], 1.0]          # the stop: as stiff as the loop closures
+        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        spec.add_sensor(name="spring", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objtype=mujoco.mjtObj.mjOBJ_JOINT,
+                        objname="spring")
+
+    def _add_pad(self, spec) -> None:
+        """The rubber pad: the foot's contact geom (and its touch site) on a body of mass pad_mass
+        that slides along the tibia on a spring-damper pad_stiffness, pad_damping (N/m, N s/m),
+        compressing by at most pad_travel.  The contact itself is then made rigid (2 time steps):
+        the pad is the contact's softness, in physical units (README "Compliance": MuJoCo's solref
+        is a per-unit-mass reference whose static and impact stiffness differ, measured)."""
+        p = self.p
+        foot = spec.body("foot")
+        if p["spring_stiffness"] is not None:   # the pad is part of the sprung foot tip's mass
+            if not foot.mass > p["pad_mass"]:
+                raise ConfigError("pad_mass", self.cfg["pad_mass"], f"(0, foot_mass={p['foot_mass']:g}) kg")
+            foot.mass -= p["pad_mass"]
+        else:
+            self._take_from_tibia(spec, p["pad_mass"], "pad_mass")
+        pad = foot.add_body(name="pad", pos=[0, 0, 0], mass=p["pad_mass"], ipos=[0, 0, 0],
+                            inertia=[0.4 * p["pad_mass"] * p["foot_radius"] ** 2] * 3)
+        j = pad.add_joint(name="pad", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
+        j.stiffness[0], j.springref, j.damping[0] = p["pad_stiffness"], 0.0, p["pad_damping"]
+        j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+        j.range = [-p["pad_travel"], 0.0]
+        j.solref_limit = [p["loop_timeconst"], 1.0]
+        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        old = spec.geom("foot")
+        kw = dict(name="foot", type=old.type, size=old.size.copy(), friction=old.friction.copy(),
+                  condim=old.condim, priority=old.priority, contype=old.contype, conaffinity=old.conaffinity,
+                  rgba=old.rgba.copy(), solimp=old.solimp.copy(), density=0.0)
+        spec.delete(old)
+        g = pad.add_geom(**kw)
+        g.solref = [2 * self.timestep, 1.0]
+        site = spec.site("foot_touch")
+        skw = dict(name="foot_touch", type=site.type, size=site.size.copy(), group=site.group)
+        spec.delete(site)
+        pad.add_site(**skw)
+        spec.add_sensor(name="pad", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objtype=mujoco.mjtObj.mjOBJ_JOINT,
+                        objname="pad")
