@@ -8,12 +8,14 @@ hybrid model (envs/crawler/hybrid.py) at the Fig. 4 inputs (A = 18, phi0 = 110, 
 for mu = 0.172 and 0.398, and off Fig. 4 (phi0 = 145, psi = 105 deg, mu = 0.398).  Reported
 per recipe: max |S_twin - S_exact|, the target max(1.5 mm, 3 %) at every omega, steadiness
 where the exact model is steady, the sign where |S_exact| > 1 mm, and the minimum normal force
-over the last (steady) cycle at omega = 8, read at every step, against the exact model's.
-Further parts: steps/s, the omega = 0.3 offset vs the foot radius, the servo stiffness at
-mu = 0.398, omega = 9.  The numbers behind models/crawler/README.md, "Contact recipe".
+over the last (steady) cycle at omega = 8 against the exact model's, and where a foot lifts off
+(touch sensors read at every step from omega = 8 up).  Recipes are named
+"pair normal_ms/friction_ms/(dmin, dmax)".  Further parts: steps/s, the omega = 0.3 offset vs
+the foot radius, the servo stiffness at mu = 0.398, omega = 8-12.  The numbers behind
+models/crawler/README.md, "Contact recipe" (a full run takes about an hour on 2 cores).
 
   python scripts/crawler_contact_recipe.py                    # recipes x timesteps x cases
-  python scripts/crawler_contact_recipe.py --part recipes --recipes pair --dt 2e-4 --cases fig4
+  python scripts/crawler_contact_recipe.py --recipes "pair 0.5/50/(0.05, 0.1)" previous --dt 2e-4 --cases fig4
   python scripts/crawler_contact_recipe.py --part radius      # omega = 0.3 offset
   python scripts/crawler_contact_recipe.py --part servo       # mu = 0.398, omega = 9
   python scripts/crawler_contact_recipe.py --part timing      # steps/s, previous vs default
@@ -51,7 +53,8 @@ PREVIOUS = "previous"   # the recipe before the foot-floor pairs
 
 def recipe(normal_ms, friction_ms, dmin, dmax, **extra):
     """Every contact_* parameter of one foot-floor pair recipe (the rest: width 1 mm, midpoint 0.5, power 2)."""
-    return dict(contact_timeconst=1e-3 * normal_ms, contact_dampratio=1.0, contact_friction_timeconst=1e-3 * friction_ms,
+    return dict(contact_timeconst=1e-3 * normal_ms, contact_dampratio=1.0,
+                contact_friction_timeconst=1e-3 * friction_ms,
                 contact_impedance_min=dmin, contact_impedance_max=dmax, contact_impedance_width=0.001,
                 contact_impedance_midpoint=0.5, contact_impedance_power=2.0, **extra)
 
@@ -208,17 +211,19 @@ def part_recipes(args, res):
             ex_all.update(json.load(f))
     for case in args.cases:
         inputs, omegas = CASES[case]
-        if case not in ex_all:
+        if args.omegas:   # a subset of the case's omegas
+            omegas = [w for w in omegas if w in args.omegas]
+        have = {b["omega"]: b for b in ex_all.get(case, [])}
+        missing = [w for w in omegas if w not in have]
+        if missing:
             t0 = time.perf_counter()
-            ex_all[case] = exact(inputs, omegas)
+            have.update({b["omega"]: b for b in exact(inputs, missing)})
+            ex_all[case] = [have[w] for w in sorted(have)]
             print(f"[exact {case}: {time.perf_counter() - t0:.0f} s]", flush=True)
             if args.exact_cache:
                 with open(args.exact_cache, "w") as f:
                     json.dump(ex_all, f, default=float)
-        ex = ex_all[case]
-        if args.omegas:   # a subset of the case's omegas
-            omegas = [w for w in omegas if w in args.omegas]
-            ex = [b for b in ex if b["omega"] in args.omegas]
+        ex = [have[w] for w in omegas]
         print(f"\n### {case} {inputs or '(Fig. 4 defaults)'}: S in mm, (ns) = not steady after {CYCLES} "
               f"cycles; min f_n at omega = {OMEGA_FN:g} over the last cycle; lift-off (f_n = 0) in the last "
               f"cycle, at every step from omega = {EVERY_STEP_FROM:g} up, else 200 samples\n")

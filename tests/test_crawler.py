@@ -136,3 +136,15 @@ def test_forward_convention():
     assert FORWARD == -1.0
 
 
+def test_contact_parameters_reach_the_foot_floor_pairs():
+    r = Crawler(mu1=0.3, mu2=0.2, contact_timeconst=0.002, contact_dampratio=0.7, contact_friction_timeconst=0.04,
+                contact_impedance_min=0.1, contact_impedance_max=0.3, contact_impedance_width=0.002,
+                contact_impedance_midpoint=0.4, contact_impedance_power=3.0)
+    m = r.model()
+    feet_ids = [m.geom("foot1").id, m.geom("foot2").id]
+    assert m.npair == 2 and not m.geom_contype[feet_ids].any() and not m.geom_conaffinity[feet_ids].any()
+    for i, mu in ((0, 0.3), (1, 0.2)):
+        np.testing.assert_allclose(m.pair_friction[i], [mu, mu, 0, 0, 0])
+        np.testing.assert_allclose(m.pair_solref[i], [0.002, 0.7])
+        assert m.pair_solreffriction[i][0] == 0.04
+        np.testing.assert_allclose(m.pair_solimp[i], [0.1, 0.3, 0.002, 0.4, 3.0])

@@ -286,6 +286,18 @@ def test_twin_within_target_of_hybrid(twin_vs_exact, omega):
         assert np.sign(a["S"]) == np.sign(b["S"])
 
 
+def test_contact_recipe_study_script(tmp_path):
+    """scripts/crawler_contact_recipe.py (the README's recipe study) on one point."""
+    out = tmp_path / "study.json"
+    res = run_script("scripts/crawler_contact_recipe.py", "--recipes", "pair 0.5/50/(0.05, 0.1)", "--cases", "fig4",
+                     "--dt", "2e-4", "--omegas", "8", "--json", str(out))
+    assert res.returncode == 0, res.stderr[-3000:]
+    d = json.loads(out.read_text())
+    v = d["twin"]["fig4"]["pair 0.5/50/(0.05, 0.1)"]["0.0002"]
+    assert v["verdict"]["ok"] and v["verdict"]["max_abs_dS"] < 1.5e-3 and v["points"][0]["liftoff"] == 0
+    assert "| exact |" in res.stdout
+
+
 # ---- experiments end to end (tiny grids) -----------------------------------------------------
 def _run(tmp_path, *args):
     out = tmp_path / "run"
