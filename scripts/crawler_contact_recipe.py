@@ -35,6 +35,7 @@ import mujoco
 import numpy as np
 
 from envs.core import batch
+from envs.core.robot import REGISTRY
 from envs.crawler import hybrid as H
 from envs.crawler.robot import Crawler, feet, ideal_stride, theta_on_floor
 
@@ -109,19 +110,23 @@ SPEC_EDITS = {"no noslip": _no_noslip, "no lateral slide": _no_lateral, "pyramid
 RECIPES.update({"default, no noslip": {}, "default, no lateral slide": {}, "default, pyramidal cone": {},
                 "default, impratio 10": dict(impratio=10.0), "default, impratio 1": dict(impratio=1.0)})
 SPEC_EDITS = {f"default, {k}": v for k, v in SPEC_EDITS.items()}
+_EDITED = {}
 
 
 def _edited(edit):
-    class Edited(Crawler):
-        def spec(self):
-            s = super().spec()
-            edit(s)
-            return s
+    if edit not in _EDITED:
+        class Edited(Crawler):
+            def spec(self):
+                s = super().spec()
+                edit(s)
+                return s
 
-        def model_key(self):
-            return super().model_key() + (edit.__name__,)
+            def model_key(self):
+                return super().model_key() + (edit.__name__,)
 
-    return Edited
+        REGISTRY["crawler"] = Crawler     # a subclass registers itself under the robot's name
+        _EDITED[edit] = Edited
+    return _EDITED[edit]
 
 
 class Previous(Crawler):
@@ -142,23 +147,21 @@ class Previous(Crawler):
         return s
 
 
-def _every_step(cls):
-    """cls recording every step (samples_per_cycle = steps_per_cycle: same timestep)."""
+REGISTRY["crawler"] = Crawler     # Previous registered itself under the robot's name
 
-    class EveryStep(cls):
-        def __init__(self, **kw):
-            super().__init__(**kw)
-            self.samples_per_cycle = cls(**kw).steps_per_cycle
 
-    EveryStep.__name__ = cls.__name__
-    return EveryStep
+def _every_step(robot):
+    """The point recording every step (samples_per_cycle = steps_per_cycle: the same timestep)."""
+    robot.samples_per_cycle = robot.steps_per_cycle
+    return robot
 
 
 def twin(name: str, inputs: dict, omegas, dt: float, nthread=None) -> list[dict]:
     """Twin summaries (S, steady, normal forces, lift-off) at each omega."""
     cls = Previous if name == PREVIOUS else _edited(SPEC_EDITS[name]) if name in SPEC_EDITS else Crawler
     params = dict(RECIPES[name], timestep=dt, **inputs)
-    robots = [(_every_step(cls) if w >= EVERY_STEP_FROM else cls)(omega=w, **params) for w in omegas]
+    robots = [cls(omega=w, **params) for w in omegas]
+    robots = [_every_step(r) if w >= EVERY_STEP_FROM else r for w, r in zip(omegas, robots)]
     runs = batch.run_points(robots, cycles=CYCLES, stop_when_steady=True, nthread=nthread)
     out = []
     for w, r in zip(omegas, runs):
@@ -301,7 +304,7 @@ def part_radius(args, res):
 def part_servo(args, res):
     """mu = 0.398, omega = 8, 9, 12: the servo that prescribes the joint angles, stiffer and stiffer."""
     out = res.setdefault("servo", {})
-    cls = _every_step(Crawler)
+    cls = lambda **kw: _every_step(Crawler(**kw))  # noqa: E731
     for w in (8.0, 9.0, 12.0):
         ex = exact(dict(mu=0.398), [w])[0]
         kps = [400.0, 1600.0, 6400.0, 25600.0]

@@ -1,11 +1,13 @@
 """The crawler twin against the paper's equations and its Fig. 4 shape."""
 import math
+import re
 
 import mujoco
 import numpy as np
 import pytest
 
-from envs.core import batch
+from envs.core import batch, schema
+from envs.core.errors import ConfigError
 from envs.crawler.robot import Crawler, FORWARD, feet, ideal_stride, theta_on_floor
 
 
@@ -109,10 +111,9 @@ def test_no_liftoff_at_omega_8():
     omega = 8, as in the exact hybrid model (whose minimum normal force there is 0.81 N)."""
     from envs.crawler import hybrid as H
 
-    class EveryStep(Crawler):               # record every step (same timestep as the default)
-        samples_per_cycle = Crawler(omega=8.0).steps_per_cycle
-
-    run = batch.run_point(dict(omega=8.0), EveryStep, cycles=40, stop_when_steady=True)
+    r = Crawler(omega=8.0)
+    r.samples_per_cycle = r.steps_per_cycle      # record every step (the same timestep as the default)
+    run = batch.run_point(r, None, cycles=40, stop_when_steady=True)
     assert run.robot.summarize(run)["steady"] and run.error is None
     n = run.robot.steps_per_cycle
     exact = H.simulate(dict(omega=8.0), cycles=40, samples_per_cycle=1000)
@@ -134,6 +135,21 @@ def test_ideal_stride_is_foot_distance_swing():
 def test_forward_convention():
     # the paper's low-frequency gait travels towards foot 1, i.e. -x in the model
     assert FORWARD == -1.0
+
+
+@pytest.mark.parametrize("name", [k for k in schema.fields(Crawler.Params) if k.startswith("contact_")])
+def test_contact_parameter_ranges(name):
+    """Each end the message states as included is accepted, an excluded one is not."""
+    f = schema.fields(Crawler.Params)[name]
+    s = f.spec
+    for bound, is_open, outside in ((s.lo, s.lo_open, s.lo - 1e-9), (s.hi, s.hi_open, s.hi * (1 + 1e-9))):
+        if is_open:
+            with pytest.raises(ConfigError, match=re.escape(f.allowed)):
+                Crawler(**{name: bound})
+        else:
+            assert Crawler(**{name: bound}).cfg[name] == bound
+        with pytest.raises(ConfigError, match=re.escape(f.allowed)):
+            Crawler(**{name: outside})
 
 
 def test_contact_parameters_reach_the_foot_floor_pairs():
