@@ -34,8 +34,8 @@ def test_ray_sweep_equals_single_process_and_resumes(cluster, tmp_path):
     assert (tmp_path / "ray" / "results.csv").read_text() == ref       # byte-identical, point order
     assert viaray == local
     # a killed Ray sweep (one row written) resumes through Ray to the same file
-    (tmp_path / "part").mkdir()
-    (tmp_path / "part" / "results.csv").write_text("\n".join(ref.splitlines()[:2]) + "\n")
+    # (the store, not a bare results.csv, is what a run resumes from: one point stored first)
+    sw.run_sweep(Crawler, {}, {k: v[:1] for k, v in OMEGA.items()}, tmp_path / "part", **KW)
     _, st = sw.run_sweep(Crawler, {}, OMEGA, tmp_path / "part", launch=dict(launcher="ray", points_per_task=3), **KW)
     assert st["computed"] == 7
     assert (tmp_path / "part" / "results.csv").read_text() == ref

@@ -303,7 +303,9 @@ def test_unhealthy_runs_are_flagged(tmp_path):
     from envs.core.report import health_flags                # the fidelity report lists it
     (flag,) = health_flags(tmp_path / "bolt")
     assert flag[0] == "results.csv" and "crank_period=0.3" in flag[1] and "max loop gap" in flag[2]
-    rows, st = sw.run_sweep(Crawler, {"mu": 5.0}, {"omega": [16.0]}, tmp_path / "crawler", **CRAWLER)
+    # an in-range but very soft foot contact (the recipe keeps even mu = 5 at omega = 16 under 0.5 mm)
+    rows, st = sw.run_sweep(Crawler, {"contact_timeconst": 0.2, "contact_impedance_min": 0.5,
+                                      "contact_impedance_max": 0.9}, {"omega": [16.0]}, tmp_path / "crawler", **CRAWLER)
     assert "max penetration" in rows[0]["error"] and rows[0]["max_penetration"] > Crawler.max_penetration
     assert st["all_healthy"] is False
     rows, st = sw.run_sweep(Crawler, {}, {"omega": [4.0]}, tmp_path / "ok", **CRAWLER)

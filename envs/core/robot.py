@@ -113,8 +113,9 @@ class Robot:
             raise TypeError(f"robot class {cls.__name__} lacks {missing} (see the Robot contract)")
         cls.defaults = schema.defaults(cls.Params)
         cls.model_keys = schema.model_keys(cls.Params)
-        REGISTRY[cls.name] = cls
-        schema.store("robot", f"{cls.name}_schema", cls.Params)
+        if "name" in cls.__dict__:       # a new robot (a variant subclass keeps its parent registered)
+            REGISTRY[cls.name] = cls
+            schema.store("robot", f"{cls.name}_schema", cls.Params)
 
     def __init__(self, **params):
         cfg = {**self.defaults, **schema.check(self.Params, params, what=f"{self.name} parameter")}
