@@ -151,12 +151,7 @@ def _plot_running(r, ts, s, out) -> None:
                     f"{s['stride_time'] * 1e3:.0f} ms", fontsize=10)
     ax[1].plot(t, ts["y"])
     ax[1].fill_between(t, ts["y"].min(), ts["y"].max(), where=stance, color="0.85", label="stance")
-    ax[1].set_ylabel("y_b [m]")
-    ax[1].set_xlabel("t [s]")
-    ax[1].legend(fontsize=8)
-    for a in ax:
-        a.grid(alpha=0.3)
-    save_figure(fig, out / "body_xy.png", dpi=120)
+    _finish_time_plot(fig, ax, "y_b [m]", out / "body_xy.png")
     # Fig. 12 (c, d): phase portraits (limit cycles) of height and crank angle
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     late = t >= t[-1] / 2
@@ -217,12 +212,17 @@ def _plot_running(r, ts, s, out) -> None:
         ax[1].axhline(v, color="r", lw=0.8, ls="--", label="P_max (stance)" if v > 0 else None)
     ax[1].fill_between(t, ts["crank_power"].min(), ts["crank_power"].max(), where=stance, color="0.9",
                        label="stance")
-    ax[1].set_ylabel("crank power [W]")
+    _finish_time_plot(fig, ax, "crank power [W]", out / "torque_power.png")
+
+
+def _finish_time_plot(fig, ax, ylabel: str, path) -> None:
+    """The lower panel's labels and legend, a grid on both, and the PNG."""
+    ax[1].set_ylabel(ylabel)
     ax[1].set_xlabel("t [s]")
     ax[1].legend(fontsize=8)
     for a in ax:
         a.grid(alpha=0.3)
-    save_figure(fig, out / "torque_power.png", dpi=120)
+    save_figure(fig, path, dpi=120)
 
 
 # ---- bolt_speed_sweep -----------------------------------------------------------------
