@@ -215,6 +215,19 @@ def _plot_running(r, ts, s, out) -> None:
     _finish_time_plot(fig, ax, "crank power [W]", out / "torque_power.png")
 
 
+def _peak_panels(ax, f, col, xlabel: str | None = None) -> None:
+    """Peak torque and power per phase against their limits (the speed-sweep and treadmill plots)."""
+    for a, key, label, lim in ((ax[1, 0], "peak_torque", "peak |torque| [N m]", 30.0),
+                               (ax[1, 1], "peak_power", "peak |power| [W]", 1350.0)):
+        a.plot(f, col(f"{key}_flight"), "o-", label="flight (limit: torque)")
+        a.plot(f, col(f"{key}_stance"), "s-", label="stance (limit: power)")
+        a.axhline(lim, color="r", ls="--", lw=0.8)
+        a.set_ylabel(label)
+        if xlabel:
+            a.set_xlabel(xlabel)
+        a.legend(fontsize=8)
+
+
 def _finish_time_plot(fig, ax, ylabel: str, path) -> None:
     """The lower panel's labels and legend, a grid on both, and the PNG."""
     ax[1].set_ylabel(ylabel)
@@ -272,13 +285,7 @@ def _plot_sweep(rows, path, omitted: int = 0) -> None:
         a.set_ylabel(label)
     ax[0, 1].plot(f, 1e3 / f, "k--", lw=0.8, label="crank period")
     ax[0, 0].axhspan(0.5, 3.2, color="0.92", zorder=0)
-    for a, key, label, lim in ((ax[1, 0], "peak_torque", "peak |torque| [N m]", 30.0),
-                               (ax[1, 1], "peak_power", "peak |power| [W]", 1350.0)):
-        a.plot(f, col(f"{key}_flight"), "o-", label="flight (limit: torque)")
-        a.plot(f, col(f"{key}_stance"), "s-", label="stance (limit: power)")
-        a.axhline(lim, color="r", ls="--", lw=0.8)
-        a.set_ylabel(label)
-        a.legend(fontsize=8)
+    _peak_panels(ax, f, col)
     ax[1, 2].plot(f, col("max_loop_gap", 1e3), "o-")
     ax[1, 2].axhline(0.1, color="r", ls="--", lw=0.8, label="max_loop_gap")
     ax[1, 2].set_ylabel("max loop gap [mm]")
@@ -439,14 +446,7 @@ def _plot_treadmill(rows, target, T_target, path) -> None:
     ax[0, 1].plot(f, 1e3 / f, "k:", lw=0.8, label="commanded crank period")
     ax[0, 1].set_ylabel("[ms]")
     ax[0, 1].legend(fontsize=8)
-    for a, key, label, lim in ((ax[1, 0], "peak_torque", "peak |torque| [N m]", 30.0),
-                               (ax[1, 1], "peak_power", "peak |power| [W]", 1350.0)):
-        a.plot(f, col(f"{key}_flight"), "o-", label="flight (limit: torque)")
-        a.plot(f, col(f"{key}_stance"), "s-", label="stance (limit: power)")
-        a.axhline(lim, color="r", ls="--", lw=0.8)
-        a.set_ylabel(label)
-        a.set_xlabel("commanded crank rate [rev/s]")
-        a.legend(fontsize=8)
+    _peak_panels(ax, f, col, xlabel="commanded crank rate [rev/s]")
     for a in ax.flat:
         a.grid(alpha=0.3)
     fig.suptitle("BOLT on the treadmill: belt speed for in-place running (Sec. 6.1-6.2)", fontsize=10)
