@@ -17,12 +17,11 @@ import math
 import time
 
 import _cli  # noqa: F401  (puts the repo on sys.path)
-import mujoco
-import numpy as np
 import yaml
 
 from envs.core import batch
-from envs.bolt.robot import Bolt, loop_kinematics
+from envs.bolt import robot as bolt_robot
+from envs.bolt.robot import Bolt
 
 SPRING = 65000.0    # N/m, Sec. 2.1
 PAD = 2.3e5         # N/m, README "Compliance" (estimate)
@@ -36,21 +35,8 @@ VARIANTS = [("rigid contact (tc .2 ms)", dict(contact_timeconst=RIGID)),
 
 
 def standing(**params) -> dict:
-    """The leg standing on its foot at the lowest point of the stance arc (no bumper, crank held):
-    foot force, spring compression and pad deflection after 1.5 s."""
-    r0 = Bolt(**params)
-    q = np.linspace(0, 2 * np.pi, 721)
-    q_low = float(q[np.argmin(loop_kinematics(q, r0.geometry)["F"].imag)])
-    r = Bolt(**dict(params, bumper_height=None, crank_period=100.0, theta_1_0_deg=math.degrees(q_low)))
-    m = r.model()
-    d = mujoco.MjData(m)
-    r.initial_pose(m, d)
-    mujoco.mj_forward(m, d)
-    for _ in range(int(1.5 / m.opt.timestep)):
-        d.ctrl[:] = r.controls(np.array([d.time]))[0]
-        r.feedback(m, d)
-        mujoco.mj_step(m, d)
-    mujoco.mj_forward(m, d)
+    """Foot force, spring compression and pad deflection of the leg standing still for 1.5 s."""
+    r, m, d = bolt_robot.standing(1.5, **params)
     force = float(r.sensor(d.sensordata, m, "foot_touch")[0])
     pad = float(-d.joint("pad").qpos[0]) if r.p["pad_stiffness"] else float(r.p["foot_radius"] - r.sensor(d.sensordata, m, "F_pos")[2])
     spring = float(-d.joint("spring").qpos[0]) if r.p["spring_stiffness"] else 0.0

@@ -1,5 +1,4 @@
 """The BOLT leg twin against the paper's loop equations, its limits and its running gait."""
-import copy
 import csv
 import json
 import math
@@ -12,7 +11,7 @@ import envs
 from envs.core import batch
 from envs.bolt.kinematics import (TABLE1_BOUNDS, Geometry, foot_path, l2_interval, l3_interval, loop_kinematics, phi,
                                   stride_and_height, table1_lengths)
-from envs.bolt.robot import MASS_SETS, POINTS, Bolt
+from envs.bolt.robot import MASS_SETS, POINTS, Bolt, standing
 from envs.core.errors import ConfigError
 from tests.util import ROOT, assert_fails_early, render_frames, run_script
 
@@ -80,7 +79,7 @@ def test_xml_is_authored_closed_and_matches_the_spec():
     d = mujoco.MjData(xml)
     mujoco.mj_forward(xml, d)
     r = Bolt(bumper_height=None)
-    gaps = r.loop_gaps(d.sensordata[None], xml)
+    gaps = r.loop_gaps(r.readout(d.sensordata[None], xml))
     assert gaps.max() < 1e-8
     k = loop_kinematics(np.zeros(1), G)
     for i in range(1, 6):
@@ -101,7 +100,7 @@ def test_mujoco_pose_equals_closed_form(kw):
         for i in range(1, 6):
             d.joint(f"q_{i}").qpos[0] = pose[f"q_{i}"]
         mujoco.mj_forward(m, d)
-        assert r.loop_gaps(d.sensordata[None], m).max() < 1e-9
+        assert r.loop_gaps(r.readout(d.sensordata[None], m)).max() < 1e-9
         foot = r.sensor(d.sensordata, m, "foot_in_B")
         assert foot[0] == pytest.approx(pose["F"].real, abs=1e-9)
         assert foot[2] == pytest.approx(pose["F"].imag, abs=1e-9)
@@ -166,7 +165,7 @@ def test_loops_close_over_a_full_revolution(revolution):
     assert run.error is None
     q1 = run.sensor("q_1")[:, 0]
     assert np.ptp(q1) > math.radians(350)
-    assert r.loop_gaps(run.sensordata, run.model).max() < LOOP_GAP_FIXED
+    assert r.loop_gaps(run).max() < LOOP_GAP_FIXED
 
 
 def test_foot_path_matches_closed_form_within_1mm(revolution):
@@ -257,7 +256,7 @@ def test_loop_gap_below_limit_at_fastest_crank(fast):
     s = r.summarize(run)
     assert s["max_loop_gap"] < 1e-4 and s["loop_gap_ok"]
     # every step counted: the sampled gaps are no larger than the per-step peak
-    assert r.loop_gaps(run.sensordata, run.model).max() <= s["max_loop_gap"] + 1e-12
+    assert r.loop_gaps(run).max() <= s["max_loop_gap"] + 1e-12
 
 
 def test_loop_gap_over_limit_is_flagged():
@@ -384,29 +383,12 @@ def test_long_run_and_speed_sweep():
 
 
 # ---- compliance: die spring and rubber pad (Sec. 2.1) ----------------------------------
-def _standing(**params):
-    """The leg standing still on its foot at the lowest point of the stance arc (no bumper)."""
-    r0 = Bolt(**params)
-    q = np.linspace(0, 2 * np.pi, 721)
-    q_low = float(q[np.argmin(loop_kinematics(q, r0.geometry)["F"].imag)])
-    r = Bolt(**dict(params, bumper_height=None, crank_period=100.0, theta_1_0_deg=math.degrees(q_low)))
-    m = copy.copy(r.model())
-    d = mujoco.MjData(m)
-    r.initial_pose(m, d)
-    mujoco.mj_forward(m, d)
-    for _ in range(int(1.0 / m.opt.timestep)):
-        d.ctrl[:] = r.controls(np.array([d.time]))[0]
-        r.feedback(m, d)
-        mujoco.mj_step(m, d)
-    mujoco.mj_forward(m, d)
-    return r, m, d, float(r.sensor(d.sensordata, m, "foot_touch")[0])
-
-
 def test_die_spring_and_pad_deflect_as_their_stiffness():
     """Standing still, the foot carries the weight; the die spring (65 kN/m, a slide joint along the
     tibia) compresses by about F / k (its axis is inclined ~20 deg: cos^2 ~ 0.9), the pad (its own
     slide joint, the contact made rigid) by F / K."""
-    r, m, d, force = _standing(spring_stiffness=65000.0, pad_stiffness=2.3e5)
+    r, m, d = standing(1.0, spring_stiffness=65000.0, pad_stiffness=2.3e5)
+    force = float(r.sensor(d.sensordata, m, "foot_touch")[0])
     assert force == pytest.approx(r.total_mass * 9.81, rel=0.02)
     assert m.jnt_stiffness[m.joint("spring").id] == 65000.0
     assert -d.joint("spring").qpos[0] == pytest.approx(force / 65000.0, rel=0.15)

@@ -271,12 +271,6 @@ class Bolt(BoltModel, Robot):
     def progress(self, sensordata, model):
         return FORWARD * self.sensor(sensordata, model, "body_pos")[..., 0]
 
-    def loop_gaps(self, sensordata, model) -> np.ndarray:
-        """(samples, 2): |B_hfe - B_femur| and |G_kfe - G_tibia| (m), the loop-closure errors."""
-        s = lambda n: self.sensor(sensordata, model, n)  # noqa: E731
-        return np.stack([np.linalg.norm(s("B_hfe") - s("B_femur"), axis=-1),
-                         np.linalg.norm(s("G_kfe") - s("G_tibia"), axis=-1)], axis=-1)
-
     def phase_peaks(self, run, window=slice(None)) -> dict:
         """Per-step peaks by actuator phase (flight: torque limit, stance: power limit) from the
         closed-loop record (every step counted); falls back to the samples without it."""
@@ -291,7 +285,7 @@ class Bolt(BoltModel, Robot):
         touch = run.sensor("foot_touch")[window, 0]
         st = touch > 0
         pk = lambda x, m: float(np.abs(x[m]).max()) if m.any() else 0.0   # noqa: E731
-        gaps = self.loop_gaps(run.sensordata[window], run.model)
+        gaps = self.loop_gaps(run)[window]
         return dict(peak_torque_flight=pk(tau, ~st), peak_torque_stance=pk(tau, st),
                     peak_power_flight=pk(power, ~st), peak_power_stance=pk(power, st),
                     peak_foot_force=float(touch.max()) if len(touch) else math.nan,
@@ -371,3 +365,24 @@ class Bolt(BoltModel, Robot):
         if gap == gap and gap > self.max_loop_gap:
             return f"loop gap {gap * 1e3:.3f} mm exceeds max_loop_gap {self.max_loop_gap * 1e3:g} mm"
         return None
+
+
+def standing(seconds: float = 1.5, **params):
+    """The leg standing still on its foot at the lowest point of the stance arc (no bumper, crank
+    held) after `seconds`: (robot, model, data) (README "Compliance")."""
+    import copy
+
+    import mujoco
+    q = np.linspace(0, 2 * np.pi, 721)
+    q_low = float(q[np.argmin(loop_kinematics(q, Bolt(**params).geometry)["F"].imag)])
+    r = Bolt(**dict(params, bumper_height=None, crank_period=100.0, theta_1_0_deg=math.degrees(q_low)))
+    m = copy.copy(r.model())
+    d = mujoco.MjData(m)
+    r.initial_pose(m, d)
+    mujoco.mj_forward(m, d)
+    for _ in range(int(seconds / m.opt.timestep)):
+        d.ctrl[:] = r.controls(np.array([d.time]))[0]
+        r.feedback(m, d)
+        mujoco.mj_step(m, d)
+    mujoco.mj_forward(m, d)
+    return r, m, d

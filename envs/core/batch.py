@@ -260,7 +260,7 @@ def _health(s: _Slot, rec: np.ndarray, chunk: int) -> str | None:
     a = s.model.sensor(PENETRATION_SENSOR).adr[0]
     s.max_penetration = max(s.max_penetration, float(-rec[:, a].min()))
     if s.robot.loops:
-        s.max_loop_gap = max(s.max_loop_gap, float(s.robot.loop_gap_of(rec, s.model).max()))
+        s.max_loop_gap = max(s.max_loop_gap, float(s.robot.loop_gaps(s.robot.readout(rec, s.model)).max()))
     return None
 
 

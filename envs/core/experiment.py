@@ -1,16 +1,45 @@
-"""What every experiment runner shares: `runner(cfg, out) -> summary dict`, named by
-`experiment.runner` in its declared options (envs/<robot>/config.py), and the one shell that
-runs it (`run`): the config is checked first, the runner computes and writes its tables and
-plots, and the shell writes `summary.json` from the summary it returns.
+"""What every experiment runner shares: `runner(cfg, out) -> Result` (or a bare summary dict),
+named by `experiment.runner` in its declared options (envs/<robot>/config.py), and the one shell
+that runs it (`run`): the config is checked first, the runner computes, and the shell writes what
+it returns -- its tables (CSV), its plots (PNG, drawn by the robot's plot functions) and
+`summary.json`.  Sweeps keep `results.csv` in the resumable store (envs/core/store.py), which
+writes it as points finish.
 
 Runners read their inputs through these helpers, which return values already checked
 against the schemas (envs/core/config.py), so a runner never sees an unchecked value.
 """
 from __future__ import annotations
 
+import dataclasses
+from typing import Callable
+
 from omegaconf import OmegaConf
 
 from envs.core import config
+
+
+@dataclasses.dataclass
+class Result:
+    """What a runner computed.  summary: the scalars (summary.json); tables: file name -> columns
+    (name -> sequence, all of one length) or (column names, row dicts); plots: file name ->
+    a function drawing the figure into the path it is given (the robot's plots module)."""
+    summary: dict
+    tables: dict = dataclasses.field(default_factory=dict)
+    plots: dict[str, Callable] = dataclasses.field(default_factory=dict)
+
+    def write(self, out) -> None:
+        from envs.core.store import write_csv
+        from envs.core.sweep import write_json
+        for name, table in self.tables.items():
+            if isinstance(table, dict):
+                cols = list(table)
+                rows = [dict(zip(cols, vals)) for vals in zip(*(table[c] for c in cols))]
+            else:
+                cols, rows = table
+            write_csv(out / name, list(cols), rows)
+        for name, draw in self.plots.items():
+            draw(out / name)
+        write_json(out / "summary.json", self.summary)
 
 
 def robot_params(cfg) -> dict:
@@ -57,7 +86,10 @@ def run(cfg, out) -> dict:
 
     exp = config.validate(cfg)["experiment"]
     out = pathlib.Path(out)
-    summary = hydra.utils.get_method(exp["runner"])(cfg, out)
-    if isinstance(summary, dict):
-        write_json(out / "summary.json", summary)
-    return summary
+    result = hydra.utils.get_method(exp["runner"])(cfg, out)
+    if isinstance(result, Result):
+        result.write(out)
+        return result.summary
+    if isinstance(result, dict):
+        write_json(out / "summary.json", result)
+    return result

@@ -24,7 +24,7 @@ May define:
   columns       parameters always written to results files
   engines       simulators an experiment may choose (default: ("mujoco",))
   loops         (site, site) pairs of framepos sensors a loop closure joins: their distance is the
-                loop gap the batch runner checks at every step
+                loop gap the batch runner checks at every step; `loop_gaps(run)` reads them
   model_dir     the folder of the robot's model files (default models/<name>/): their hash is part
                 of every stored point's identity
   samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below: the health
@@ -35,6 +35,8 @@ May define:
 Defining a subclass registers it: `envs.robot_class(name)` and `envs.load(name)` find it.
 """
 from __future__ import annotations
+
+import dataclasses
 
 import functools
 import hashlib
@@ -204,10 +206,10 @@ class Robot:
                        f"({type(self).__name__}.max_loop_gap)")
         return "unhealthy: " + "; ".join(bad) if bad else None
 
-    def loop_gap_of(self, sensordata: np.ndarray, model: mujoco.MjModel) -> np.ndarray:
-        """(..., len(loops)) distances of the declared loop-closure point pairs (m)."""
-        return np.stack([np.linalg.norm(self.sensor(sensordata, model, a) - self.sensor(sensordata, model, b),
-                                        axis=-1) for a, b in self.loops], axis=-1)
+    def loop_gaps(self, run) -> np.ndarray:
+        """(samples, len(loops)) distances of the declared loop-closure point pairs (m) over a run:
+        anything with `sensor(name)` (batch.Run, the MinIAQ paper engine's run, `self.readout(...)`)."""
+        return np.stack([np.linalg.norm(run.sensor(a) - run.sensor(b), axis=-1) for a, b in self.loops], axis=-1)
 
     # ---- bounded runs -------------------------------------------------------------
     def check_steps(self, cycles: int, max_steps: int | None = None) -> int:
@@ -253,6 +255,21 @@ class Robot:
     def sensor(self, sensordata: np.ndarray, model: mujoco.MjModel, name: str) -> np.ndarray:
         s = model.sensor(name)
         return sensordata[..., s.adr[0]: s.adr[0] + s.dim[0]]
+
+    def readout(self, sensordata: np.ndarray, model: mujoco.MjModel) -> "Readout":
+        """Raw sensordata (samples, nsensordata) read by sensor name, like a run: `.sensor(name)`."""
+        return Readout(self, sensordata, model)
+
+
+@dataclasses.dataclass
+class Readout:
+    """Sensor values of some samples, by name (the one reader of raw sensordata)."""
+    robot: Robot
+    sensordata: np.ndarray
+    model: mujoco.MjModel
+
+    def sensor(self, name: str) -> np.ndarray:
+        return self.robot.sensor(self.sensordata, self.model, name)
 
 
 def _hashable(v):

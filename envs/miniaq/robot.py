@@ -326,11 +326,6 @@ class MiniAQ(Robot):
         ph = np.mod(self.p["f"] * t[:, None] - np.array(self.gait_phases)[None, :] / (2 * math.pi) + 0.5, 1.0) - 0.5
         return np.abs(ph) <= duty / 2
 
-    def loop_gaps(self, run) -> np.ndarray:
-        """|C_coupler - C_rocker| per sample and leg (m) (any run with `sensor(name)`)."""
-        return np.stack([np.linalg.norm(run.sensor(a) - run.sensor(b), axis=1) for a, b in self.loops], axis=1)
-
-
 
 def _rod(m: float, L: float) -> float:
     return max(m * L * L / 12.0, 1e-12)
