@@ -1,4 +1,5 @@
-"""MinIAQ-II experiments (paper: Askari & Ozcan).  Each writes into Hydra's run directory.
+"""MinIAQ-II experiments (paper: Askari & Ozcan): computations returning a Result (tables, plots from
+envs/miniaq/outputs.py, summary) that the shell writes into Hydra's run directory.
 
   miniaq_trot   Figs. 5, 6, 8, 9: 5 s of trot at 2.5 Hz -> summary.json, timeseries.csv,
                 gait_diagram.png, body_motion.png
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 import numpy as np
 
@@ -26,9 +28,9 @@ from omegaconf import OmegaConf
 from envs.core import batch, config
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
 from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
-                                  plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries, write_timeseries)
+                                  plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from envs.miniaq.robot import LEGS
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
@@ -98,7 +100,7 @@ def _base_summary(robot, run, duration, wall) -> dict:
                 duration=duration, sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall)
 
 
-def trot(cfg, out) -> dict:
+def trot(cfg, out) -> Result:
     """Straight trot (or any gait): trajectory, roll/pitch, gait diagram."""
     robot, run, duration, wall = _single(cfg)
     s = _base_summary(robot, run, duration, wall)
@@ -118,25 +120,25 @@ def trot(cfg, out) -> dict:
             "direction_right", "duration", "sim_time", "wall_s", "real_time_factor", "cycles", "engine",
             "max_penetration", "error", "all_healthy")})
     summary["metrics_window"] = "cycles 2..end (the first cycle is settling)"
-    write_timeseries(robot, run, duration, out / "timeseries.csv")
-    plot_body_motion(robot, run, duration, out / "body_motion.png")
-    plot_gait_diagram(robot, run, duration, out / "gait_diagram.png")
-    _compare(robot, cfg, run, duration, out, summary)
-    sw.write_json(out / "summary.json", summary)
-    return summary
+    plots = {"body_motion.png": partial(plot_body_motion, robot, run, duration),
+             "gait_diagram.png": partial(plot_gait_diagram, robot, run, duration),
+             **_compare(robot, cfg, run, duration, summary)}
+    return Result(summary, tables={"timeseries.csv": timeseries(robot, run, duration)}, plots=plots)
 
 
-def _compare(robot, cfg, run, duration, out, summary) -> None:
-    """experiment.compare: the other engine too, its numbers in the summary, both gait diagrams stacked."""
+def _compare(robot, cfg, run, duration, summary) -> dict:
+    """experiment.compare: the other engine too, its numbers in the summary; returns the plot of
+    both gait diagrams stacked."""
     if not options(cfg)["compare"]:
-        return
+        return {}
     other = "paper" if engine_name(run) == "mujoco" else "mujoco"
     run2, _ = _simulate(robot, cfg, run.cycles, engine=other)
     if run2.error:
         raise RuntimeError(f"simulation failed ({other}): {run2.error}")
     s2 = _summarize(robot, run2)
     summary["other_engine"] = dict(engine=other, **{k: s2[k] for k in COMPARE_KEYS if k in s2})
-    plot_gait_diagram_engines(robot, {engine_name(run): run, other: run2}, duration, out / "gait_diagram_engines.png")
+    return {"gait_diagram_engines.png": partial(plot_gait_diagram_engines, robot,
+                                                {engine_name(run): run, other: run2}, duration)}
 
 
 COMPARE_KEYS = ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "yaw_rate_deg_s", "support_2", "support_3",
@@ -144,7 +146,7 @@ COMPARE_KEYS = ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "yaw_rate_
                                                                           "touchdowns_per_cycle") for leg in LEGS)
 
 
-def turn(cfg, out) -> dict:
+def turn(cfg, out) -> Result:
     """In-place turning: one side's motors reversed (Fig. 7)."""
     robot, run, duration, wall = _single(cfg)
     s = _base_summary(robot, run, duration, wall)
@@ -157,14 +159,12 @@ def turn(cfg, out) -> dict:
                        "max_loop_gap", "roll_amplitude_deg", "pitch_amplitude_deg", "motor_torque_max", "gait",
                        "phase_deg", "f", "direction_left", "direction_right", "duration", "sim_time", "wall_s",
                        "real_time_factor", "cycles", "engine", "max_penetration", "error", "all_healthy")})
-    write_timeseries(robot, run, duration, out / "timeseries.csv")
-    plot_yaw(robot, run, duration, s["yaw_rate_deg_s"], out / "yaw.png")
-    _compare(robot, cfg, run, duration, out, summary)
-    sw.write_json(out / "summary.json", summary)
-    return summary
+    plots = {"yaw.png": partial(plot_yaw, robot, run, duration, s["yaw_rate_deg_s"]),
+             **_compare(robot, cfg, run, duration, summary)}
+    return Result(summary, tables={"timeseries.csv": timeseries(robot, run, duration)}, plots=plots)
 
 
-def gait_sweep(cfg, out) -> dict:
+def gait_sweep(cfg, out) -> Result:
     """Gait patterns x motor speeds: speed, turning drift, support pattern (results.csv)."""
     cls = robot_cls(cfg)
     extra = ("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3", "support_4", "roll_amplitude_deg",
@@ -181,12 +181,10 @@ def gait_sweep(cfg, out) -> dict:
         rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg), launch=launch_kw(cfg),
                                    extra_columns=extra, progress=cfg.run.progress)
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
-    plot_sweep(ok, out / "gait_sweep.png", omitted=len(rows) - len(ok))
     summary = dict(stats, errors=len(rows) - len(ok),
                    speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in ok},
                    yaw_rate_deg_s={f"{r['gait']}@{r['f']:g}Hz": r["yaw_rate_deg_s"] for r in ok})
-    sw.write_json(out / "summary.json", summary)
-    return summary
+    return Result(summary, plots={"gait_sweep.png": partial(plot_sweep, ok, omitted=len(rows) - len(ok))})
 
 
 PAPER_METRICS = ("fn_min",) + tuple(f"{leg}_pull_fraction" for leg in LEGS) + (

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from functools import partial
 
 import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import launch_kw, options, robot_cls, robot_params, run_kw
+from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw
 from envs.core.plots import pyplot, save_figure
 from envs.miniaq.experiments import engine_of, paper_kw
 from envs.miniaq.outputs import ENGINE_LABELS
@@ -40,7 +41,7 @@ def leg_geometry(robot) -> dict:
                 length=float(2 * p["pivot_x"] + xs.max() - xs.min()), width=float(2 * p["pivot_y"]))
 
 
-def geometry_map(cfg, out) -> dict:
+def geometry_map(cfg, out) -> Result:
     """Trot over l1 x theta1 (experiment.l1, experiment.theta1_deg) with the configured engine.
 
     Points that are not a valid MinIAQ-II (not Grashof, feet not below the body) are listed in
@@ -122,9 +123,7 @@ def geometry_map(cfg, out) -> dict:
                    support_ge3_range=[min(r["support_ge3"] for r in good), max(r["support_ge3"] for r in good)]
                    if good else None,
                    speed_range=[min(r["speed"] for r in good), max(r["speed"] for r in good)] if good else None)
-    plot_geometry_map(rows, invalid, opt, engine, default, out / "geometry_map.png")
-    sw.write_json(out / "summary.json", summary)
-    return summary
+    return Result(summary, plots={"geometry_map.png": partial(plot_geometry_map, rows, invalid, opt, engine, default)})
 
 
 def _default_point(cls) -> dict:

@@ -1,8 +1,6 @@
 """MinIAQ-II experiment outputs: the time series and the figures (Figs. 5-9 of the paper)."""
 from __future__ import annotations
 
-import csv
-
 import numpy as np
 
 from envs.core import batch
@@ -32,20 +30,6 @@ def timeseries(robot, run, duration) -> dict:
         cols[f"{leg}_motor_torque"] = run.sensor(f"{leg}_motor_torque")[keep, 0]
         cols[f"{leg}_loop_gap"] = gaps[:, j]
     return cols
-
-
-def write_timeseries(robot, run, duration, path) -> None:
-    cols = timeseries(robot, run, duration)
-    names = list(cols)
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(names)
-        for i in range(len(cols["t"])):
-            w.writerow([_fmt(cols[n][i]) for n in names])
-
-
-def _fmt(v):
-    return int(v) if isinstance(v, (np.integer, int)) else f"{float(v):.9g}"
 
 
 def plot_body_motion(robot, run, duration, path) -> None:
