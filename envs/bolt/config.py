@@ -6,9 +6,10 @@ Config names: angles in degrees with a `_deg` suffix, everything else SI
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Any, Dict, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.robustness import Robustness
 from envs.core.schema import param
 
 LENGTH = dict(gt=0, le=2, model=True)
@@ -113,3 +114,29 @@ class Treadmill(Experiment):
     tolerance: float = param(0.01, "m/s", gt=0, le=1, note="|mean x velocity| accepted as in place")
     max_iter: int = param(6, ge=0, le=100, note="belt speeds tried after the first run at belt speed 0")
     min_time: float = param(8.0, "s", ge=0, le=1000, note="running per evaluation at least")
+
+
+@experiment
+@dataclasses.dataclass
+class BoltRobustness(Robustness):
+    """Issue #17: running speed and stride length of the Sec. 6 gait (crank period 0.3 s) over randomised worlds:
+    foot friction, link and body masses, mass centres, PD gains, contact time constant (distributions stated
+    here; models/bolt/README.md "Robustness")."""
+
+    name: str = "bolt_robustness"
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
+        mu=dict(dist="uniform", rel=0.2),
+        m_1=dict(dist="uniform", rel=0.1),
+        m_2=dict(dist="uniform", rel=0.1),
+        m_3=dict(dist="uniform", rel=0.1),
+        m_4=dict(dist="uniform", rel=0.1),
+        m_5=dict(dist="uniform", rel=0.1),
+        m_b=dict(dist="uniform", rel=0.1),
+        l_cm_2=dict(dist="uniform", rel=0.1),
+        l_cm_3=dict(dist="uniform", rel=0.1),
+        l_cm_4=dict(dist="uniform", rel=0.1),
+        l_cm_5=dict(dist="uniform", rel=0.1),
+        K_P=dict(dist="uniform", rel=0.2),
+        K_D=dict(dist="uniform", rel=0.2),
+        contact_timeconst=dict(dist="uniform", rel=0.3)))
+    merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", stride_length="max"))

@@ -9,6 +9,7 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.robustness import Robustness
 from envs.core.schema import param
 
 
@@ -148,3 +149,23 @@ class Feedback(Experiment):
     n_avg: int = param(2, ge=1, le=1000, note="steady value: mean of the last n_avg steps")
     feedback: Dict[str, Any] = dataclasses.field(
         default_factory=lambda: dict(Kv=10.0, Kp=80.0, Kd=100.0, phi_lim_deg=[90.0, 130.0]))
+
+
+@experiment
+@dataclasses.dataclass
+class CrawlerRobustness(Robustness):
+    """Issue #17: S and V at the Table I gait over randomised worlds: per-foot friction (eq. 7's box as a uniform
+    draw), link masses, servo gains, contact time constant (distributions stated here;
+    models/crawler/README.md "Robustness")."""
+
+    name: str = "crawler_robustness"
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
+        mu1=dict(dist="uniform", rel=0.1, of="mu"),
+        mu2=dict(dist="uniform", rel=0.1, of="mu"),
+        m0=dict(dist="uniform", rel=0.1),
+        m1=dict(dist="uniform", rel=0.1),
+        m2=dict(dist="uniform", rel=0.1),
+        kp=dict(dist="uniform", rel=0.2),
+        kv=dict(dist="uniform", rel=0.2),
+        contact_timeconst=dict(dist="uniform", rel=0.2)))
+    merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(S="max", V="max"))

@@ -6,9 +6,10 @@ Config names: angles in degrees with a `_deg` suffix, everything else SI
 from __future__ import annotations
 
 import dataclasses
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.robustness import Robustness
 from envs.core.schema import param
 
 GAIT_NAMES = ("trot", "pace", "bound", "pronk", "walk")
@@ -119,3 +120,23 @@ class GeometryMap(Experiment):
     length: float = param(0.12, "m", gt=0, le=1, note="the paper's robot length (hind-most to front-most leg "
                                                       "point over a cycle; the 6 cm width is set by pivot_y alone)")
     length_tol: float = param(0.006, "m", ge=0, le=1, note="a geometry matches the length within this")
+
+
+@experiment
+@dataclasses.dataclass
+class MiniAQRobustness(Robustness):
+    """Issue #17: forward speed and yaw rate of the 2.5 Hz trot over randomised worlds: the paper's +-20 deg
+    phase error per leg, friction, masses, motor gains, contact stiffness and damping (distributions stated
+    here; models/miniaq/README.md "Robustness")."""
+
+    name: str = "miniaq_robustness"
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
+        phase_error_deg=dict(dist="uniform", abs=20.0, size=4),
+        mu_d=dict(dist="uniform", rel=0.2),
+        m=dict(dist="uniform", rel=0.1),
+        m_leg=dict(dist="uniform", rel=0.1),
+        kp=dict(dist="uniform", rel=0.2),
+        kv=dict(dist="uniform", rel=0.2),
+        K=dict(dist="uniform", rel=0.3),
+        c_max=dict(dist="uniform", rel=0.3)))
+    merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", yaw_rate_deg_s="abs"))

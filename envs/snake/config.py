@@ -6,8 +6,10 @@ Config names: angles in degrees with a `_deg` suffix, everything else SI
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, Dict
 
-from envs.core.config import plain_experiment
+from envs.core.config import experiment, plain_experiment
+from envs.core.robustness import Robustness
 from envs.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
@@ -40,3 +42,19 @@ for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "sn
 plain_experiment("snake_table1", "envs.snake.experiments.table1")
 plain_experiment("snake_table2", "envs.snake.experiments.table2")
 plain_experiment("snake_calibrate", "envs.snake.experiments.calibrate")
+
+
+@experiment
+@dataclasses.dataclass
+class SnakeRobustness(Robustness):
+    """Issue #17: stride per period and speed at the n = 4, alpha = 30 deg gait over randomised worlds: floor
+    friction (calibrated), section mass, servo gains (distributions stated here; models/snake/README.md
+    "Robustness")."""
+
+    name: str = "snake_robustness"
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
+        mu=dict(dist="uniform", rel=0.2),
+        m=dict(dist="uniform", rel=0.1),
+        kp=dict(dist="uniform", rel=0.2),
+        kv=dict(dist="uniform", rel=0.2)))
+    merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))

@@ -1,0 +1,309 @@
+"""Robustness maps (issue #17): how a gait's figure of merit spreads over the quantities a user
+does not know about the robot, for every robot, with one mechanism.
+
+An experiment `<robot>_robustness` declares (its options dataclass derives from `Robustness`):
+  n       randomised worlds (world 0, the nominal point itself, is run in addition: n + 1 rows)
+  seed    the draws' seed: same seed, spread and n -> the same worlds
+  spread  robot parameter -> its distribution, each a declared, validated entry:
+            {dist: uniform, rel: 0.1}   uniform on nominal * [1 - 0.1, 1 + 0.1]
+            {dist: uniform, abs: 20}    uniform on nominal + [-20, 20] (the parameter's config unit)
+            {dist: normal, rel: 0.1}    normal, sd = 0.1 nominal, truncated at +-3 sd
+          optional keys: `size: 4` draws a list-valued parameter element by element (a null
+          nominal counts as zeros), `of: mu` takes the nominal of a null parameter from another
+          (the crawler's per-foot mu1/mu2 default to mu).  The whole support (nominal +- half-width,
+          +-3 sd for normal) must lie in the parameter's declared range: else one ConfigError naming
+          `experiment.spread.<name>`, before anything is written.
+  merit   figure-of-merit metric -> its sense: `max` (larger is better: the worst case is the
+          smallest), `min` (smaller is better) or `abs` (nearer zero is better: the worst case is
+          the largest |value|, e.g. an unwanted yaw rate).  The first is the primary one.
+
+Each parameter's draws come from their own stream (numpy SeedSequence of the seed and the
+parameter's name), so world k's values do not depend on n or on the other parameters.  The
+worlds go through the batch path (envs.core.sweep.run_rows with the configured engine: the
+resumable store, key columns seed, world and the drawn parameters), so a rerun reuses its rows
+and a changed seed or spread can never give stale ones.  results.csv: one row per world (drawn
+parameters, metrics, health, error); summary.json: per merit the nominal value (world 0), the
+median, 5th and 95th percentiles over the n randomised worlds, the worst case and its world, and
+the sensitivity ranking; sensitivity.csv; robustness.png (envs/core/robustness_plot.py).
+
+Sensitivity method: Spearman's rank correlation rho of the figure of merit against each drawn
+variable over the healthy randomised worlds (monotone, robust to non-linear response); the ranking
+is by |rho|.  Standardized regression coefficients (a least-squares fit of the z-scored merit on
+the z-scored variables, with its R^2) are given beside it when there are more worlds than
+variables + 1.  Failed or unhealthy worlds are counted and listed, never used as values.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import zlib
+from typing import Any, Dict
+
+import numpy as np
+
+from envs.core import config, schema
+from envs.core import sweep as sw
+from envs.core.errors import ConfigError
+from envs.core.schema import param
+
+DISTS = ("uniform", "normal")
+SENSES = ("max", "min", "abs")
+TRUNCATE_SD = 3.0            # normal draws are truncated at +-3 sd
+QUANTILES = (5.0, 50.0, 95.0)
+METHOD = ("Spearman rank correlation of the merit against each drawn variable over the healthy randomised "
+          "worlds, ranked by |rho|; standardized regression coefficients (least squares on z-scores) beside it")
+
+
+@dataclasses.dataclass
+class Robustness(config.Experiment):
+    """What every <robot>_robustness declares; a robot's subclass sets name, spread and merit."""
+
+    runner: str = "envs.core.robustness.robustness"
+    n: int = param(32, "worlds", ge=1, le=10_000_000, note="randomised worlds; world 0 (nominal) runs in addition")
+    seed: int = param(0, ge=0, le=2**31 - 1)
+    spread: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    merit: Dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Dist:
+    """One declared distribution of a robot parameter."""
+
+    name: str
+    dist: str
+    rel: float | None = None
+    abs: float | None = None
+    size: int | None = None
+    of: str | None = None
+
+    @property
+    def variables(self) -> list[str]:
+        """The sensitivity variables it draws: the parameter, or each element of a list."""
+        return [self.name] if self.size is None else [f"{self.name}[{e}]" for e in range(self.size)]
+
+    def half_width(self, x0: float) -> float:
+        """Uniform: the half-width; normal: the standard deviation (config units)."""
+        return self.abs if self.abs is not None else self.rel * abs(x0)
+
+    def support(self, x0: float) -> tuple[float, float]:
+        h = self.half_width(x0) * (TRUNCATE_SD if self.dist == "normal" else 1.0)
+        return x0 - h, x0 + h
+
+    def sample(self, x0: float, u: np.ndarray) -> np.ndarray:
+        """Values for uniforms u in [0, 1): inverse-CDF sampling (one uniform per world)."""
+        h = self.half_width(x0)
+        if self.dist == "uniform":
+            return x0 + h * (2.0 * u - 1.0)
+        from scipy.special import ndtr, ndtri
+        lo, hi = ndtr(-TRUNCATE_SD), ndtr(TRUNCATE_SD)
+        return x0 + h * ndtri(lo + u * (hi - lo))
+
+
+def parse_spread(cls, spread: dict) -> list[Dist]:
+    """The declared distributions, checked against the robot's schema (ConfigError naming the entry)."""
+    fields = schema.fields(cls.Params)
+    out = []
+    for name, entry in (spread or {}).items():
+        key = f"experiment.spread.{name}"
+        f = fields.get(name)
+        if f is None or name == "name":
+            raise ConfigError(key, entry, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
+        if not isinstance(entry, dict):
+            raise ConfigError(key, entry, "{dist: uniform|normal, rel: x | abs: x[, size: k][, of: param]}")
+        unknown = sorted(set(entry) - {"dist", "rel", "abs", "size", "of"})
+        if unknown:
+            raise ConfigError(f"{key}.{unknown[0]}", entry[unknown[0]], "one of ['dist', 'rel', 'abs', 'size', 'of']")
+        if entry.get("dist") not in DISTS:
+            raise ConfigError(f"{key}.dist", entry.get("dist"), f"one of {list(DISTS)}")
+        if ("rel" in entry) == ("abs" in entry):
+            raise ConfigError(key, entry, "exactly one of rel (relative) or abs (absolute) half-width / sd")
+        w = entry.get("rel", entry.get("abs"))
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0:
+            raise ConfigError(f"{key}.{'rel' if 'rel' in entry else 'abs'}", w, "a finite number > 0")
+        size = entry.get("size")
+        if (f.kind is list) != (size is not None):
+            raise ConfigError(f"{key}.size", size, "an integer >= 1 for a list-valued parameter, else absent")
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+            raise ConfigError(f"{key}.size", size, "an integer >= 1")
+        if f.kind not in (float, list):
+            raise ConfigError(key, entry, "a real-valued parameter (integers, strings and flags are not drawn)")
+        of = entry.get("of")
+        if of is not None and (of not in fields or fields[of].kind is not float):
+            raise ConfigError(f"{key}.of", of, f"a real-valued parameter of {cls.name}")
+        out.append(Dist(name, entry["dist"], float(w) if "rel" in entry else None,
+                        float(w) if "abs" in entry else None, size, of))
+    return out
+
+
+def parse_merit(cls, merit: dict) -> dict:
+    if not merit:
+        raise ConfigError("experiment.merit", merit, f"a non-empty {{metric: sense}} with metrics of {cls.name}")
+    for m, sense in merit.items():
+        if m not in cls.metrics:
+            raise ConfigError(f"experiment.merit.{m}", sense, f"a metric of {cls.name}: {list(cls.metrics)}")
+        if sense not in SENSES:
+            raise ConfigError(f"experiment.merit.{m}", sense, f"one of {list(SENSES)}")
+    return dict(merit)
+
+
+def nominal(robot, d: Dist):
+    """The nominal value of a drawn parameter in config units (a list for list-valued ones)."""
+    v = robot.cfg[d.name]
+    if v is None and d.of is not None:
+        v = robot.cfg[d.of]
+    if v is None and d.size is None:          # resolved by the robot (e.g. BOLT's mass set), SI in p
+        si = d.name[:-4] if d.name.endswith("_deg") else d.name
+        v = robot.p.get(si)
+        v = math.degrees(v) if v is not None and d.name.endswith("_deg") else v
+    if d.size is not None:
+        v = [0.0] * d.size if v is None else list(v)
+        if len(v) != d.size:
+            raise ConfigError(f"robot.{d.name}", v, f"a list of {d.size} values (experiment.spread.{d.name}.size)")
+        return [float(x) for x in v]
+    if v is None:
+        raise ConfigError(f"experiment.spread.{d.name}", None, "a parameter with a value, or `of: <parameter>`",
+                          "its nominal value is null")
+    return float(v)
+
+
+def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[dict], list[str], np.ndarray]:
+    """(points, variable names, X): world 0 is `base` itself; worlds 1..n carry the draws.
+    X[i, j] is world i's value of variable j (world 0: the nominal values)."""
+    nom = cls(**base)
+    fields = schema.fields(cls.Params)
+    points = [dict(base)] + [dict(base) for _ in range(n)]
+    names, cols = [], []
+    for d in dists:
+        x0s = nominal(nom, d)
+        elems = x0s if d.size is not None else [x0s]
+        vals = []
+        for e, x0 in enumerate(elems):
+            var = d.variables[e]
+            lo, hi = d.support(x0)
+            for end in (lo, hi):
+                if not fields[d.name].spec.contains(end):
+                    raise ConfigError(f"experiment.spread.{d.name}", d.rel if d.abs is None else d.abs,
+                                      f"a width keeping {d.name} within {fields[d.name].allowed}",
+                                      f"{var}: nominal {x0:g}, drawn range [{lo:g}, {hi:g}]")
+            rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(var.encode())]))
+            x = d.sample(x0, rng.random(n))
+            names.append(var)
+            cols.append(np.concatenate([[x0], x]))
+            vals.append(x)
+        for i in range(n):
+            points[i + 1][d.name] = [float(v[i]) for v in vals] if d.size is not None else float(vals[0][i])
+    X = np.column_stack(cols) if cols else np.zeros((n + 1, 0))
+    return points, names, X
+
+
+# ---- statistics -------------------------------------------------------------------------------
+def _ranks(x: np.ndarray) -> np.ndarray:
+    from scipy.stats import rankdata
+    return rankdata(x)
+
+
+def sensitivity(X: np.ndarray, y: np.ndarray, names: list[str]) -> tuple[list[dict], float]:
+    """Per variable: Spearman rho and the standardized regression coefficient; ranked by |rho|.
+    Returns (ranking, R^2 of the linear fit on z-scores; NaN when there are too few worlds)."""
+    k = len(names)
+    rho = np.full(k, np.nan)
+    ry = _ranks(y)
+    for j in range(k):
+        rx = _ranks(X[:, j])
+        if len(y) > 2 and np.std(rx) > 0 and np.std(ry) > 0:
+            rho[j] = float(np.corrcoef(rx, ry)[0, 1])
+    src, r2 = np.full(k, np.nan), math.nan
+    sx, sy = X.std(axis=0), y.std()
+    if len(y) > k + 1 and sy > 0 and (sx > 0).all():
+        Z = (X - X.mean(axis=0)) / sx
+        zy = (y - y.mean()) / sy
+        A = np.column_stack([Z, np.ones(len(y))])
+        coef = np.linalg.lstsq(A, zy, rcond=None)[0]
+        src = coef[:k]
+        r2 = float(1.0 - np.sum((zy - A @ coef) ** 2) / np.sum(zy ** 2))
+    order = sorted(range(k), key=lambda j: -abs(rho[j]) if np.isfinite(rho[j]) else math.inf)
+    return [dict(parameter=names[j], spearman_rho=float(rho[j]), src=float(src[j])) for j in order], r2
+
+
+def worst_index(y: np.ndarray, sense: str) -> int:
+    if sense == "max":
+        return int(np.argmin(y))
+    if sense == "min":
+        return int(np.argmax(y))
+    return int(np.argmax(np.abs(y)))
+
+
+def analyse(rows: list[dict], X: np.ndarray, names: list[str], merit: dict) -> dict:
+    """The distribution, worst case and sensitivity ranking of each merit over worlds 1..n."""
+    ok = np.array([not r.get("error") for r in rows])
+    out = {}
+    for m, sense in merit.items():
+        y = np.array([sw.num(r.get(m)) for r in rows], dtype=float)
+        good = ok & np.isfinite(y)
+        good[0] = False                       # world 0 is the nominal, not a draw
+        idx = np.flatnonzero(good)
+        res = dict(sense=sense, nominal=float(y[0]) if ok[0] else math.nan, healthy_worlds=int(len(idx)))
+        if len(idx):
+            q = np.percentile(y[idx], QUANTILES)
+            w = int(idx[worst_index(y[idx], sense)])
+            ranking, r2 = sensitivity(X[idx], y[idx], names)
+            res.update(median=float(q[1]), p5=float(q[0]), p95=float(q[2]), mean=float(y[idx].mean()),
+                       std=float(y[idx].std(ddof=1)) if len(idx) > 1 else math.nan, min=float(y[idx].min()),
+                       max=float(y[idx].max()), worst=float(y[w]), worst_world=w,
+                       worst_params={v: float(X[w, j]) for j, v in enumerate(names)},
+                       most_sensitive=ranking[0]["parameter"] if ranking and np.isfinite(ranking[0]["spearman_rho"])
+                       else None, sensitivity=ranking, src_r2=r2)
+        out[m] = res
+    return out
+
+
+# ---- the experiment ---------------------------------------------------------------------------
+NON_BATCH = ("hybrid", "paper")      # reference engines that do not run worlds through the batch path
+
+
+def batch_path_engine(cfg) -> sw.Engine:
+    """The engine the worlds run on: the configured engine's batch path (envs.core.sweep)."""
+    from envs.core.experiment import launch_kw, run_kw
+    name = config.validate(cfg)["engine"]
+    if name in NON_BATCH:
+        raise ConfigError("engine", name, "an engine of the batch path (mujoco)",
+                          "robustness worlds run through envs.core.sweep.run_rows' batch engine")
+    make = getattr(sw, "engine_for", None)       # an engine registry, when the batch path has one
+    if make is not None and name != "mujoco":
+        return make(name, run_kw(cfg), **launch_kw(cfg))
+    return sw.batch_engine(run_kw(cfg), **launch_kw(cfg))
+
+
+def worlds(cfg):
+    """(robots, meta, key, variable names, X, dists, merit, options) of the configured experiment,
+    everything validated before anything is simulated."""
+    from envs.core.experiment import options, robot_cls, robot_params
+    opts = options(cfg)
+    cls = robot_cls(cfg)
+    dists = parse_spread(cls, opts["spread"])
+    merit = parse_merit(cls, opts["merit"])
+    points, names, X = draw(cls, robot_params(cfg), dists, int(opts["n"]), int(opts["seed"]))
+    robots = [cls(**p) for p in points]
+    meta = [dict(seed=int(opts["seed"]), world=i) for i in range(len(points))]
+    key = ["seed", "world"] + [d.name for d in dists]
+    return robots, meta, key, names, X, dists, merit, opts
+
+
+def robustness(cfg, out) -> dict:
+    """The runner of every <robot>_robustness experiment (module docstring)."""
+    from envs.core.robustness_plot import plot_robustness
+    robots, meta, key, names, X, dists, merit, opts = worlds(cfg)
+    engine = batch_path_engine(cfg)
+    kw = config.validate(cfg)["run"]
+    rows, stats = sw.run_rows(robots, out, key=key, engine=engine, meta=meta, extra_columns=tuple(merit),
+                              progress=kw["progress"], retry_failed=kw["retry_failed"])
+    res = analyse(rows, X, names, merit)
+    sens = [dict(merit=m, rank=i + 1, **s) for m, r in res.items() for i, s in enumerate(r.get("sensitivity", []))]
+    sw.write_csv(out / "sensitivity.csv", ["merit", "rank", "parameter", "spearman_rho", "src"], sens)
+    plot_robustness(rows, res, out / "robustness.png", title=f"{type(robots[0]).name}: {opts['n']} randomised worlds")
+    failed = [dict(world=r["world"], error=r["error"]) for r in rows if r.get("error")]
+    return dict(stats, robot=type(robots[0]).name, engine=engine.name, n=int(opts["n"]), seed=int(opts["seed"]),
+                cycles=kw["cycles"], worlds=len(rows), failed_worlds=failed, method=METHOD,
+                distributions={d.name: {k: v for k, v in dataclasses.asdict(d).items() if v is not None and k != "name"}
+                               for d in dists},
+                nominal_values={v: float(X[0, j]) for j, v in enumerate(names)}, merit=res)

@@ -1,0 +1,39 @@
+"""The robustness map's figure (computations: envs/core/robustness.py): per figure of merit, the
+histogram over the randomised worlds with the nominal, median, 5th percentile and worst case
+marked, and the sensitivity ranking (Spearman rho, signed) as a bar chart."""
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core import sweep as sw
+from envs.core.plots import figure, save_figure, style
+
+
+def plot_robustness(rows, res: dict, path, title: str = "") -> None:
+    merits = list(res)
+    fig, ax = figure(len(merits), 2, size=(11, 3.6 * len(merits)), squeeze=False)
+    for i, m in enumerate(merits):
+        r = res[m]
+        y = np.array([sw.num(row.get(m)) for row in rows[1:] if not row.get("error")], dtype=float)
+        y = y[np.isfinite(y)]
+        a = ax[i, 0]
+        if len(y):
+            a.hist(y, bins=max(5, min(40, len(y) // 3)), color="tab:blue", alpha=0.6, label="randomised worlds")
+        for k, color, ls in (("nominal", "k", "-"), ("median", "tab:green", "--"), ("p5", "tab:orange", ":"),
+                             ("worst", "tab:red", "-.")):
+            v = r.get(k)
+            if v is not None and np.isfinite(v):
+                a.axvline(v, color=color, ls=ls, lw=1.5, label=f"{k} {v:.4g}")
+        style(a, xlabel=m, ylabel="worlds", title=f"{m} ({r['healthy_worlds']} healthy worlds)", legend=True)
+        b = ax[i, 1]
+        sens = r.get("sensitivity", [])[::-1]
+        names = [s["parameter"] for s in sens]
+        rho = [s["spearman_rho"] for s in sens]
+        b.barh(range(len(sens)), rho, color=["tab:red" if v < 0 else "tab:blue" for v in rho])
+        b.set_yticks(range(len(sens)), names, fontsize=8)
+        b.set_xlim(-1, 1)
+        b.axvline(0, color="k", lw=0.5)
+        style(b, xlabel=f"Spearman rank correlation with {m}", title="sensitivity (ranked by |rho|)")
+    if title:
+        fig.suptitle(title)
+    save_figure(fig, path)

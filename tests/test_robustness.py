@@ -1,0 +1,152 @@
+"""Robustness maps (issue #17, envs/core/robustness.py): the nominal world is the nominal run,
+the draws are seeded and declared, the statistics and the sensitivity ranking are right, and every
+robot's experiment runs (tiny here; the report's N in the slow test)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import envs
+from envs.core import batch, config
+from envs.core import robustness as rb
+from envs.core import sweep as sw
+from envs.core.errors import ConfigError
+from envs.core.experiment import robot_params, run_kw
+from tests.util import assert_fails_early
+
+ROBOTS = ("crawler", "snake", "bolt", "miniaq")
+TINY = {"crawler": 1, "snake": 1, "bolt": 2, "miniaq": 2}      # cycles of the CI-sized run
+
+
+def _cfg(robot, *overrides, n=2, cycles=None):
+    return config.compose([f"experiment={robot}_robustness", f"experiment.n={n}",
+                           f"run.cycles={cycles or TINY[robot]}", "run.progress=false", *overrides])
+
+
+def _plain_run(cfg) -> dict:
+    """The nominal point through the normal single-run path (batch.run_point), its results values."""
+    cls = envs.robot_class(cfg.robot.name)
+    r = cls(**robot_params(cfg))
+    kw = run_kw(cfg)
+    kw.pop("retry_failed")
+    values, error = sw.batch_values(r, batch.run_point(r, cls, **kw))
+    return dict(values, error=error or "")
+
+
+@pytest.mark.parametrize("robot", ROBOTS)
+def test_tiny_run_world0_is_the_nominal_run(robot, tmp_path):
+    """Every robot's experiment runs (n = 2, 1-2 cycles): results, sensitivity, plot and summary; its
+    world 0 has exactly (==, no tolerance) the metrics of a plain single run of the nominal point."""
+    from envs.core.experiment import run
+    cfg = _cfg(robot)
+    summary = run(cfg, tmp_path)
+    for f in ("results.csv", "sensitivity.csv", "robustness.png", "summary.json"):
+        assert (tmp_path / f).exists(), f
+    rows = sw.read_csv(tmp_path / "results.csv")
+    assert [int(r["world"]) for r in rows] == [0, 1, 2]
+    plain = _plain_run(cfg)
+    merit = list(summary["merit"])
+    for k in envs.robot_class(robot).metrics:
+        if k in plain:
+            a, b = rows[0][k], plain[k]
+            assert a == b or (isinstance(a, float) and np.isnan(a) and np.isnan(b)), (k, a, b)
+    for m in merit:
+        assert summary["merit"][m]["nominal"] == plain[m]
+    assert rows[0]["error"] == plain["error"]
+    # the worlds really differ: every drawn variable takes 3 distinct values
+    X = rb.worlds(cfg)[4]
+    assert all(len(set(X[:, j])) == 3 for j in range(X.shape[1]))
+    assert json.loads((tmp_path / "summary.json").read_text())["n"] == 2
+
+
+def test_same_seed_same_draws_and_prefix_stable():
+    cfg = _cfg("miniaq", n=5)
+    cls = envs.Crawler
+    d = rb.parse_spread(cls, {"mu1": {"dist": "uniform", "rel": 0.1, "of": "mu"},
+                              "kp": {"dist": "normal", "rel": 0.05}})
+    p1, names, X1 = rb.draw(cls, {}, d, 50, seed=3)
+    p2, _, X2 = rb.draw(cls, {}, d, 50, seed=3)
+    _, _, X3 = rb.draw(cls, {}, d, 20, seed=3)
+    _, _, X4 = rb.draw(cls, {}, d, 50, seed=4)
+    assert p1 == p2 and np.array_equal(X1, X2)
+    assert np.array_equal(X1[:21], X3)                  # world k does not depend on n
+    assert not np.array_equal(X1[1:], X4[1:])            # another seed: other worlds
+    assert p1[0] == {} and names == ["mu1", "kp"] and X1[0].tolist() == [0.172, 400.0]   # world 0 = nominal
+    mu, kp = X1[1:, 0], X1[1:, 1]
+    assert mu.min() >= 0.172 * 0.9 and mu.max() <= 0.172 * 1.1          # uniform within its half-width
+    assert np.all(np.abs(kp - 400) <= 3 * 0.05 * 400)                    # normal truncated at 3 sd
+    # the miniaq list parameter: each element drawn, the paper's +-20 deg
+    robots, meta, key, names, X = rb.worlds(cfg)[:5]
+    ph = X[:, [names.index(f"phase_error_deg[{e}]") for e in range(4)]]
+    assert ph[0].tolist() == [0.0] * 4 and np.all(np.abs(ph) <= 20) and robots[0].cfg["phase_error_deg"] is None
+    assert robots[3].cfg["phase_error_deg"] == ph[3].tolist() and key[:2] == ["seed", "world"]
+
+
+def test_statistics_and_sensitivity_ranking():
+    """A known response: y = 3 x0 - 0.5 x1 + noise; x2 unused.  The ranking is x0, x1, x2, the SRCs
+    are the standardized slopes (tolerance 0.05, stated before comparing), failed worlds are left out."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, (401, 3))
+    y = 3 * X[:, 0] - 0.5 * X[:, 1] + 0.01 * rng.standard_normal(401)
+    rows = [dict(world=i, y=v, error="") for i, v in enumerate(y)]
+    rows[7]["error"], rows[9]["y"] = "MuJoCo warning", np.nan
+    res = rb.analyse(rows, X, ["x0", "x1", "x2"], {"y": "max"})["y"]
+    good = np.delete(y, [0, 7, 9])
+    assert res["healthy_worlds"] == 398 and res["nominal"] == y[0]
+    assert res["median"] == np.median(good) and res["p5"] == np.percentile(good, 5)
+    assert res["worst"] == good.min() and res["worst_world"] not in (0, 7, 9)
+    assert [s["parameter"] for s in res["sensitivity"]] == ["x0", "x1", "x2"] and res["most_sensitive"] == "x0"
+    sd = np.std(good)
+    tol = 0.05
+    assert abs(res["sensitivity"][0]["src"] - 3 * np.std(X[1:, 0]) / sd) < tol
+    assert abs(res["sensitivity"][1]["src"] + 0.5 * np.std(X[1:, 1]) / sd) < tol
+    assert res["sensitivity"][1]["spearman_rho"] < 0 and abs(res["sensitivity"][2]["spearman_rho"]) < 0.15
+    assert rb.worst_index(np.array([1.0, -5.0, 3.0]), "abs") == 1 and rb.worst_index(np.array([1.0, 2.0]), "min") == 1
+
+
+@pytest.mark.parametrize("spread, key", [
+    ({"kp": {"dist": "uniform", "rel": 1.5}}, "experiment.spread.kp"),          # leaves kp > 0
+    ({"bogus": {"dist": "uniform", "rel": 0.1}}, "experiment.spread.bogus"),
+    ({"kp": {"dist": "triangular", "rel": 0.1}}, "experiment.spread.kp.dist"),
+    ({"kp": {"dist": "uniform", "rel": 0.1, "abs": 1}}, "experiment.spread.kp"),
+    ({"kp": {"dist": "uniform", "rel": -0.1}}, "experiment.spread.kp.rel"),
+    ({"psi_deg": {"dist": "uniform", "abs": 400}}, "experiment.spread.psi_deg"),
+    ({"mu1": {"dist": "uniform", "rel": 0.1}}, "experiment.spread.mu1"),        # null nominal, no `of`
+    ({"kp": {"dist": "uniform", "rel": 0.1, "size": 2}}, "experiment.spread.kp.size"),
+])
+def test_bad_spread_one_error(spread, key):
+    with pytest.raises(ConfigError) as e:
+        rb.draw(envs.Crawler, {}, rb.parse_spread(envs.Crawler, spread), 3, 0)
+    assert str(e.value).startswith(f"{key}=")
+
+
+def test_bad_options_exit_2_nothing_written(tmp_path):
+    assert_fails_early(tmp_path, "experiment.spread.kp", "experiment=crawler_robustness",
+                       "experiment.spread.kp.rel=1.5", text="(0, 1e+06]")
+    assert_fails_early(tmp_path, "experiment.merit.S", "experiment=crawler_robustness", "experiment.merit.S=best")
+    with pytest.raises(ConfigError, match="^engine=") as e:
+        rb.batch_path_engine(_cfg("crawler", "engine=hybrid"))
+    assert "batch path" in str(e.value)
+
+
+def test_resume_reuses_and_a_new_seed_never_gives_stale_rows(tmp_path):
+    cfg = _cfg("bolt", cycles=1)
+    first = rb.robustness(cfg, tmp_path)
+    again = rb.robustness(cfg, tmp_path)
+    same = lambda a, b: json.dumps(sw.finite(a["merit"])) == json.dumps(sw.finite(b["merit"]))   # NaN == NaN
+    assert again["reused"] == 3 and again["computed"] == 0 and same(again, first)
+    other = rb.robustness(_cfg("bolt", "experiment.seed=1", cycles=1), tmp_path)
+    assert other["computed"] == 3 and not same(other, first)
+    rows = sw.read_csv(tmp_path / "results.csv")
+    assert [(int(r["seed"]), int(r["world"])) for r in rows[:3]] == [(1, 0), (1, 1), (1, 2)]   # this run first
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("robot, cycles", [("crawler", 10), ("snake", 4), ("bolt", 20), ("miniaq", 13)])
+def test_report_size_run(robot, cycles, tmp_path):
+    """The N = 32 run the README reports: every world healthy enough for statistics."""
+    summary = rb.robustness(_cfg(robot, n=32, cycles=cycles), tmp_path)
+    for m, r in summary["merit"].items():
+        assert r["healthy_worlds"] >= 16 and r["most_sensitive"] is not None, (m, r)
