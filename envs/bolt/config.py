@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any, Dict, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
-from envs.core.robustness import Robustness
+from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
 
 LENGTH = dict(gt=0, le=2, model=True)
@@ -119,24 +119,13 @@ class Treadmill(Experiment):
 @experiment
 @dataclasses.dataclass
 class BoltRobustness(Robustness):
-    """Issue #17: running speed and stride length of the Sec. 6 gait (crank period 0.3 s) over randomised worlds:
-    foot friction, link and body masses, mass centres, PD gains, contact time constant (distributions stated
-    here; models/bolt/README.md "Robustness")."""
+    """Issue #17: running speed and loop-closure gap of the Sec. 6 gait (crank period 0.3 s) over randomised
+    worlds: foot friction, link and body masses, mass centres, PD gains, contact time constant (distributions
+    stated here; models/bolt/README.md "Robustness")."""
 
     name: str = "bolt_robustness"
-    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
-        mu=dict(dist="uniform", rel=0.2),
-        m_1=dict(dist="uniform", rel=0.1),
-        m_2=dict(dist="uniform", rel=0.1),
-        m_3=dict(dist="uniform", rel=0.1),
-        m_4=dict(dist="uniform", rel=0.1),
-        m_5=dict(dist="uniform", rel=0.1),
-        m_b=dict(dist="uniform", rel=0.1),
-        l_cm_2=dict(dist="uniform", rel=0.1),
-        l_cm_3=dict(dist="uniform", rel=0.1),
-        l_cm_4=dict(dist="uniform", rel=0.1),
-        l_cm_5=dict(dist="uniform", rel=0.1),
-        K_P=dict(dist="uniform", rel=0.2),
-        K_D=dict(dist="uniform", rel=0.2),
-        contact_timeconst=dict(dist="uniform", rel=0.3)))
-    merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", stride_length="max"))
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
+        **uniform(0.2, "mu"), **uniform(0.1, "m_1", "m_2", "m_3", "m_4", "m_5", "m_b"),
+        **uniform(0.1, "l_cm_2", "l_cm_3", "l_cm_4", "l_cm_5"), **uniform(0.2, "K_P", "K_D"),
+        **uniform(0.3, "contact_timeconst")})
+    merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", max_loop_gap="min"))

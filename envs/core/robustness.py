@@ -21,16 +21,22 @@ Each parameter's draws come from their own stream (numpy SeedSequence of the see
 parameter's name), so world k's values do not depend on n or on the other parameters.  The
 worlds go through the batch path (envs.core.sweep.run_rows with the configured engine: the
 resumable store, key columns seed, world and the drawn parameters), so a rerun reuses its rows
-and a changed seed or spread can never give stale ones.  results.csv: one row per world (drawn
-parameters, metrics, health, error); summary.json: per merit the nominal value (world 0), the
-median, 5th and 95th percentiles over the n randomised worlds, the worst case and its world, and
-the sensitivity ranking; sensitivity.csv; robustness.png (envs/core/robustness_plot.py).
+and a changed seed or spread can never give stale ones: results.csv lists this run's worlds first
+(one row per world: seed, world, drawn parameters, metrics, health, error); worlds of earlier runs
+into the same directory with another seed or spread follow, each row with its own parameters, and
+are never used in this run's statistics.  summary.json: per merit the nominal value (world 0), the
+median, 5th and 95th percentiles over the n randomised worlds (for `abs` also the median and 95th
+percentile of |value|), the worst case and its world, and the sensitivity ranking; sensitivity.csv;
+robustness.png (envs/core/robustness_plot.py).  engine=hybrid / engine=paper (reference models
+outside the batch path) are refused with a ConfigError.
 
 Sensitivity method: Spearman's rank correlation rho of the figure of merit against each drawn
 variable over the healthy randomised worlds (monotone, robust to non-linear response); the ranking
 is by |rho|.  Standardized regression coefficients (a least-squares fit of the z-scored merit on
 the z-scored variables, with its R^2) are given beside it when there are more worlds than
-variables + 1.  Failed or unhealthy worlds are counted and listed, never used as values.
+variables + 1.  `rho_noise` = 1.96 / sqrt(worlds - 1): a |rho| below it is not distinguishable from
+zero at the 5 % level (the large-sample null distribution of rho).  Failed or unhealthy worlds are
+counted and listed, never used as values.
 """
 from __future__ import annotations
 
@@ -63,6 +69,11 @@ class Robustness(config.Experiment):
     seed: int = param(0, ge=0, le=2**31 - 1)
     spread: Dict[str, Any] = dataclasses.field(default_factory=dict)
     merit: Dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def uniform(rel: float, *names: str, **kw) -> dict:
+    """Spread entries: each of `names` uniform on nominal * [1 - rel, 1 + rel] (kw: `of`, ...)."""
+    return {n: dict(dist="uniform", rel=rel, **kw) for n in names}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -250,9 +261,12 @@ def analyse(rows: list[dict], X: np.ndarray, names: list[str], merit: dict) -> d
             res.update(median=float(q[1]), p5=float(q[0]), p95=float(q[2]), mean=float(y[idx].mean()),
                        std=float(y[idx].std(ddof=1)) if len(idx) > 1 else math.nan, min=float(y[idx].min()),
                        max=float(y[idx].max()), worst=float(y[w]), worst_world=w,
+                       rho_noise=1.96 / math.sqrt(len(idx) - 1) if len(idx) > 1 else math.nan,
                        worst_params={v: float(X[w, j]) for j, v in enumerate(names)},
                        most_sensitive=ranking[0]["parameter"] if ranking and np.isfinite(ranking[0]["spearman_rho"])
                        else None, sensitivity=ranking, src_r2=r2)
+            if sense == "abs":                # nearer zero is better: the spread of |value| too
+                res.update(abs_median=float(np.median(np.abs(y[idx]))), abs_p95=float(np.percentile(np.abs(y[idx]), 95)))
         out[m] = res
     return out
 

@@ -32,6 +32,10 @@ def plot_robustness(rows, res: dict, path, title: str = "") -> None:
         b.barh(range(len(sens)), rho, color=["tab:red" if v < 0 else "tab:blue" for v in rho])
         b.set_yticks(range(len(sens)), names, fontsize=8)
         b.set_xlim(-1, 1)
+        noise = r.get("rho_noise")
+        if noise is not None and np.isfinite(noise):
+            b.axvspan(-noise, noise, color="0.85", zorder=0, label=f"|rho| < {noise:.2f}: noise (5 %)")
+            b.legend(fontsize=7, loc="lower right")
         b.axvline(0, color="k", lw=0.5)
         style(b, xlabel=f"Spearman rank correlation with {m}", title="sensitivity (ranked by |rho|)")
     if title:

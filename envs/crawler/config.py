@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
-from envs.core.robustness import Robustness
+from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
 
 
@@ -159,13 +159,7 @@ class CrawlerRobustness(Robustness):
     models/crawler/README.md "Robustness")."""
 
     name: str = "crawler_robustness"
-    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
-        mu1=dict(dist="uniform", rel=0.1, of="mu"),
-        mu2=dict(dist="uniform", rel=0.1, of="mu"),
-        m0=dict(dist="uniform", rel=0.1),
-        m1=dict(dist="uniform", rel=0.1),
-        m2=dict(dist="uniform", rel=0.1),
-        kp=dict(dist="uniform", rel=0.2),
-        kv=dict(dist="uniform", rel=0.2),
-        contact_timeconst=dict(dist="uniform", rel=0.2)))
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
+        **uniform(0.1, "mu1", "mu2", of="mu"), **uniform(0.1, "m0", "m1", "m2"),
+        **uniform(0.2, "kp", "kv", "contact_timeconst")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(S="max", V="max"))

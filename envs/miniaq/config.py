@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
-from envs.core.robustness import Robustness
+from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
 
 GAIT_NAMES = ("trot", "pace", "bound", "pronk", "walk")
@@ -130,13 +130,7 @@ class MiniAQRobustness(Robustness):
     here; models/miniaq/README.md "Robustness")."""
 
     name: str = "miniaq_robustness"
-    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
-        phase_error_deg=dict(dist="uniform", abs=20.0, size=4),
-        mu_d=dict(dist="uniform", rel=0.2),
-        m=dict(dist="uniform", rel=0.1),
-        m_leg=dict(dist="uniform", rel=0.1),
-        kp=dict(dist="uniform", rel=0.2),
-        kv=dict(dist="uniform", rel=0.2),
-        K=dict(dist="uniform", rel=0.3),
-        c_max=dict(dist="uniform", rel=0.3)))
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
+        "phase_error_deg": dict(dist="uniform", abs=20.0, size=4), **uniform(0.2, "mu_d"),
+        **uniform(0.1, "m", "m_leg"), **uniform(0.2, "kp", "kv"), **uniform(0.3, "K", "c_max")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", yaw_rate_deg_s="abs"))

@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any, Dict
 
 from envs.core.config import experiment, plain_experiment
-from envs.core.robustness import Robustness
+from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
@@ -52,9 +52,6 @@ class SnakeRobustness(Robustness):
     "Robustness")."""
 
     name: str = "snake_robustness"
-    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
-        mu=dict(dist="uniform", rel=0.2),
-        m=dict(dist="uniform", rel=0.1),
-        kp=dict(dist="uniform", rel=0.2),
-        kv=dict(dist="uniform", rel=0.2)))
+    spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
+        **uniform(0.2, "mu"), **uniform(0.1, "m"), **uniform(0.2, "kp", "kv")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))
