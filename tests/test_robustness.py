@@ -103,6 +103,7 @@ def test_statistics_and_sensitivity_ranking():
     assert abs(res["sensitivity"][0]["src"] - 3 * np.std(X[1:, 0]) / sd) < tol
     assert abs(res["sensitivity"][1]["src"] + 0.5 * np.std(X[1:, 1]) / sd) < tol
     assert res["sensitivity"][1]["spearman_rho"] < 0 and abs(res["sensitivity"][2]["spearman_rho"]) < 0.15
+    assert res["most_sensitive_significant"] and res["most_sensitive_eta2"] == "x0"
     assert rb.worst_index(np.array([1.0, -5.0, 3.0]), "abs") == 1 and rb.worst_index(np.array([1.0, 2.0]), "min") == 1
 
 
@@ -150,3 +151,21 @@ def test_report_size_run(robot, cycles, tmp_path):
     summary = rb.robustness(_cfg(robot, n=32, cycles=cycles), tmp_path)
     for m, r in summary["merit"].items():
         assert r["healthy_worlds"] >= 16 and r["most_sensitive"] is not None, (m, r)
+
+
+def test_peaked_response_shows_in_eta2_and_derived_ratio():
+    """A merit that peaks where two drawn variables are equal (the crawler's S over mu2/mu1): no
+    variable's rank correlation is above noise, the declared ratio's eta^2 is (tolerances: the
+    statistics' own noise levels, computed before comparing)."""
+    rng = np.random.default_rng(1)
+    X = rng.uniform(0.9, 1.1, (201, 3))
+    X[0] = 1.0
+    y = 1.0 - 50 * (X[:, 1] / X[:, 0] - 1.0) ** 2 + 0.01 * rng.standard_normal(201)
+    Xd, names = rb.add_derived(X, ["a", "b", "c"], {"b/a": ["b", "a"]})
+    assert names[-1] == "b/a" and np.allclose(Xd[:, 3], X[:, 1] / X[:, 0])
+    res = rb.analyse([dict(y=v, error="") for v in y], Xd, names, {"y": "max"})["y"]
+    by = {s["parameter"]: s for s in res["sensitivity"]}
+    assert abs(by["b/a"]["spearman_rho"]) < res["rho_noise"]          # monotone measure: blind to a peak
+    assert by["b/a"]["eta2"] > max(0.5, res["eta2_noise"]) and res["most_sensitive_eta2"] == "b/a"
+    with pytest.raises(ConfigError, match="^experiment.derived.r="):
+        rb.add_derived(X, ["a", "b", "c"], {"r": ["b", "z"]})

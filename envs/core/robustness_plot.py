@@ -29,15 +29,17 @@ def plot_robustness(rows, res: dict, path, title: str = "") -> None:
         sens = r.get("sensitivity", [])[::-1]
         names = [s["parameter"] for s in sens]
         rho = [s["spearman_rho"] for s in sens]
-        b.barh(range(len(sens)), rho, color=["tab:red" if v < 0 else "tab:blue" for v in rho])
+        b.barh(range(len(sens)), rho, color=["tab:red" if v < 0 else "tab:blue" for v in rho], label="Spearman rho")
+        b.plot([s.get("eta2", np.nan) for s in sens], range(len(sens)), "ko", mfc="none", ms=5,
+               label=f"eta^2 (noise {r.get('eta2_noise', np.nan):.2f})")
         b.set_yticks(range(len(sens)), names, fontsize=8)
         b.set_xlim(-1, 1)
         noise = r.get("rho_noise")
         if noise is not None and np.isfinite(noise):
             b.axvspan(-noise, noise, color="0.85", zorder=0, label=f"|rho| < {noise:.2f}: noise (5 %)")
-            b.legend(fontsize=7, loc="lower right")
         b.axvline(0, color="k", lw=0.5)
-        style(b, xlabel=f"Spearman rank correlation with {m}", title="sensitivity (ranked by |rho|)")
+        b.legend(fontsize=7, loc="lower right")
+        style(b, xlabel=f"rank correlation with {m}; correlation ratio eta^2", title="sensitivity (ranked by |rho|)")
     if title:
         fig.suptitle(title)
     save_figure(fig, path)

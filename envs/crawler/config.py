@@ -163,3 +163,5 @@ class CrawlerRobustness(Robustness):
         **uniform(0.1, "mu1", "mu2", of="mu"), **uniform(0.1, "m0", "m1", "m2"),
         **uniform(0.2, "kp", "kv", "contact_timeconst")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(S="max", V="max"))
+    # S peaks near equal feet and falls on both sides (eq. 7's asymmetry): analysed as the ratio too
+    derived: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"mu2/mu1": ["mu2", "mu1"]})
