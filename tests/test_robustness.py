@@ -163,9 +163,9 @@ def test_peaked_response_shows_in_eta2_and_derived_ratio():
     y = 1.0 - 50 * (X[:, 1] / X[:, 0] - 1.0) ** 2 + 0.01 * rng.standard_normal(201)
     Xd, names = rb.add_derived(X, ["a", "b", "c"], {"b/a": ["b", "a"]})
     assert names[-1] == "b/a" and np.allclose(Xd[:, 3], X[:, 1] / X[:, 0])
-    res = rb.analyse([dict(y=v, error="") for v in y], Xd, names, {"y": "max"})["y"]
+    res = rb.analyse([dict(y=v, error="") for v in y], Xd, names, {"y": "max"}, drawn=3)["y"]
     by = {s["parameter"]: s for s in res["sensitivity"]}
-    assert abs(by["b/a"]["spearman_rho"]) < res["rho_noise"]          # monotone measure: blind to a peak
+    assert abs(by["b/a"]["spearman_rho"]) < res["rho_noise"] and np.isnan(by["b/a"]["src"])   # blind to a peak
     assert by["b/a"]["eta2"] > max(0.5, res["eta2_noise"]) and res["most_sensitive_eta2"] == "b/a"
     with pytest.raises(ConfigError, match="^experiment.derived.r="):
         rb.add_derived(X, ["a", "b", "c"], {"r": ["b", "z"]})
