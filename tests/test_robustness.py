@@ -13,7 +13,7 @@ from envs.core import batch, config
 from envs.core import robustness as rb
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import robot_params, run_kw
+from envs.core.experiment import robot_params, run, run_kw
 from tests.util import assert_fails_early
 
 ROBOTS = ("crawler", "snake", "bolt", "miniaq")
@@ -39,7 +39,6 @@ def _plain_run(cfg) -> dict:
 def test_tiny_run_world0_is_the_nominal_run(robot, tmp_path):
     """Every robot's experiment runs (n = 2, 1-2 cycles): results, sensitivity, plot and summary; its
     world 0 has exactly (==, no tolerance) the metrics of a plain single run of the nominal point."""
-    from envs.core.experiment import run
     cfg = _cfg(robot)
     summary = run(cfg, tmp_path)
     for f in ("results.csv", "sensitivity.csv", "robustness.png", "summary.json"):
@@ -134,11 +133,11 @@ def test_bad_options_exit_2_nothing_written(tmp_path):
 
 def test_resume_reuses_and_a_new_seed_never_gives_stale_rows(tmp_path):
     cfg = _cfg("bolt", cycles=1)
-    first = rb.robustness(cfg, tmp_path)
-    again = rb.robustness(cfg, tmp_path)
+    first = run(cfg, tmp_path)
+    again = run(cfg, tmp_path)
     same = lambda a, b: json.dumps(sw.finite(a["merit"])) == json.dumps(sw.finite(b["merit"]))   # NaN == NaN
     assert again["reused"] == 3 and again["computed"] == 0 and same(again, first)
-    other = rb.robustness(_cfg("bolt", "experiment.seed=1", cycles=1), tmp_path)
+    other = run(_cfg("bolt", "experiment.seed=1", cycles=1), tmp_path)
     assert other["computed"] == 3 and not same(other, first)
     rows = sw.read_csv(tmp_path / "results.csv")
     assert [(int(r["seed"]), int(r["world"])) for r in rows[:3]] == [(1, 0), (1, 1), (1, 2)]   # this run first
@@ -148,7 +147,7 @@ def test_resume_reuses_and_a_new_seed_never_gives_stale_rows(tmp_path):
 @pytest.mark.parametrize("robot, cycles", [("crawler", 10), ("snake", 4), ("bolt", 20), ("miniaq", 13)])
 def test_report_size_run(robot, cycles, tmp_path):
     """The N = 32 run the README reports: every world healthy enough for statistics."""
-    summary = rb.robustness(_cfg(robot, n=32, cycles=cycles), tmp_path)
+    summary = run(_cfg(robot, n=32, cycles=cycles), tmp_path)
     for m, r in summary["merit"].items():
         assert r["healthy_worlds"] >= 16 and r["most_sensitive"] is not None, (m, r)
 

@@ -358,8 +358,12 @@ def worlds(cfg):
     return robots, meta, key, names, X, dists, merit, opts
 
 
-def robustness(cfg, out) -> dict:
-    """The runner of every <robot>_robustness experiment (module docstring)."""
+def robustness(cfg, out):
+    """The runner of every <robot>_robustness experiment (module docstring): the worlds go to the
+    store (results.csv) as they finish; the Result holds sensitivity.csv, robustness.png, the summary."""
+    from functools import partial
+
+    from envs.core.experiment import Result
     from envs.core.robustness_plot import plot_robustness
     robots, meta, key, names, X, dists, merit, opts = worlds(cfg)
     engine = batch_path_engine(cfg)
@@ -368,12 +372,15 @@ def robustness(cfg, out) -> dict:
                               progress=kw["progress"], retry_failed=kw["retry_failed"])
     res = analyse(rows, X, names, merit, drawn=sum(len(d.variables) for d in dists))
     sens = [dict(merit=m, rank=i + 1, **s) for m, r in res.items() for i, s in enumerate(r.get("sensitivity", []))]
-    sw.write_csv(out / "sensitivity.csv", ["merit", "rank", "parameter", "spearman_rho", "src", "eta2"], sens)
-    plot_robustness(rows, res, out / "robustness.png", title=f"{type(robots[0]).name}: {opts['n']} randomised worlds")
     failed = [dict(world=r["world"], error=r["error"]) for r in rows if r.get("error")]
-    return dict(stats, robot=type(robots[0]).name, engine=engine.name, n=int(opts["n"]), seed=int(opts["seed"]),
-                cycles=kw["cycles"], worlds=len(rows), failed_worlds=failed, method=METHOD,
-                distributions={d.name: {k: v for k, v in dataclasses.asdict(d).items() if v is not None and k != "name"}
-                               for d in dists},
-                derived=dict(opts.get("derived") or {}),
-                nominal_values={v: float(X[0, j]) for j, v in enumerate(names)}, merit=res)
+    name = type(robots[0]).name
+    summary = dict(stats, robot=name, engine=engine.name, n=int(opts["n"]), seed=int(opts["seed"]),
+                   cycles=kw["cycles"], worlds=len(rows), failed_worlds=failed, method=METHOD,
+                   distributions={d.name: {k: v for k, v in dataclasses.asdict(d).items()
+                                           if v is not None and k != "name"} for d in dists},
+                   derived=dict(opts.get("derived") or {}),
+                   nominal_values={v: float(X[0, j]) for j, v in enumerate(names)}, merit=res)
+    return Result(summary, tables={"sensitivity.csv": (["merit", "rank", "parameter", "spearman_rho", "src", "eta2"],
+                                                       sens)},
+                  plots={"robustness.png": partial(plot_robustness, rows, res,
+                                                   title=f"{name}: {opts['n']} randomised worlds")})
