@@ -330,16 +330,20 @@ NON_BATCH = ("hybrid", "paper")      # reference engines that do not run worlds 
 
 
 def batch_path_engine(cfg) -> sw.Engine:
-    """The engine the worlds run on: the configured engine's batch path (envs.core.sweep)."""
+    """The engine the worlds run on: the configured engine's batch path.  mujoco: the native batch
+    runner (envs.core.sweep.batch_engine, locally or through Ray); another batch engine (e.g. warp)
+    through the batch path's registry `envs.core.sweep.engine_for(name, run_kw, **launch_kw)` when it
+    has one; anything else (the crawler's hybrid model, MinIAQ's paper model) is refused, never
+    silently replaced."""
     from envs.core.experiment import launch_kw, run_kw
     name = config.validate(cfg)["engine"]
-    if name in NON_BATCH:
+    if name == "mujoco":
+        return sw.batch_engine(run_kw(cfg), **launch_kw(cfg))
+    make = getattr(sw, "engine_for", None)
+    if name in NON_BATCH or make is None:
         raise ConfigError("engine", name, "an engine of the batch path (mujoco)",
                           "robustness worlds run through envs.core.sweep.run_rows' batch engine")
-    make = getattr(sw, "engine_for", None)       # an engine registry, when the batch path has one
-    if make is not None and name != "mujoco":
-        return make(name, run_kw(cfg), **launch_kw(cfg))
-    return sw.batch_engine(run_kw(cfg), **launch_kw(cfg))
+    return make(name, run_kw(cfg), **launch_kw(cfg))
 
 
 def worlds(cfg):
