@@ -84,6 +84,20 @@ plain_experiment("crawler_psi_omega_map", "envs.crawler.experiments.psi_omega_ma
 
 @experiment
 @dataclasses.dataclass
+class SlipPattern(Experiment):
+    """Fig. 5: per foot, the fraction of the steady cycle in stick, slip forward and slip backward."""
+
+    name: str = "crawler_slip_pattern"
+    runner: str = "envs.crawler.slip_pattern.slip_pattern"
+    omega: List[float] = param([0.3, 5.1, 16.0], "rad/s", note="one point per range of Fig. 4; each in (0, 200]")
+    engines: str = param("both", choices=("both",) + ENGINES)
+    v_stick_rel: float = param(0.01, gt=0, lt=1, note="twin stick threshold on |x_i'| as a fraction of the "
+                                                      "kinematic foot-speed scale omega (max D - min D) / 2")
+    samples_per_cycle: int = param(1000, ge=200, le=100000, note="at least; a divisor of the steps per cycle")
+
+
+@experiment
+@dataclasses.dataclass
 class DirectionReversal(Experiment):
     """Fig. 7: (a) S vs omega at fixed parameters, (b) S vs phi0 at fixed parameters."""
 
