@@ -10,6 +10,8 @@ missing.
 
   nice python scripts/crawler_twin_vs_exact.py [--out outputs/crawler_twin_vs_exact]
         [--only fig4,fig6,...] [--doc docs/crawler_twin_vs_exact.md] [--nthread N]
+        [--mechanisms] [--bench]     # also the "what still differs" checks, the twin's steps/s
+  --only "" --mechanisms: only the checks.
 
 Targets, stated before comparing: a stride S (or S_mu) within max(1.5 mm, 3 % of exact) (issue
 #13); an optimal phase (psi*, psi_mu*) within one grid step; a sign crossing within the shift that
@@ -39,6 +41,9 @@ FIG8_PSI = [0, 16, 32, 48, 56, 64, 72, 80, 96, 112, 128]
 GRIDS = {
     "fig4": ("crawler_frequency_sweep", ["experiment.overlay=null", "run.cycles=40"],
              "18 omegas 0.3-16 rad/s (the default), up to 40 cycles"),
+    "fig5": ("crawler_slip_pattern", ["experiment.engines={engine}"],
+             "omega 0.3, 5.1, 16 (the default), up to 40 cycles, the last steady cycle; twin modes from |x_i'| > 1 % of "
+             "omega (max D - min D) / 2"),
     "fig6": ("crawler_psi_omega_map", [], "omega 0.3, 1, 2, 3.2, 5.1, 8, 12, 16 x psi 0-150 deg step 15 (the default)"),
     "fig7": ("crawler_direction_reversal", [],
              "(a) phi0 = 145 deg, mu = 0.172, omega 0.5-16 (14 points); (b) omega = 9, mu = 0.398, "
@@ -54,12 +59,12 @@ GRIDS = {
 }
 
 
-def run_one(key, engine, out, nthread):
+def run_one(key, engine, out, nthread, extra=()):
     name, over, _ = GRIDS[key]
     d = out / f"{key}_{engine}"
     d.mkdir(parents=True, exist_ok=True)
     cfg = C.compose([f"experiment={name}", f"engine={engine}", "run.progress=false",
-                     *([f"run.nthread={nthread}"] if nthread else []), *over])
+                     *([f"run.nthread={nthread}"] if nthread else []), *(o.format(engine=engine) for o in over), *extra])
     t0 = time.perf_counter()
     X.run(cfg, d)
     return d, time.perf_counter() - t0
@@ -104,6 +109,27 @@ def cmp_fig4(s):
             for w in s["hybrid"]["S_by_omega"]] + [
         row("all points steady", s["mujoco"]["all_steady"], s["hybrid"]["all_steady"], "", "same", 
             s["mujoco"]["all_steady"] or not s["hybrid"]["all_steady"])]
+
+
+def cmp_fig5(s):
+    """Mode fractions per omega, foot and mode (reported), and the paper's statements (checked: the same verdict)."""
+    out = []
+    ft, fe = s["mujoco"]["fractions"]["mujoco"], s["hybrid"]["fractions"]["hybrid"]
+    for w in fe:
+        for foot in ("foot1", "foot2"):
+            for k in ("stick", "slip_forward", "slip_backward", "liftoff"):
+                out.append(row(f"omega = {w}, {foot}, {k} (fraction of the cycle)", ft[w][foot][k], fe[w][foot][k],
+                               "", "(reported)", None))
+    diff = max(abs(ft[w][f][k] - fe[w][f][k]) for w in fe for f in fe[w] for k in fe[w][f])
+    out.append(row("max |twin - exact| fraction", diff, None, "", "(reported)", None))
+    for w in fe:
+        for k in ("both_slip", "both_forward"):
+            out.append(row(f"omega = {w}, {k.replace('_', ' ')} (fraction of the cycle)",
+                           s["mujoco"]["pairs"]["mujoco"][w][k], s["hybrid"]["pairs"]["hybrid"][w][k], "", "(reported)", None))
+    for ct, ce in zip(s["mujoco"]["claims"]["mujoco"], s["hybrid"]["claims"]["hybrid"]):
+        out.append(row(f"paper, omega = {ce['omega']:g}: {ce['statement']} [{ce['tolerance']}]", ct["holds"], ce["holds"],
+                       "", "same verdict", ct["holds"] == ce["holds"]))
+    return out
 
 
 def cmp_fig6(s):
@@ -213,7 +239,95 @@ def cross_eval(s, out_dir, nthread):
     return rows
 
 
-TITLES = {"fig4": "Fig. 4 frequency sweep (`crawler_frequency_sweep`)", "fig6": "Fig. 6 psi*(omega) (`crawler_psi_omega_map`)",
+# ---- what still differs: each candidate mechanism switched on/off, one knob at a time ------------------
+def _fig12_point(omega, asym, ratio=0.5):
+    from envs.crawler.experiments import mass_points
+    from envs.crawler.robot import Crawler
+    return dict(omega=omega, **mass_points(Crawler.defaults, ratio, asym))
+
+
+SERVO = ("servo 64x stiffer (kp 25600, kv 9.6), dt 5e-5", dict(kp=25600.0, kv=9.6, timestep=5e-5))
+MECHANISMS = [  # (case, point, [(variant, twin overrides)]): one knob at a time
+    ("Fig. 4, omega = 0.3", lambda: dict(omega=0.3),
+     [("default", {}), ("foot radius 0.1 mm (less rolling)", dict(foot_radius=1e-4)), ("dt 5e-5", dict(timestep=5e-5))]),
+    ("Fig. 7b, omega = 9, mu = 0.398, phi0 = 100", lambda: dict(omega=9.0, mu=0.398, phi0_deg=100.0),
+     [("default", {}), ("dt 5e-5", dict(timestep=5e-5)), SERVO, ("foot radius 0.1 mm", dict(foot_radius=1e-4)),
+      ("solreffriction 20 ms", dict(contact_friction_timeconst=0.02)),
+      ("normal solref 0.2 ms, dt 5e-5", dict(contact_timeconst=2e-4, timestep=5e-5))]),
+    ("Fig. 7b, omega = 9, mu = 0.398, phi0 = 110", lambda: dict(omega=9.0, mu=0.398, phi0_deg=110.0),
+     [("default", {}), SERVO]),
+    ("Fig. 12, omega = 8, (m1+m2)/2m0 = 0.5, m1/m2 = 0.67", lambda: _fig12_point(8.0, 0.67),
+     [("default", {}), ("dt 5e-5", dict(timestep=5e-5)), SERVO, ("foot radius 0.1 mm", dict(foot_radius=1e-4)),
+      ("solreffriction 20 ms", dict(contact_friction_timeconst=0.02)),
+      ("solreffriction 100 ms", dict(contact_friction_timeconst=0.1))]),
+    ("Sec. VII, omega = 16, alpha 0.517, Upsilon 311.5, psi 116.6 (exact best)",
+     lambda: dict(omega=16.0, alpha=0.517397, upsilon_deg=311.515717, psi_deg=116.639245),
+     [("default", {}), ("dt 1e-4", dict(timestep=1e-4)), ("dt 5e-5", dict(timestep=5e-5)),
+      ("dt 2.5e-5", dict(timestep=2.5e-5)), ("dt 1.25e-5", dict(timestep=1.25e-5)), SERVO,
+      ("foot radius 0.1 mm", dict(foot_radius=1e-4)), ("solreffriction 20 ms", dict(contact_friction_timeconst=0.02)),
+      ("solreffriction 20 ms, dt 2.5e-5", dict(contact_friction_timeconst=0.02, timestep=2.5e-5))]),
+    ("Sec. VII, omega = 8, alpha -0.857, Upsilon 77.9, psi 71.5 (exact best)",
+     lambda: dict(omega=8.0, alpha=-0.857196, upsilon_deg=77.934881, psi_deg=71.479729),
+     [("default", {}), ("dt 1e-4", dict(timestep=1e-4)), ("dt 5e-5", dict(timestep=5e-5)),
+      ("dt 2.5e-5", dict(timestep=2.5e-5)), SERVO, ("foot radius 0.1 mm", dict(foot_radius=1e-4))]),
+]
+
+
+def mechanisms(cases=MECHANISMS, cycles=40):
+    """Markdown rows: the exact S and the twin's S per variant of each case (S in mm), with the
+    twin's lift-off (% of the last cycle, 200 samples) and the exact model's minimum normal force."""
+    from envs.core import batch
+    from envs.crawler import hybrid as H
+    from envs.crawler.robot import Crawler
+    lines = ["| case | variant | twin S [mm] | exact S [mm] | twin - exact [mm] | target [mm] | within | "
+             "twin lift-off [% of cycle] | exact min f^y [N] |", "|---|---|---|---|---|---|---|---|---|"]
+    for case, point, variants in cases:
+        p = point()
+        ex = H.summarize(H.simulate(dict(p), cycles=cycles))
+        fy = min(ex["foot1_fn_min"], ex["foot2_fn_min"])
+        runs = batch.run_points([{**p, **v} for _, v in variants], Crawler, cycles=cycles, stop_when_steady=True)
+        for (name, _), r in zip(variants, runs):
+            sm = r.robot.summarize(r)
+            d = sm["S"] - ex["S"]
+            lift = 100 * max(sm["foot1_liftoff"], sm["foot2_liftoff"])
+            lines.append(f"| {case} | {name} | {sm['S'] * 1e3:.2f} | {ex['S'] * 1e3:.2f} | {d * 1e3:+.2f} "
+                         f"| {tol_S(ex['S']) * 1e3:.2f} | {'yes' if abs(d) <= tol_S(ex['S']) else '**no**'} "
+                         f"| {lift:.1f} | {fy:.2f} |")
+    return "\n".join(lines)
+
+
+def bench(omegas=(0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0), cycles=40):
+    """Twin steps per second on one thread over the Fig. 4 sweep (wall and process CPU time)."""
+    import resource
+
+    from envs.core import batch
+    from envs.crawler.robot import Crawler
+
+    def cpu():
+        u = resource.getrusage(resource.RUSAGE_SELF)
+        return u.ru_utime + u.ru_stime
+    t0, c0 = time.perf_counter(), cpu()
+    runs = batch.run_points([dict(omega=w) for w in omegas], Crawler, cycles=cycles, stop_when_steady=True, nthread=1)
+    wall, cpus = time.perf_counter() - t0, cpu() - c0
+    steps = sum(r.cycles * r.robot.steps_per_cycle for r in runs)
+    return (f"Twin speed (one thread, Fig. 4 sweep: omega {', '.join(f'{w:g}' for w in omegas)}, up to {cycles} cycles, "
+            f"stop when steady, dt <= 2e-4 s): {steps:,} steps in {wall:.1f} s wall / {cpus:.1f} s CPU = "
+            f"**{steps / wall:,.0f} steps/s wall, {steps / cpus:,.0f} steps per CPU-second** "
+            f"(shared 2-core machine; the CPU figure is the load-independent one).")
+
+
+def splice(doc, tag, text):
+    """Replace the text between <!-- tag --> and <!-- /tag --> in doc (append the block if absent)."""
+    t = doc.read_text() if doc.exists() else "# Crawler: twin vs exact model\n\n"
+    a, b = f"<!-- {tag} -->", f"<!-- /{tag} -->"
+    if a in t and b in t:
+        t = t.split(a)[0] + a + "\n" + text + "\n" + b + t.split(b, 1)[1]
+    else:
+        t += f"\n{a}\n{text}\n{b}\n"
+    doc.write_text(t)
+
+
+TITLES = {"fig4": "Fig. 4 frequency sweep (`crawler_frequency_sweep`)", "fig5": "Fig. 5 slip pattern (`crawler_slip_pattern`)", "fig6": "Fig. 6 psi*(omega) (`crawler_psi_omega_map`)",
           "fig7": "Fig. 7 direction reversal (`crawler_direction_reversal`)",
           "fig89": "Figs. 8/9 friction robustness (`crawler_friction_robustness`, default sampling)",
           "fig1112": "Figs. 11/12 mass distribution (`crawler_mass_distribution`)",
@@ -225,8 +339,10 @@ def fmt(v, unit):
         return "–"
     if isinstance(v, bool):
         return "yes" if v else "no"
-    if isinstance(v, (int, float)):
-        return f"{v:.2f}" if math.isfinite(v) else "nan"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return (f"{v:.3f}" if not unit else f"{v:.2f}") if math.isfinite(v) else "nan"
     return str(v)
 
 
@@ -235,7 +351,7 @@ def table(rows):
     for r in rows:
         diff = ""
         if isinstance(r["twin"], (int, float)) and isinstance(r["exact"], (int, float)) and not isinstance(r["twin"], bool):
-            diff = f"{r['twin'] - r['exact']:+.2f}"
+            diff = f"{r['twin'] - r['exact']:+.3f}" if not r["unit"] else f"{r['twin'] - r['exact']:+.2f}"
         unit = f" {r['unit']}" if r["unit"] else ""
         ok = "–" if r["ok"] is None else ("yes" if r["ok"] else "**no**")
         note = f" ({r['note']})" if r["note"] else ""
@@ -250,7 +366,10 @@ def main(argv=None):
     ap.add_argument("--only", default=",".join(GRIDS))
     ap.add_argument("--doc", default=str(ROOT / "docs" / "crawler_twin_vs_exact.md"))
     ap.add_argument("--nthread", type=int, default=None)
+    ap.add_argument("--extra", action="append", default=[], help="a Hydra override added to every run (smoke tests)")
     ap.add_argument("--json", default=None, help="also write every table row here")
+    ap.add_argument("--mechanisms", action="store_true", help="also run the 'what still differs' checks")
+    ap.add_argument("--bench", action="store_true", help="also time the twin (steps/s, one thread)")
     a = ap.parse_args(argv)
     out = pathlib.Path(a.out)
     keys = [k for k in a.only.split(",") if k]
@@ -262,7 +381,7 @@ def main(argv=None):
     for k in keys:
         dirs, summ = {}, {}
         for e in ENGINES:
-            dirs[e], walls[(k, e)] = run_one(k, e, out, a.nthread)
+            dirs[e], walls[(k, e)] = run_one(k, e, out, a.nthread, a.extra)
             summ[e] = load(dirs[e])
             print(f"{k} {e}: {walls[(k, e)]:.1f} s", flush=True)
         fn = globals()[f"cmp_{k}"]
@@ -279,9 +398,16 @@ def main(argv=None):
     if a.json:
         pathlib.Path(a.json).write_text(json.dumps(allrows, indent=1, default=str))
     doc = pathlib.Path(a.doc)
-    head = doc.read_text().split("<!-- tables -->")[0] if doc.exists() else "# Crawler: twin vs exact model\n\n"
-    tail = doc.read_text().split("<!-- /tables -->")[1] if doc.exists() and "<!-- /tables -->" in doc.read_text() else ""
-    doc.write_text(head + "<!-- tables -->\n" + "\n".join(sections) + "<!-- /tables -->" + tail)
+    if sections:
+        splice(doc, "tables", "\n".join(sections))
+    if a.mechanisms:
+        text = mechanisms()
+        print(text)
+        splice(doc, "mechanisms", text)
+    if a.bench:
+        text = bench()
+        print(text)
+        splice(doc, "bench", text)
     print(f"wrote {doc}")
     return 0
 

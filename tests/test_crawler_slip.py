@@ -57,3 +57,18 @@ def test_exact_mode_log_and_threshold_classifier():
 def test_slip_pattern_bad_input_is_rejected_early(tmp_path):
     assert_fails_early(tmp_path, "experiment.engines", "experiment=crawler_slip_pattern", "experiment.engines=ode")
     assert_fails_early(tmp_path, "experiment.v_stick_rel", "experiment=crawler_slip_pattern", "experiment.v_stick_rel=2")
+
+
+def test_twin_vs_exact_script_smoke(tmp_path):
+    """scripts/crawler_twin_vs_exact.py on the slip pattern at one omega, a few cycles: both engines
+    run through the experiment code and the doc gets a table between its markers."""
+    doc = tmp_path / "doc.md"
+    doc.write_text("# head\n\n<!-- tables -->\nold\n<!-- /tables -->\n\nprose kept\n")
+    res = run_script("scripts/crawler_twin_vs_exact.py", "--only", "fig5", "--out", tmp_path / "out", "--doc", doc,
+                     "--extra", "experiment.omega=[16]", "--extra", "run.cycles=3")
+    assert res.returncode == 0, res.stderr[-3000:]
+    text = doc.read_text()
+    assert "old" not in text and "prose kept" in text and "| quantity | twin | exact |" in text
+    assert "both slip" in text and "same verdict" in text
+    for e in ("mujoco", "hybrid"):
+        assert (tmp_path / "out" / f"fig5_{e}" / "summary.json").exists()
