@@ -36,7 +36,7 @@ from envs.core import experiment as X
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENGINES = ("mujoco", "hybrid")
 FIG6_PSI = [0, 15, 30, 45, 60, 75, 90, 105, 120, 135, 150]
-FIG8_PSI = [0, 16, 32, 48, 56, 64, 72, 80, 96, 112, 128]
+FIG8_PSI = [0, 16, 32, 56, 72, 96, 112, 128]
 # name -> (experiment, overrides, grid as stated in the doc)
 GRIDS = {
     "fig4": ("crawler_frequency_sweep", ["experiment.overlay=null", "run.cycles=40"],
@@ -49,7 +49,7 @@ GRIDS = {
              "(a) phi0 = 145 deg, mu = 0.172, omega 0.5-16 (14 points); (b) omega = 9, mu = 0.398, "
              "phi0 100-150 deg step 5 (the default)"),
     "fig89": ("crawler_friction_robustness", [f"sweep.psi_deg=[{','.join(map(str, FIG8_PSI))}]"],
-              f"omega 0.3, 16 x psi {FIG8_PSI} deg (reduced from 14 psi), 3 x 3 mu_i levels"),
+              f"omega 0.3, 16 x psi {FIG8_PSI} deg (reduced from 14 psi for CPU time), 3 x 3 mu_i levels"),
     "fig1112": ("crawler_mass_distribution", ["experiment.mass_ratio=[0.5]"],
                 "omega 0.3, 3.2, 8, 16 x m1/m2 0.5, 0.67, 1, 1.5, 2 at (m1+m2)/(2 m0) = 0.5 (the Fig. 12 section; "
                 "reduced from 4 mass ratios)"),
@@ -104,14 +104,14 @@ def rows_csv(p):
 
 
 # ---- per experiment: rows of the table from both summaries ----------------------------------------
-def cmp_fig4(s):
+def cmp_fig4(s, dirs=None):
     return [s_rows(f"S(omega = {w}) ", s["mujoco"]["S_by_omega"].get(w), s["hybrid"]["S_by_omega"].get(w))
             for w in s["hybrid"]["S_by_omega"]] + [
         row("all points steady", s["mujoco"]["all_steady"], s["hybrid"]["all_steady"], "", "same", 
             s["mujoco"]["all_steady"] or not s["hybrid"]["all_steady"])]
 
 
-def cmp_fig5(s):
+def cmp_fig5(s, dirs=None):
     """Mode fractions per omega, foot and mode (reported), and the paper's statements (checked: the same verdict)."""
     out = []
     ft, fe = s["mujoco"]["fractions"]["mujoco"], s["hybrid"]["fractions"]["hybrid"]
@@ -132,8 +132,26 @@ def cmp_fig5(s):
     return out
 
 
-def cmp_fig6(s):
-    out = []
+def map_row(label, dirs, keys, fname="results.csv"):
+    """max |S_twin - S_exact| over every point of a results file (matched on `keys`), and how many are outside."""
+    tw = {tuple(r[k] for k in keys): float(r["S"]) for r in rows_csv(dirs["mujoco"] / fname) if not r["error"]}
+    worst, bad, n = (0.0, None), 0, 0
+    for r in rows_csv(dirs["hybrid"] / fname):
+        key = tuple(r[k] for k in keys)
+        if r["error"] or key not in tw:
+            bad += 1
+            continue
+        e, d = float(r["S"]), abs(tw[key] - float(r["S"]))
+        n += 1
+        bad += d > tol_S(e)
+        worst = max(worst, (d, key))
+    where = ", ".join(f"{k} {v}" for k, v in zip(keys, worst[1] or ()))
+    return row(f"{label}: max |S_twin - S_exact| over {n} points", worst[0] * 1e3, None, "mm", "max(1.5 mm, 3 %) each",
+               bad == 0, f"at {where}; {bad} outside")
+
+
+def cmp_fig6(s, dirs=None):
+    out = [map_row("whole map", dirs, ("omega", "psi_deg"))] if dirs else []
     for w, pe in s["hybrid"]["psi_star"].items():
         pt = s["mujoco"]["psi_star"].get(w)
         out.append(row(f"psi*(omega = {w})", pt, pe, "deg", "one grid step (15)",
@@ -161,13 +179,13 @@ def _crossings(s, kx, ks, label, unit):
     return out
 
 
-def cmp_fig7(s):
+def cmp_fig7(s, dirs=None):
     return (_crossings(s, "reversal_omega", "S_vs_omega_mm", "Fig. 7a S(omega), phi0 = 145", "rad/s")
             + _crossings(s, "reversal_phi0_deg", "S_vs_phi0_mm", "Fig. 7b S(phi0), omega = 9, mu = 0.398", "deg"))
 
 
-def cmp_fig89(s):
-    out = []
+def cmp_fig89(s, dirs=None):
+    out = [map_row("every (omega, psi, mu1, mu2)", dirs, ("omega", "psi_deg", "mu1", "mu2"))] if dirs else []
     step = 16
     ot = {o["omega"]: o for o in s["mujoco"]["optima"]}
     for oe in s["hybrid"]["optima"]:
@@ -197,7 +215,7 @@ def cmp_fig1112(s, dirs):
     return out
 
 
-def cmp_timescaling(s):
+def cmp_timescaling(s, dirs=None):
     out = []
     bt = {b["omega"]: b for b in s["mujoco"]["best"]}
     for be in s["hybrid"]["best"]:
@@ -210,7 +228,7 @@ def cmp_timescaling(s):
     return out
 
 
-def cmp_feedback(s):
+def cmp_feedback(s, dirs=None):
     return [s_rows("open loop S (mean of the last 2 steps)", s["mujoco"]["S_open"], s["hybrid"]["S_open"]),
             s_rows("feedback S (mean of the last 2 steps)", s["mujoco"]["S_feedback"], s["hybrid"]["S_feedback"]),
             row("feedback S, last 4 steps", " ".join(f"{x * 1e3:.1f}" for x in s["mujoco"]["S_feedback_seq"][-4:]),
@@ -385,7 +403,7 @@ def main(argv=None):
             summ[e] = load(dirs[e])
             print(f"{k} {e}: {walls[(k, e)]:.1f} s", flush=True)
         fn = globals()[f"cmp_{k}"]
-        rows = fn(summ, dirs) if k == "fig1112" else fn(summ)
+        rows = fn(summ, dirs)
         if k == "timescaling":
             rows += cross_eval(summ, out, a.nthread)
         allrows[k] = rows
