@@ -11,7 +11,7 @@ missing.
   nice python scripts/crawler_twin_vs_exact.py [--out outputs/crawler_twin_vs_exact]
         [--only fig4,fig6,...] [--doc docs/crawler_twin_vs_exact.md] [--nthread N]
         [--mechanisms] [--bench]     # also the "what still differs" checks, the twin's steps/s
-  --only "" --mechanisms: only the checks.
+  --only "" --mechanisms: only the checks; --reuse: tables from finished runs (no simulation).
 
 Targets, stated before comparing: a stride S (or S_mu) within max(1.5 mm, 3 % of exact) (issue
 #13); an optimal phase (psi*, psi_mu*) within one grid step; a sign crossing within the shift that
@@ -59,15 +59,21 @@ GRIDS = {
 }
 
 
-def run_one(key, engine, out, nthread, extra=()):
+def run_one(key, engine, out, nthread, extra=(), reuse=False):
+    """Run one experiment with one engine into out/<key>_<engine>; (run dir, wall s).  reuse: read a
+    finished run's summary.json instead (its wall time is kept in wall_s.json)."""
     name, over, _ = GRIDS[key]
     d = out / f"{key}_{engine}"
+    if reuse and (d / "summary.json").exists() and (d / "wall_s.json").exists():
+        return d, json.loads((d / "wall_s.json").read_text())
     d.mkdir(parents=True, exist_ok=True)
     cfg = C.compose([f"experiment={name}", f"engine={engine}", "run.progress=false",
                      *([f"run.nthread={nthread}"] if nthread else []), *(o.format(engine=engine) for o in over), *extra])
     t0 = time.perf_counter()
     X.run(cfg, d)
-    return d, time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    (d / "wall_s.json").write_text(json.dumps(wall))
+    return d, wall
 
 
 def tol_S(exact_m):
@@ -386,6 +392,7 @@ def main(argv=None):
     ap.add_argument("--nthread", type=int, default=None)
     ap.add_argument("--extra", action="append", default=[], help="a Hydra override added to every run (smoke tests)")
     ap.add_argument("--json", default=None, help="also write every table row here")
+    ap.add_argument("--reuse", action="store_true", help="read finished runs' summary.json instead of rerunning")
     ap.add_argument("--mechanisms", action="store_true", help="also run the 'what still differs' checks")
     ap.add_argument("--bench", action="store_true", help="also time the twin (steps/s, one thread)")
     a = ap.parse_args(argv)
@@ -399,7 +406,7 @@ def main(argv=None):
     for k in keys:
         dirs, summ = {}, {}
         for e in ENGINES:
-            dirs[e], walls[(k, e)] = run_one(k, e, out, a.nthread, a.extra)
+            dirs[e], walls[(k, e)] = run_one(k, e, out, a.nthread, a.extra, a.reuse)
             summ[e] = load(dirs[e])
             print(f"{k} {e}: {walls[(k, e)]:.1f} s", flush=True)
         fn = globals()[f"cmp_{k}"]
