@@ -404,6 +404,7 @@ def main(argv=None):
         print(f"error: --only {bad}: allowed {list(GRIDS)}", file=sys.stderr)
         return 2
     sections, walls, allrows = [], {}, {}
+    overview = ["| experiment | checked rows within target | outside |", "|---|---|---|"]
     for k in keys:
         dirs, summ = {}, {}
         for e in ENGINES:
@@ -417,6 +418,9 @@ def main(argv=None):
         allrows[k] = rows
         n_ok = sum(1 for r in rows if r["ok"])
         n_chk = sum(1 for r in rows if r["ok"] is not None)
+        outside = [r["q"].split(" (")[0] for r in rows if r["ok"] is False]
+        overview.append(f"| {TITLES[k]} | {n_ok} of {n_chk} | {'; '.join(outside) or '–'} |".replace("|S", "\\|S")
+                        .replace("S_exact|", "S_exact\\|"))
         sections.append(f"### {TITLES[k]}\n\nGrid: {GRIDS[k][2]}.  Wall time (shared 2-core machine): twin "
                         f"{walls[(k, 'mujoco')]:.0f} s, exact {walls[(k, 'hybrid')]:.0f} s.  Within target: "
                         f"{n_ok} of {n_chk} checked rows.\n\n{table(rows)}\n")
@@ -425,6 +429,7 @@ def main(argv=None):
         pathlib.Path(a.json).write_text(json.dumps(allrows, indent=1, default=str))
     doc = pathlib.Path(a.doc)
     if sections:
+        splice(doc, "overview", "\n".join(overview))
         splice(doc, "tables", "\n".join(sections))
     if a.mechanisms:
         text = mechanisms()
