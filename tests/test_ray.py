@@ -44,7 +44,7 @@ def test_ray_sweep_equals_single_process_and_resumes(cluster, tmp_path):
 def test_readme_ray_route_cli(tmp_path):
     """The README's command: scripts/run.py ... run.launcher=ray (a local Ray, one worker a core)."""
     args = ["scripts/run.py", "experiment=snake_alpha_sweep", "sweep.alpha_deg=[20,30]", "run.cycles=2",
-            "run.progress=false"]
+            "robot.timestep=0.000125", "run.progress=false"]
     a = run_script(*args, "run.launcher=ray", f"hydra.run.dir={tmp_path / 'ray'}")
     assert a.returncode == 0, a.stderr[-2000:]
     b = run_script(*args, f"hydra.run.dir={tmp_path / 'local'}")

@@ -67,8 +67,8 @@ def test_changed_nonswept_parameter_and_cycles_are_recomputed(tmp_path):
 
 def test_snake_parameter_change_is_recomputed(tmp_path):
     kw = dict(run_kw=dict(cycles=1, nthread=1), progress=False)
-    sw.run_sweep(Snake, {"N": 5}, {"alpha_deg": [30.0]}, tmp_path, **kw)
-    _, st = sw.run_sweep(Snake, {"N": 5, "kp": 1500.0, "l": 0.09}, {"alpha_deg": [30.0]}, tmp_path, **kw)
+    sw.run_sweep(Snake, {"N": 5, "timestep": 1.25e-4}, {"alpha_deg": [30.0]}, tmp_path, **kw)
+    _, st = sw.run_sweep(Snake, {"N": 5, "timestep": 1.25e-4, "kp": 1500.0, "l": 0.09}, {"alpha_deg": [30.0]}, tmp_path, **kw)
     assert st["computed"] == 1 and st["recomputed"] == {"robot parameters changed": 1}
 
 

@@ -152,12 +152,14 @@ def _plot_table2(rows, path):
 
 # ---- calibration ----------------------------------------------------------------------------
 def calibrate(cfg, out) -> dict:
-    """Pick mu (and T_step) minimising the RMS loss error on Table 2's n=4 rows.
+    """Fit mu and T_step to Table 2's n=4 losses (envs/snake/calibration.py: data, objective, region).
 
     Every grid point (mu, T_step, alpha) is simulated; for each (mu, T_step) the RMS of
-    (twin loss - paper loss) over alpha in {30, 45, 58} deg is computed; the best pair
-    is written to calibration.json.
+    (twin loss - paper loss) over alpha in {30, 45, 58} deg is computed; the best point and the
+    confidence region (objective within calibration.DELTA of the best) go to calibration.json
+    (the committed copy is envs/snake/calibration.json), the objective map to calibration.png.
     """
+    from envs.snake import calibration as cal
     lists = sweep_lists(cfg)
     for n in lists.get("n", [cfg.robot.n]):
         if int(n) != 4:
@@ -169,37 +171,114 @@ def calibrate(cfg, out) -> dict:
     rows = sw.healthy(rows)             # failed and unhealthy points do not enter the fit (stats: failed)
     # calibrated parameters: mu, T_step and any other swept robot parameter except alpha_deg / n
     names = ["mu", "T_step"] + [k for k in lists if k not in ("mu", "T_step", "alpha_deg", "n")]
-    groups: dict = {}
-    for r in rows:
-        key = tuple(r[k] for k in names)
-        paper = TABLE2[(4, int(round(r["alpha_deg"])))]
-        groups.setdefault(key, []).append((r["loss"] - paper[4] / 100.0, r["alpha_deg"], r["loss"]))
-    table = []
-    for key, errs in sorted(groups.items()):
-        e = np.array([x[0] for x in errs])
-        table.append(dict(zip(names, key), rms_loss_error=float(np.sqrt(np.mean(e**2))),
-                          losses={f"{x[1]:g}": x[2] for x in errs}))
-    best = min(table, key=lambda d: d["rms_loss_error"], default=None)
-    summary = dict(stats, errors=errors, best=best, grid=table)
+    table = cal.grid_table(rows, names)
+    reg = cal.region(table, cal.DELTA, names) if table else None
+    summary = dict(stats, errors=errors, names=names, timestep=float(cfg.robot.timestep),
+                   cycles=int(cfg.run.cycles), data={f"{a:g}": v for a, v in cal.fit_rows().items()},
+                   best=reg.best if reg else None, region=reg.summary() if reg else None, grid=table)
     sw.write_json(out / "calibration.json", summary)
-    if table:
-        _plot_calibration(table, out / "calibration.png")
+    if reg is not None:
+        _plot_calibration(table, reg, out / "calibration.png")
     return summary
 
 
-def _plot_calibration(table, path):
+def _plot_calibration(table, reg, path):
+    """Objective map over (mu, T_step), the confidence region outlined, the best point marked."""
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    other = [k for k in table[0] if k not in ("mu", "rms_loss_error", "losses")]
-    for key in sorted({tuple(d[k] for k in other) for d in table}):
-        ds = sorted([d for d in table if tuple(d[k] for k in other) == key], key=lambda d: d["mu"])
-        ax.plot([d["mu"] for d in ds], [d["rms_loss_error"] * 100 for d in ds], "o-",
-                label=", ".join(f"{k}={v:g}" for k, v in zip(other, key)))
-    ax.set_xlabel("floor friction mu")
-    ax.set_ylabel("RMS(loss twin - loss paper) [%-points], n=4")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=6, ncol=2)
+    fig, ax = plt.subplots(figsize=(6.6, 4.8))
+    x, y = reg.names[0], reg.names[1]
+    pts = [d for d in table if math.isfinite(d["rms_loss_error"])]
+    px, py = np.array([d[x] for d in pts]), np.array([d[y] for d in pts])
+    pz = np.array([100 * d["rms_loss_error"] for d in pts])
+    lo = 100 * reg.best["rms_loss_error"]
+    levels = sorted({lo, lo + 100 * reg.delta} | {v for v in (2, 3, 5, 8, 13, 20, 30, 50) if v > lo + 100 * reg.delta})
+    if len(pts) >= 3 and np.ptp(px) > 0 and np.ptp(py) > 0:
+        cs = ax.tricontourf(px, py, np.clip(pz, None, levels[-1]), levels=levels, cmap="viridis_r", extend="max")
+        fig.colorbar(cs, ax=ax, label="RMS(loss twin - loss paper) [%-points], n = 4")
+    ax.scatter(px, py, c="k", s=8)
+    for a, b, z in zip(px, py, pz):
+        ax.annotate(f"{z:.1f}", (a, b), fontsize=6, xytext=(2, 2), textcoords="offset points")
+    mem = np.array([[d[x], d[y]] for d in reg.members])
+    ax.plot(mem[:, 0], mem[:, 1], "o", mfc="none", mec="r", ms=9, label=f"region: objective <= min + {100 * reg.delta:g}")
+    ext = [(e[x], e[y]) for e in reg.extremes]
+    if len(ext) >= 3:
+        c = np.mean(ext, axis=0)
+        ext = sorted(ext, key=lambda p: math.atan2((p[1] - c[1]) / (np.ptp(mem[:, 1]) or 1), (p[0] - c[0]) / (np.ptp(mem[:, 0]) or 1)))
+        ax.fill(*zip(*ext), fc=(1, 0, 0, 0.1), ec="r", lw=1.5)
+    ax.plot(reg.best[x], reg.best[y], "r*", ms=14, label=f"best: {x} = {reg.best[x]:g}, {y} = {reg.best[y]:g} ({lo:.2f})")
+    ax.set_xlabel("floor friction mu" if x == "mu" else x)
+    ax.set_ylabel("step time T_step [s]" if y == "T_step" else y)
+    ax.legend(fontsize=7, loc="upper right")
     save_figure(fig, path, dpi=120)
+
+
+def plot_calibration_file(data: dict, path) -> None:
+    """calibration.png from a calibration.json (e.g. the committed merged refit)."""
+    from envs.snake import calibration as cal
+    _plot_calibration(data["grid"], cal.region(data["grid"], cal.DELTA, tuple(data["names"])), path)
+
+
+# ---- predictions as intervals over the calibration's confidence region ----------------------------
+def intervals(cfg, out) -> dict:
+    """Every point of the sweep grid simulated at each extreme point of the committed calibration
+    region (envs/snake/calibration.py): per point [min, max] of Delta x, loss and speed, and the
+    value at the fitted point; each labelled calibration (Table 2's n = 4 rows) or prediction."""
+    from envs.snake import calibration as cal
+    reg = cal.load()
+    lists = sweep_lists(cfg)
+    points = [{**robot_params(cfg), **c} for c in sw.grid(lists)]
+    robots = cal.extreme_robots(points, reg)
+    key = list(dict.fromkeys(list(lists) + list(reg.names) + list(robot_cls(cfg).columns)))
+    rows, stats = sw.run_rows(robots, out, key=key, engine=sw.batch_engine(run_kw(cfg), **launch_kw(cfg)),
+                              progress=cfg.run.progress)
+    res = cal.intervals(points, rows, reg, ("dx", "loss", "V"))
+    lines = ["| n | N | alpha [deg] | kind | Delta x [mm] fit [min, max] | loss [%] fit [min, max] | "
+             "V [mm/s] fit [min, max] | paper loss [%] |", "|---|---|---|---|---|---|---|---|"]
+    for r in res:
+        n, a = int(r["n"]), float(r["alpha_deg"])
+        paper = TABLE2.get((n, int(round(a))), (None,) * 5)[4] if int(r["N"]) == 8 else None
+        r["kind"] = "calibration" if paper is not None else "prediction"
+        iv = lambda k, s: f"{r[k + '_fit'] * s:.1f} [{r[k][0] * s:.1f}, {r[k][1] * s:.1f}]"
+        lines.append(f"| {n} | {int(r['N'])} | {a:g} | {r['kind']} | {iv('dx', 1e3)} | {iv('loss', 100)} | "
+                     f"{iv('V', 1e3)} | {'-' if paper is None else paper} |" + (f" failed: {r['error']}" if r["error"] else ""))
+    (out / "intervals.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return dict(stats, region=reg.summary(), intervals=res)
+
+
+# ---- timestep convergence ----------------------------------------------------------------------
+def convergence(cfg, out) -> dict:
+    """The generic sweep over sweep.timestep (and Table 2's points), then per (n, alpha, other
+    swept parameters) the loss at each timestep and its change when the step is halved, and the
+    calibration objective (n = 4 rows) at each timestep: convergence.md, summary `convergence`."""
+    from envs.snake import calibration as cal
+    summary = sweep(cfg, out)
+    rows = sw.healthy(sw.read_csv(out / "results.csv"))
+    others = [k for k in sweep_lists(cfg) if k not in ("timestep", "n", "alpha_deg")]
+    groups: dict = {}
+    for r in rows:
+        key = (int(float(r["n"])), float(r["alpha_deg"])) + tuple(float(r[k]) for k in others)
+        groups.setdefault(key, {})[float(r["timestep"])] = 100 * float(r["loss"])
+    dts = sorted({dt for g in groups.values() for dt in g}, reverse=True)
+    head = ["n", "alpha [deg]"] + others + [f"loss @ {dt * 1e3:g} ms" for dt in dts] + ["|change| at the last halving"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    table = []
+    for key, g in sorted(groups.items()):
+        ls = [g.get(dt, math.nan) for dt in dts]
+        ch = [abs(b - a) for a, b in zip(ls, ls[1:])]
+        table.append(dict(zip(["n", "alpha_deg"] + others, key), losses=dict(zip(map(str, dts), ls)), changes=ch))
+        lines.append("| " + " | ".join(f"{v:g}" for v in key) + " | " + " | ".join(f"{v:.2f}" for v in ls)
+                     + f" | {ch[-1] if ch else math.nan:.2f} |")
+    objective = {}          # calibration objective per timestep (and other swept values), n = 4 rows
+    for key in {k[2:] for k in groups if k[0] == 4}:
+        for dt in dts:
+            losses = {int(round(k[1])): g[dt] / 100 for k, g in groups.items() if k[0] == 4 and k[2:] == key and dt in g}
+            objective.setdefault(str(key), {})[str(dt)] = 100 * cal.objective(losses)
+    lines += ["", "calibration objective RMS(loss twin - paper) [%-points], n = 4 rows:", ""]
+    lines += [f"- {k if k != '()' else 'objective'}: " + ", ".join(f"{float(dt) * 1e3:g} ms: {v:.2f}" for dt, v in o.items()) for k, o in objective.items()]
+    (out / "convergence.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return dict(summary, timesteps=dts, convergence=table, objective=objective)
 
 
 # ---- sweeps ------------------------------------------------------------------------------

@@ -1,0 +1,107 @@
+"""The snake's calibration machinery (envs/snake/calibration.py) on synthetic objectives, and the
+committed refit it exposes to the report.
+
+Tolerances: the synthetic objective is exact (no simulation), so membership is decided by the
+threshold alone: a point 1e-9 inside it belongs, a point 1e-9 outside does not.
+"""
+import math
+
+import numpy as np
+import pytest
+
+from envs.snake import calibration as cal
+from envs.snake.experiments import TABLE2
+
+
+def _valley(mu, T):
+    """A tilted quadratic valley (mu and T_step trade off along T = 0.55 + 0.5 (mu - 0.3)), minimum 0.004."""
+    u, v = (mu - 0.3) / 0.1, (T - 0.55 - 0.5 * (mu - 0.3)) / 0.05
+    return 0.004 + 0.002 * u ** 2 + 0.01 * v ** 2
+
+
+def _table(f, mus=np.round(np.arange(0.1, 0.61, 0.05), 3), Ts=np.round(np.arange(0.4, 0.71, 0.025), 4)):
+    return [dict(mu=float(m), T_step=float(t), rms_loss_error=f(m, t)) for m in mus for t in Ts]
+
+
+def test_region_keeps_points_within_the_threshold_and_excludes_the_rest():
+    table = _table(_valley)
+    reg = cal.region(table, delta=0.01)
+    assert reg.best["mu"] == pytest.approx(0.3) and reg.best["T_step"] == pytest.approx(0.55)
+    inside = {(d["mu"], d["T_step"]) for d in reg.members}
+    for d in table:                                    # membership is exactly the threshold test
+        assert ((d["mu"], d["T_step"]) in inside) == (d["rms_loss_error"] <= 0.004 + 0.01)
+    # falsifiable: a point just outside the threshold is excluded, one just inside is kept
+    edge = [dict(mu=0.9, T_step=0.9, rms_loss_error=0.014 + 1e-9), dict(mu=0.95, T_step=0.95, rms_loss_error=0.014 - 1e-9)]
+    reg2 = cal.region(table + edge, delta=0.01)
+    assert (0.9, 0.9) not in {(d["mu"], d["T_step"]) for d in reg2.members}
+    assert (0.95, 0.95) in {(d["mu"], d["T_step"]) for d in reg2.members}
+    # the ranges and the trade-off direction of the valley (slope 0.5 s per unit mu)
+    assert reg.ranges["mu"][0] < 0.3 < reg.ranges["mu"][1]
+    assert reg.slope == pytest.approx(0.5, abs=0.15)
+    # a smaller threshold gives a smaller region inside the larger one
+    small = cal.region(table, delta=0.002)
+    assert {(d["mu"], d["T_step"]) for d in small.members} < inside
+
+
+def test_extremes_are_hull_vertices_and_interval_spans_a_linear_prediction():
+    reg = cal.region(_table(_valley), delta=0.01)
+    ext = reg.extremes
+    assert {"mu": reg.best["mu"], "T_step": reg.best["T_step"]} in ext
+    assert len(ext) < len(reg.members)                 # interior members are not extremes
+    # a linear prediction reaches its min and max at hull vertices: the interval equals the
+    # min/max over every member
+    f = lambda p: 3 * p["mu"] - 2 * p["T_step"]
+    lo, hi, vals = cal.interval(f, ext)
+    every = [f(d) for d in reg.members]
+    assert lo == pytest.approx(min(every)) and hi == pytest.approx(max(every))
+    assert len(vals) == len(ext)
+
+
+def test_failed_points_never_belong_and_an_empty_table_is_an_error():
+    table = _table(_valley) + [dict(mu=0.3, T_step=0.8, rms_loss_error=math.nan)]
+    assert all(math.isfinite(d["rms_loss_error"]) for d in cal.region(table).members)
+    with pytest.raises(ValueError):
+        cal.region([dict(mu=0.3, T_step=0.5, rms_loss_error=math.nan)])
+
+
+def test_objective_is_the_rms_over_table2_n4_rows():
+    paper = {a: v[4] / 100 for (n, a), v in TABLE2.items() if n == 4}
+    assert cal.fit_rows() == paper
+    assert cal.objective(paper) == 0.0
+    assert cal.objective({a: v + 0.01 for a, v in paper.items()}) == pytest.approx(0.01)
+    assert cal.objective({a: v + (0.03 if a == 30 else 0) for a, v in paper.items()}) == pytest.approx(0.03 / math.sqrt(3))
+    assert math.isnan(cal.objective({30: 0.13}))      # a missing row is no fit
+
+
+def test_committed_refit_is_the_configured_default_and_inside_its_region():
+    from envs.snake.config import Params
+    reg = cal.load()
+    p = Params()
+    assert reg.best["mu"] == pytest.approx(p.mu) and reg.best["T_step"] == pytest.approx(p.T_step)
+    data = cal.load_data()
+    assert data["timestep"] == pytest.approx(p.timestep)     # fitted at the default (converged) step
+    for k in cal.FREE:                                 # the fitted value and its region are interior to the grid
+        grid = sorted({d[k] for d in data["grid"]})
+        assert grid[0] < reg.ranges[k][0] <= reg.best[k] <= reg.ranges[k][1] < grid[-1], k
+
+
+def test_predict_gives_each_point_the_min_and_max_over_the_extremes():
+    """Two extremes (slippery and grippy floor) at a coarse step: the interval is the two runs' span,
+    the fitted value is the run at the best point (tolerance: identical simulations, 1e-12)."""
+    from envs.core import batch
+    from envs.snake.robot import Snake
+    table = [dict(mu=0.15, T_step=0.5, rms_loss_error=0.010), dict(mu=0.6, T_step=0.5, rms_loss_error=0.005)]
+    reg = cal.region(table, delta=0.01)
+    assert len(reg.members) == 2 and reg.best["mu"] == 0.6
+    pt = dict(n=4, alpha_deg=45, timestep=2.5e-4)
+    (res,) = cal.predict([pt], metrics=("dx", "loss"), region_=reg, cycles=1)
+    singles = {}
+    for mu in (0.15, 0.6):
+        rb = Snake(**pt, mu=mu, T_step=0.5)
+        singles[mu] = rb.summarize(batch.run_points([rb], cycles=1, nthread=1)[0])
+    assert res["error"] == ""
+    for k in ("dx", "loss"):
+        lo, hi = sorted(singles[mu][k] for mu in singles)
+        assert res[k][0] == pytest.approx(lo, abs=1e-12) and res[k][1] == pytest.approx(hi, abs=1e-12)
+        assert res[f"{k}_fit"] == pytest.approx(singles[0.6][k], abs=1e-12)
+    assert res["dx"][1] - res["dx"][0] > 1e-3          # the floor matters: the interval is not a point
