@@ -105,3 +105,40 @@ def test_predict_gives_each_point_the_min_and_max_over_the_extremes():
         assert res[k][0] == pytest.approx(lo, abs=1e-12) and res[k][1] == pytest.approx(hi, abs=1e-12)
         assert res[f"{k}_fit"] == pytest.approx(singles[0.6][k], abs=1e-12)
     assert res["dx"][1] - res["dx"][0] > 1e-3          # the floor matters: the interval is not a point
+
+
+def test_calibrate_convergence_and_intervals_runners_write_their_contract(tmp_path):
+    """The three runners at a coarse step (0.25 ms, 1 period): files, region, the interval brackets the fit."""
+    import json
+
+    from tests.util import run_script
+    coarse = ("robot.timestep=0.00025", "run.cycles=1", "run.progress=false")
+    out = tmp_path / "cal"
+    res = run_script("scripts/run.py", "experiment=snake_calibrate", "sweep.mu=[0.3,0.5]", "sweep.T_step=[0.5]",
+                     *coarse, f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    data = json.loads((out / "calibration.json").read_text())
+    assert len(data["grid"]) == 2 and data["timestep"] == 0.00025 and data["region"]["delta"] == cal.DELTA
+    assert data["best"]["rms_loss_error"] == min(d["rms_loss_error"] for d in data["grid"])
+    assert (out / "calibration.png").stat().st_size > 10_000
+    out = tmp_path / "conv"
+    res = run_script("scripts/run.py", "experiment=snake_convergence", "sweep.timestep=[0.0005,0.00025]",
+                     "sweep.n=[4]", "sweep.alpha_deg=[30]", *coarse[1:], f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text())
+    (row,) = s["convergence"]
+    assert len(row["changes"]) == 1 and row["changes"][0] >= 0 and "| 4 | 30 |" in (out / "convergence.md").read_text()
+    out = tmp_path / "iv"
+    res = run_script("scripts/run.py", "experiment=snake_intervals", "sweep.n=[5]", "sweep.alpha_deg=[45]",
+                     *coarse, f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    (r,) = json.loads((out / "summary.json").read_text())["intervals"]
+    assert r["kind"] == "prediction" and r["error"] == ""
+    for k in ("dx", "loss", "V"):
+        assert r[k][0] <= r[f"{k}_fit"] <= r[k][1]
+    assert len(list(csv_rows(out / "results.csv"))) == len(cal.load().extremes)
+
+
+def csv_rows(path):
+    import csv
+    return csv.DictReader(open(path))
