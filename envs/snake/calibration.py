@@ -8,7 +8,8 @@ prediction.
   data        Table 2, n = 4, column (d - Delta x)/d: 13, 11, 9 % (alpha = 30, 45, 58 deg),
               printed in whole per cent
   free        mu (floor, wood: not given) and T_step (not given); everything else is fixed
-              (servo stiffness kp: its stiff limit, models/snake/README.md)
+              (servo stiffness kp = 2000 N m/rad: fixed, not fitted; its sensitivity is in
+              models/snake/README.md)
   objective   RMS over the three rows of (loss_twin - loss_paper), loss_twin = (d - Delta x)/d
               with the twin's own d = 10 l d_unit (so the d_unit misprint of row (4, 45) does not enter)
   region      the grid points whose objective is within DELTA of the minimum.  DELTA = 1 %-point:
