@@ -97,3 +97,12 @@ def test_gait_period_detector():
     tol = g["tolerance"]
     small = 0.5 * (tol["atol_m"] + tol["rtol"] * 0.045)            # alternation inside the tolerance: period 1
     assert gait_period([0.045 + (small if k % 2 else 0) for k in range(12)])["period"] == 1
+
+
+@pytest.mark.parametrize("override", ["experiment.sampling=box", "experiment.levels=[-2,0,2]"])
+def test_bad_friction_sampling_is_rejected_before_running(tmp_path, override):
+    from tests.util import run_script
+    r = run_script("scripts/run.py", "experiment=crawler_friction_robustness", "engine=hybrid", "sweep.omega=[16]",
+                   "sweep.psi_deg=[20]", override, f"hydra.run.dir={tmp_path / 'run'}")
+    assert r.returncode == 2 and r.stderr.startswith("error: experiment.")
+    assert not (tmp_path / "run").exists()                         # nothing written
