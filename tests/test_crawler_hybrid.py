@@ -354,11 +354,16 @@ def test_direction_reversal_experiment(tmp_path):
     assert {float(r["mu"]) for r in _rows(out / "results_phi0.csv")} == {0.398}
 
 
-def test_friction_robustness_experiment(tmp_path):
+@pytest.mark.parametrize("sampling,per_point", [("ratio", 3), ("eq7", 9)])
+def test_friction_robustness_experiment(tmp_path, sampling, per_point):
     out = _run(tmp_path, "experiment=crawler_friction_robustness", "engine=hybrid", "sweep.omega=[16]",
-               "sweep.psi_deg=[20,60]", "run.cycles=10")
+               "sweep.psi_deg=[20,60]", "run.cycles=10", f"experiment.sampling={sampling}")
     rows = _rows(out / "results.csv")
-    assert len(rows) == 18 and {"mu1", "mu2"} <= set(rows[0])
+    assert len(rows) == 2 * per_point and {"mu1", "mu2"} <= set(rows[0])
+    s = json.loads((out / "summary.json").read_text())
+    assert s["sampling"] == sampling and len(s["friction_set"]) == per_point
+    ratios = [float(r["mu1"]) / float(r["mu2"]) for r in rows]
+    assert (max(ratios) <= 1.1 + 1e-9) == (sampling == "ratio")    # eq7 reaches 1.1/0.9
     for r in _rows(out / "robustness.csv"):
         S_min, S_max, S_mu = float(r["S_min"]), float(r["S_max"]), float(r["S_mu"])
         assert S_min <= float(r["S"]) <= S_max and S_mu == pytest.approx(0.5 * (S_min + S_max))
@@ -374,6 +379,8 @@ def test_mass_distribution_experiment(tmp_path):
         m1, m2 = float(r["m1"]), float(r["m2"])
         assert m1 / m2 == pytest.approx(float(r["m1_over_m2"])) and (m1 + m2) / (2 * 0.194) == pytest.approx(0.5)
     assert rows[0]["S"] != rows[1]["S"]
+    pref = json.loads((out / "summary.json").read_text())["mass_preference"]["8"]
+    assert pref["best_m1_over_m2"] in (0.5, 2.0) and pref["preferred_heavier_link"].split()[0] in ("front", "rear")
 
 
 def test_time_scaling_experiment(tmp_path):
@@ -389,7 +396,8 @@ def test_time_scaling_experiment(tmp_path):
 def test_feedback_experiment(tmp_path, engine):
     out = _run(tmp_path, "experiment=crawler_feedback", f"engine={engine}", "experiment.cycles=4")
     s = json.loads((out / "summary.json").read_text())
-    assert {"S_open", "S_feedback", "S_seq"} <= set(s) and len(s["S_seq"]) == 4
+    assert {"S_open", "S_feedback", "S_seq", "period_feedback", "mean_stride_feedback"} <= set(s) and len(s["S_seq"]) == 4
+    assert s["period_feedback"] in (0, 1, 2) and s["period_tolerance"]["rtol"] > 0
     assert s["S_feedback"] > s["S_open"] + 0.01      # eq. 19 suppresses the opposing slippage at omega=8
     assert (out / "feedback.png").exists()
 

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 from envs.core.config import Experiment, experiment, plain_experiment
 from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
+from envs.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
 
 
 @dataclasses.dataclass
@@ -114,12 +115,14 @@ class DirectionReversal(Experiment):
 @experiment
 @dataclasses.dataclass
 class FrictionRobustness(Experiment):
-    """Figs. 8/9, eqs. 6-7: S over mu_i in [1 - eps, 1 + eps] mu."""
+    """Figs. 8/9, eqs. 6-7: S over the friction uncertainty set (envs/crawler/friction.py)."""
 
     name: str = "crawler_friction_robustness"
     runner: str = "envs.crawler.experiments.friction_robustness"
     eps: float = param(0.1, ge=0, lt=1)
-    levels: List[float] = param([-1.0, 0.0, 1.0], note="multiples of eps")
+    levels: List[float] = param([-1.0, 0.0, 1.0], note="multiples of eps, each in [-1, 1]")
+    sampling: str = param(DEFAULT_SAMPLING, choices=SAMPLINGS,
+                          note="ratio: mu1/mu2 in {1 + eps k}, mu1 mu2 = mu^2 (captions); eq7: mu_i grid")
 
 
 @experiment
@@ -143,6 +146,7 @@ class TimeScaling(Experiment):
     omega: List[float] = param([3.2, 8.0, 16.0])
     objective: str = param("S", choices=("S", "S_mu"))
     eps: float = param(0.1, ge=0, lt=1)
+    sampling: str = param(DEFAULT_SAMPLING, choices=SAMPLINGS, note="friction set of S_mu (as friction_robustness)")
     n_trials: int = param(24, ge=1, le=100000)
     batch: int = param(4, ge=1, le=1024)
     seed: int = param(0, ge=0, le=2**31 - 1)

@@ -16,6 +16,7 @@ from envs.core.experiment import robot_params
 from envs.core.plots import pyplot, save_figure
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
+from envs.crawler.friction import friction_set, is_nominal
 
 
 # ---- Fig. 4 ------------------------------------------------------------------------
@@ -218,17 +219,14 @@ def direction_reversal(cfg, out) -> dict:
 
 # ---- Fig. 8/9, eqs. 6-7: friction robustness ------------------------------------------------
 def friction_robustness(cfg, out) -> dict:
-    """S over mu_i in [1-eps, 1+eps] mu (eq. 7) per (omega, psi): S_min, S_max, S_mu (eq. 6);
-    psi*(omega) and psi_mu*(omega).  results.csv (every point), robustness.csv, optima.csv."""
-    eps = float(exp_cfg(cfg, "eps"))
-    levels = exp_cfg(cfg, "levels")
+    """S over the friction uncertainty set (envs/crawler/friction.py: `experiment.sampling` ratio,
+    mu1/mu2 in {1 + eps k}, or eq7, mu_i in {(1 + eps k) mu}) per (omega, psi): S_min, S_max,
+    S_mu (eq. 6); psi*(omega) and psi_mu*(omega).  results.csv (every point), robustness.csv, optima.csv."""
+    eps, sampling = float(exp_cfg(cfg, "eps")), exp_cfg(cfg, "sampling")
     base = robot_params(cfg)
     mu = float(base["mu"])
-    combos = [(1 + eps * i, 1 + eps * j) for i in levels for j in levels]
-    pts = []
-    for p in grid_points(cfg):
-        for f1, f2 in combos:
-            pts.append({**p, "mu1": round(mu * f1, 12), "mu2": round(mu * f2, 12)})
+    combos = friction_set(mu, eps, exp_cfg(cfg, "levels"), sampling)
+    pts = [{**p, "mu1": m1, "mu2": m2} for p in grid_points(cfg) for m1, m2 in combos]
     rows, stats = simulate_rows(cfg, pts, out)
     groups = {}
     for r in rows:
@@ -236,7 +234,7 @@ def friction_robustness(cfg, out) -> dict:
     rob = []
     for (w, psi), rs in sorted(groups.items()):
         Ss = np.array([valid_S(r) for r in rs])               # failed/unhealthy points: NaN
-        nom = [valid_S(r) for r in rs if abs(float(r["mu1"]) - mu) < 1e-9 and abs(float(r["mu2"]) - mu) < 1e-9]
+        nom = [valid_S(r) for r in rs if is_nominal(r["mu1"], r["mu2"], mu)]
         Smin, Smax = sw.nanmin(Ss), sw.nanmax(Ss)
         rob.append(dict(omega=w, psi_deg=psi, S=nom[0] if nom else math.nan, S_min=Smin, S_max=Smax,
                         S_mu=0.5 * (Smin + Smax), failed_points=sum(1 for r in rs if r.get("error"))))
@@ -282,9 +280,10 @@ def friction_robustness(cfg, out) -> dict:
     ax[1].set_title("Fig. 9: optimised phases")
     ax[1].legend(fontsize=7)
     ax[1].grid(alpha=0.3)
-    fig.suptitle(f"engine={engine_of(cfg)}, mu_i in [{1 - eps:g}, {1 + eps:g}] mu")
+    fig.suptitle(f"engine={engine_of(cfg)}, " + (f"mu1/mu2 in [{1 - eps:g}, {1 + eps:g}], mu1 mu2 = mu^2"
+                 if sampling == "ratio" else f"mu_i in [{1 - eps:g}, {1 + eps:g}] mu (eq. 7)"))
     save_figure(fig, out / "friction_robustness.png", dpi=120)
-    summary = dict(stats, optima=optima)
+    summary = dict(stats, sampling=sampling, eps=eps, friction_set=[list(c) for c in combos], optima=optima)
     return summary
 
 
@@ -343,5 +342,37 @@ def mass_distribution(cfg, out) -> dict:
         if rs:
             b = max(rs, key=lambda r: r["S"])
             best[f"{w:g}"] = dict(mass_ratio=b["mass_ratio"], m1_over_m2=b["m1_over_m2"], S_mm=b["S"] * 1e3)
-    summary = dict(stats, best=best)
+    summary = dict(stats, best=best, mass_preference=mass_preference(rows))
     return summary
+
+
+FIG12_RATIO = 0.5      # Fig. 12: the section (m1 + m2)/(2 m0) = 0.5
+
+
+def mass_preference(rows, ratio=FIG12_RATIO) -> dict:
+    """Fig. 12 preference per omega on the section mass_ratio = `ratio` (the nearest one run).
+
+    Convention (models/crawler/README.md, "Mass preference"): link 1 carries foot 1 and mass m1
+    (eqs. 9, 12), S > 0 is motion towards foot 1, so link 1 is the front link whenever S > 0
+    (the paper's "front link m1 > m2").  dS_dlog: central difference of S over ln(m1/m2) at the
+    two asymmetries nearest 1 on either side (mm per unit ln); preferred_heavier_link: the
+    heavier link of the S-maximal asymmetry (front = m1 > m2, rear = m2 > m1, none = m1 = m2).
+    """
+    ok = [r for r in rows if np.isfinite(valid_S(r))]
+    if not ok:
+        return {}
+    sec = min({r["mass_ratio"] for r in ok}, key=lambda x: abs(x - ratio))
+    out = {}
+    for w in sorted({r["omega"] for r in ok}):
+        rs = sorted([r for r in ok if r["omega"] == w and r["mass_ratio"] == sec], key=lambda r: r["m1_over_m2"])
+        a = np.array([r["m1_over_m2"] for r in rs])
+        S = np.array([valid_S(r) for r in rs])
+        lo, hi = a < 1, a > 1
+        slope = (math.nan if not (lo.any() and hi.any()) else
+                 float((S[hi][0] - S[lo][-1]) / math.log(a[hi][0] / a[lo][-1]) * 1e3))
+        best = float(a[int(np.argmax(S))])
+        out[f"{w:g}"] = dict(mass_ratio=sec, S_mm={f"{x:g}": float(y * 1e3) for x, y in zip(a, S)},
+                             dS_dlog_m1_over_m2_mm=slope, best_m1_over_m2=best,
+                             preferred_heavier_link="front (m1 > m2)" if best > 1 else
+                             "rear (m2 > m1)" if best < 1 else "none (m1 = m2)")
+    return out

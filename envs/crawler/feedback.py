@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from envs.core import sweep as sw
+from envs.core import metrics, sweep as sw
 from envs.core.experiment import robot_params, run_kw
 from envs.core.plots import pyplot, save_figure
 from envs.crawler.robot import FORWARD, Crawler
@@ -14,6 +14,27 @@ from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw
 
 
 # ---- Section VIII: feedback control ------------------------------------------------------
+PERIOD_RTOL, PERIOD_ATOL, PERIOD_REPEATS = 2e-3, 2e-5, 3
+
+
+def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPEATS) -> dict:
+    """Period (1 or 2 steps; 0: not converged) of a per-step stride sequence S_k (m).
+
+    Period p when the last `repeats` lag-p differences |S_k - S_{k-p}| are all within
+    atol + rtol * mean|S| of the tail (the shared envs.core.metrics.steady_state test; p = 1
+    is tried first, so a period-2 gait is one whose alternation exceeds that tolerance).
+    Returns period, the mean stride per step over the last period (over the last 2 steps when
+    not converged) and, for period 2, the two alternating strides (the last two steps).
+    """
+    v = np.asarray(strides, float)
+    st = metrics.steady_state(v, rtol=rtol, atol=atol, repeats=repeats, max_period=2, n_avg=2)
+    out = dict(period=st.period, mean_stride=st.value, alternating_strides=None,
+               tolerance=dict(rtol=rtol, atol_m=atol, repeats=repeats))
+    if st.period == 2:
+        out["alternating_strides"] = [float(v[-2]), float(v[-1])]
+    return out
+
+
 def feedback(cfg, out) -> dict:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
     from envs.crawler import hybrid as H
@@ -57,6 +78,11 @@ def feedback(cfg, out) -> dict:
                    S_seq=[float(x) for x in seqs["feedback"]], n_avg=navg, errors=errors, liftoff_t=liftoff,
                    gains=dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim_deg=fb["phi_lim_deg"]),
                    wall_s=time.perf_counter() - t0)
+    for k in ("open", "feedback"):          # Sec. VIII: the feedback gait is two-step periodic
+        g = gait_period(seqs[k])
+        summary[f"period_{k}"], summary[f"mean_stride_{k}"] = g["period"], g["mean_stride"]
+        summary[f"alternating_strides_{k}"] = g["alternating_strides"]
+    summary["period_tolerance"] = g["tolerance"]
     return summary
 
 

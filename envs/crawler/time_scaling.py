@@ -10,12 +10,13 @@ from envs.core.errors import ConfigError
 from envs.core.experiment import robot_params
 from envs.core.plots import pyplot, save_figure
 from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, simulate_rows, valid_S
+from envs.crawler.friction import friction_set
 
 
 # ---- Section VII: time scaling + Bayesian optimisation ---------------------------------------
-def _robust_points(p, eps, levels=(-1.0, 0.0, 1.0)):
-    mu = float(p["mu"])
-    return [{**p, "mu1": mu * (1 + eps * i), "mu2": mu * (1 + eps * j)} for i in levels for j in levels]
+def _robust_points(p, eps, sampling):
+    """The point p over the friction uncertainty set of S_mu (envs/crawler/friction.py)."""
+    return [{**p, "mu1": m1, "mu2": m2} for m1, m2 in friction_set(float(p["mu"]), eps, sampling=sampling)]
 
 
 def time_scaling(cfg, out) -> dict:
@@ -30,7 +31,8 @@ def time_scaling(cfg, out) -> dict:
     omegas = exp_cfg(cfg, "omega")
     n_trials, batch = int(exp_cfg(cfg, "n_trials")), int(exp_cfg(cfg, "batch"))
     objective = exp_cfg(cfg, "objective")
-    eps = float(exp_cfg(cfg, "eps"))
+    eps, sampling = float(exp_cfg(cfg, "eps")), exp_cfg(cfg, "sampling")
+    k = len(friction_set(float(base["mu"]), eps, sampling=sampling)) if objective == "S_mu" else 1
     psi_base = exp_cfg(cfg, "psi_baseline")
     bounds = exp_cfg(cfg, "bounds")
     seed = int(exp_cfg(cfg, "seed"))
@@ -42,10 +44,9 @@ def time_scaling(cfg, out) -> dict:
         """Objective of each parameter dict (S or S_mu), through run_rows (rows recorded)."""
         pts = []
         for p in params_list:
-            pts.extend(_robust_points(p, eps) if objective == "S_mu" else [p])
+            pts.extend(_robust_points(p, eps, sampling) if objective == "S_mu" else [p])
         rows, _ = simulate_rows(cfg, pts, out, progress=False)
         vals = []
-        k = 9 if objective == "S_mu" else 1
         for i in range(len(params_list)):
             S = np.array([valid_S(r) for r in rows[i * k:(i + 1) * k]])      # failed/unhealthy: NaN
             vals.append(float(0.5 * (np.nanmin(S) + np.nanmax(S))) if np.isfinite(S).any() else math.nan)
@@ -91,6 +92,8 @@ def time_scaling(cfg, out) -> dict:
     b = next((r for r in best_rows if abs(r["omega"] - fig_w) < 1e-9), best_rows[0])
     plot_fig10(base, b, out / "fig10_time_scaling.png", cfg)
     summary = dict(engine=engine_of(cfg), objective=objective, simulations=state["n"], best=best_rows)
+    if objective == "S_mu":
+        summary.update(sampling=sampling, eps=eps)
     return summary
 
 
