@@ -50,7 +50,7 @@ GRIDS = {
              "(a) phi0 = 145 deg, mu = 0.172, omega 0.5-16 (14 points); (b) omega = 9, mu = 0.398, "
              "phi0 100-150 deg step 5 (the default)"),
     "fig89": ("crawler_friction_robustness", [f"sweep.psi_deg=[{','.join(map(str, FIG8_PSI))}]"],
-              f"omega 0.3, 16 x psi {FIG8_PSI} deg (reduced from 14 psi for CPU time: the paper's psi* and psi_mu* regions and the omega = 16 optimum of the full grid), 3 x 3 mu_i levels"),
+              f"omega 0.3, 16 x psi {FIG8_PSI} deg (reduced from 14 psi for CPU time: the paper's psi* and psi_mu* regions and the omega = 16 optimum of the full grid), the default friction set (ratio sampling: mu1/mu2 in {0.9, 1, 1.1}, mu1 mu2 = mu^2)"),
     "fig1112": ("crawler_mass_distribution", ["experiment.mass_ratio=[0.5]"],
                 "omega 0.3, 3.2, 8, 16 x m1/m2 0.5, 0.67, 1, 1.5, 2 at (m1+m2)/(2 m0) = 0.5 (the Fig. 12 section; "
                 "reduced from 4 mass ratios)"),
