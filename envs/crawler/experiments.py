@@ -1,4 +1,5 @@
-"""Crawler experiments (paper: Gamus, Gat & Or).  Each writes into Hydra's run directory.
+"""Crawler experiments (paper: Gamus, Gat & Or): computations returning a Result (tables, plots from
+envs/crawler/plots.py, summary) that the shell writes into Hydra's run directory.
 
 Every experiment runs with `engine=mujoco` (the MuJoCo twin, native batch runner)
 or `engine=hybrid` (the paper's exact hybrid model, envs/crawler/hybrid.py, points
@@ -7,20 +8,21 @@ in a process pool) and writes the same results.csv columns either way.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import robot_params
-from envs.core.plots import pyplot, save_figure
+from envs.core.experiment import Result, robot_params
+from envs.crawler import plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
 from envs.crawler.friction import friction_set, is_nominal
 
 
 # ---- Fig. 4 ------------------------------------------------------------------------
-def frequency_sweep(cfg, out) -> dict:
+def frequency_sweep(cfg, out) -> Result:
     """Fig. 4: S and V vs omega.  results.csv, S_V_vs_omega.png, summary.json.
 
     experiment.overlay (default: none): also run the other engine into
@@ -34,8 +36,6 @@ def frequency_sweep(cfg, out) -> dict:
         if overlay not in ENGINES:
             raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
         curves[overlay], _ = simulate_rows(cfg, grid_points(cfg), out, engine=overlay, filename=f"results_{overlay}.csv")
-    plot_s_v({e: sw.healthy(rs) for e, rs in curves.items()}, out / "S_V_vs_omega.png",
-             omitted=sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     summary = dict(stats, all_steady=all(bool(r["steady"]) for r in ok),
                    S_by_omega={f"{r['omega']:g}": r["S"] for r in ok})
@@ -44,36 +44,9 @@ def frequency_sweep(cfg, out) -> dict:
     if overlay:
         summary[f"S_by_omega_{overlay}"] = {f"{r['omega']:g}": r["S"] for r in sw.healthy(curves[overlay])}
         summary[f"failed_points_{overlay}"] = len(curves[overlay]) - len(sw.healthy(curves[overlay]))
-    return summary
-
-
-LABELS = {"mujoco": "MuJoCo twin", "hybrid": "exact hybrid model"}
-COLORS = {"mujoco": "tab:blue", "hybrid": "tab:orange"}
-
-
-def plot_s_v(curves, path, omitted: int = 0) -> None:
-    plt = pyplot()
-    if isinstance(curves, list):
-        curves = {"mujoco": curves}
-    fig, ax = plt.subplots(2, 1, figsize=(6, 6), sharex=True)
-    for eng, rows in curves.items():
-        rows = sorted(rows, key=lambda r: r["omega"])
-        w = column(rows, "omega")
-        S, V = column(rows, "S") * 1e3, column(rows, "V") * 1e3
-        steady = np.array([bool(r["steady"]) for r in rows], dtype=bool)
-        for a, y in ((ax[0], S), (ax[1], V)):
-            a.plot(w, y, "o-", color=COLORS.get(eng), label=LABELS.get(eng, eng), ms=4)
-            if (~steady).any():
-                a.plot(w[~steady], y[~steady], "x", color="tab:red", label=None)
-    for a, name in ((ax[0], "S [mm]"), (ax[1], "V [mm/s]")):
-        a.axhline(0, color="k", lw=0.5)
-        a.set_ylabel(name)
-        a.grid(alpha=0.3)
-    ax[0].legend()
-    ax[1].set_xlabel("omega [rad/s]")
-    ax[0].set_title("Crawler: step distance and velocity vs frequency (Fig. 4)"
-                    + (f"\n{omitted} failed/unhealthy points omitted (results.csv: error)" if omitted else ""))
-    save_figure(fig, path, dpi=120)
+    draw = partial(plots.s_v, {e: sw.healthy(rs) for e, rs in curves.items()},
+                   sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
+    return Result(summary, plots={"S_V_vs_omega.png": draw})
 
 
 # ---- twin vs hybrid ------------------------------------------------------------------
@@ -81,7 +54,7 @@ def tolerance(S_ref, abs_mm=1.5, rel=0.03):
     return np.maximum(abs_mm * 1e-3, rel * np.abs(S_ref))
 
 
-def twin_vs_hybrid(cfg, out) -> dict:
+def twin_vs_hybrid(cfg, out) -> Result:
     """S(omega) from both engines: comparison.csv (error table), twin_vs_hybrid.png."""
     pts = grid_points(cfg)
     runs = {e: simulate_rows(cfg, pts, out, engine=e, filename=f"results_{e}.csv") for e in ENGINES}
@@ -100,32 +73,15 @@ def twin_vs_hybrid(cfg, out) -> dict:
                           fn_min_hybrid=min(sw.num(rh["foot1_fn_min"]), sw.num(rh["foot2_fn_min"])),
                           error="; ".join(f"{e}: {r['error']}" for e, r in (("mujoco", rm), ("hybrid", rh))
                                           if r.get("error"))))
-    cols = list(table[0].keys()) if table else []
-    sw.write_csv(out / "comparison.csv", cols, table)
-    plt = pyplot()
-    fig, ax = plt.subplots(2, 1, figsize=(6.5, 6.5), sharex=True)
-    w = np.array([t["omega"] for t in table])
-    for k, eng in (("S_mujoco_mm", "mujoco"), ("S_hybrid_mm", "hybrid")):
-        ax[0].plot(w, [t[k] for t in table], "o-", ms=4, color=COLORS[eng], label=LABELS[eng])
     err = np.array([t["err_mm"] for t in table])
-    tol = np.array([t["tol_mm"] for t in table])
-    ax[1].plot(w, err, "o-", ms=4, color="k", label="twin - hybrid")
-    ax[1].fill_between(w, -tol, tol, color="tab:green", alpha=0.2, label=f"target max({tol_abs:g} mm, {100 * tol_rel:g} %)")
-    ax[0].set_ylabel("S [mm]")
-    ax[1].set_ylabel("error [mm]")
-    ax[1].set_xlabel("omega [rad/s]")
-    for a in ax:
-        a.grid(alpha=0.3)
-        a.legend()
-    ax[0].set_title("MuJoCo twin vs exact hybrid model (Fig. 4 inputs)")
-    save_figure(fig, out / "twin_vs_hybrid.png", dpi=120)
     summary = dict(engine=main, points=len(pts), wall_s={e: runs[e][1]["wall_s"] for e in ENGINES},
                    max_abs_err_mm=sw.nanmax(np.abs(err)),
                    failed_points={e: runs[e][1]["failed_points"] for e in ENGINES},
                    all_healthy=all(runs[e][1]["all_healthy"] for e in ENGINES),
                    all_within=bool(all(t["within"] for t in table)),
                    failing_omega=[t["omega"] for t in table if not t["within"]], table=table)
-    return summary
+    return Result(summary, tables={"comparison.csv": (list(table[0].keys()) if table else [], table)},
+                  plots={"twin_vs_hybrid.png": partial(plots.twin_vs_hybrid, table, tol_abs, tol_rel)})
 
 
 # ---- Fig. 6: psi-omega map ------------------------------------------------------------
@@ -139,7 +95,7 @@ def _optimum(xs, ys):
     return float(xs[j]), float(ys[j])
 
 
-def psi_omega_map(cfg, out) -> dict:
+def psi_omega_map(cfg, out) -> Result:
     """Fig. 6: S over (psi, omega); psi_star.csv with the S-optimal phase per omega."""
     pts = grid_points(cfg)
     rows, stats = simulate_rows(cfg, pts, out)
@@ -152,22 +108,10 @@ def psi_omega_map(cfg, out) -> dict:
     for j, w in enumerate(omegas):
         p, s = _optimum(psis, S[:, j])
         star.append(dict(omega=w, psi_star_deg=p, S_star=s))
-    sw.write_csv(out / "psi_star.csv", ["omega", "psi_star_deg", "S_star"], star)
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7, 5))
-    if len(omegas) > 1 and len(psis) > 1:
-        cs = ax.contourf(omegas, psis, S * 1e3, levels=20, cmap="viridis")
-        fig.colorbar(cs, ax=ax, label="S [mm]")
-    ax.plot(omegas, [s["psi_star_deg"] for s in star], "k:o", ms=3, label="psi*(omega)")
-    ax.set_xscale("log")
-    ax.set_xlabel("omega [rad/s]")
-    ax.set_ylabel("psi [deg]")
-    ax.set_title(f"Step distance over the psi-omega plane (Fig. 6), engine={engine_of(cfg)}")
-    ax.legend()
-    save_figure(fig, out / "psi_omega_map.png", dpi=120)
     summary = dict(stats, psi_star={f"{s['omega']:g}": s["psi_star_deg"] for s in star},
                    S_star_mm={f"{s['omega']:g}": s["S_star"] * 1e3 for s in star})
-    return summary
+    return Result(summary, tables={"psi_star.csv": (["omega", "psi_star_deg", "S_star"], star)},
+                  plots={"psi_omega_map.png": partial(plots.psi_omega_map, omegas, psis, S, star, engine_of(cfg))})
 
 
 # ---- Fig. 7: direction reversal ---------------------------------------------------------
@@ -182,7 +126,7 @@ def zero_crossings(x, y):
     return out
 
 
-def direction_reversal(cfg, out) -> dict:
+def direction_reversal(cfg, out) -> Result:
     """Fig. 7: (a) S vs omega at phi0=145 deg, mu=0.172 (results.csv);
     (b) S vs phi0 at omega=9 rad/s, mu=0.398 (results_phi0.csv)."""
     a, b = exp_cfg(cfg, "a"), exp_cfg(cfg, "b")
@@ -194,31 +138,18 @@ def direction_reversal(cfg, out) -> dict:
     ra, rb = sw.healthy(ra), sw.healthy(rb)     # failed and unhealthy points are left out (summary says)
     wa, Sa = column(ra, "omega"), column(ra, "S")
     pb_, Sb = column(rb, "phi0_deg"), column(rb, "S")
-    plt = pyplot()
-    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-    ax[0].plot(wa, Sa * 1e3, "o-", ms=4)
-    ax[0].set_xlabel("omega [rad/s]")
-    ax[0].set_title(f"phi0={a['fixed'].get('phi0_deg')} deg, mu={a['fixed'].get('mu')}")
-    ax[1].plot(pb_, Sb * 1e3, "o-", ms=4)
-    ax[1].set_xlabel("phi0 [deg]")
-    ax[1].set_title(f"omega={b['fixed'].get('omega')} rad/s, mu={b['fixed'].get('mu')}")
-    for x in ax:
-        x.axhline(0, color="k", lw=0.5)
-        x.set_ylabel("S [mm]")
-        x.grid(alpha=0.3)
-    fig.suptitle(f"Direction reversal (Fig. 7), engine={engine_of(cfg)}")
-    save_figure(fig, out / "direction_reversal.png", dpi=120)
     summary = dict(engine=engine_of(cfg), wall_s=sa["wall_s"] + sb["wall_s"],
                    failed_points=sa["failed_points"] + sb["failed_points"],
                    all_healthy=sa["all_healthy"] and sb["all_healthy"], failed=sa["failed"] + sb["failed"],
                    reversal_omega=zero_crossings(wa, Sa), reversal_phi0_deg=zero_crossings(pb_, Sb),
                    S_vs_omega_mm={f"{w:g}": s * 1e3 for w, s in zip(wa, Sa)},
                    S_vs_phi0_mm={f"{p:g}": s * 1e3 for p, s in zip(pb_, Sb)})
-    return summary
+    draw = partial(plots.direction_reversal, a, b, wa, Sa, pb_, Sb, engine_of(cfg))
+    return Result(summary, plots={"direction_reversal.png": draw})
 
 
 # ---- Fig. 8/9, eqs. 6-7: friction robustness ------------------------------------------------
-def friction_robustness(cfg, out) -> dict:
+def friction_robustness(cfg, out) -> Result:
     """S over the friction uncertainty set (envs/crawler/friction.py: `experiment.sampling` ratio,
     mu1/mu2 in {1 + eps k}, or eq7, mu_i in {(1 + eps k) mu}) per (omega, psi): S_min, S_max,
     S_mu (eq. 6); psi*(omega) and psi_mu*(omega).  results.csv (every point), robustness.csv, optima.csv."""
@@ -238,7 +169,6 @@ def friction_robustness(cfg, out) -> dict:
         Smin, Smax = sw.nanmin(Ss), sw.nanmax(Ss)
         rob.append(dict(omega=w, psi_deg=psi, S=nom[0] if nom else math.nan, S_min=Smin, S_max=Smax,
                         S_mu=0.5 * (Smin + Smax), failed_points=sum(1 for r in rs if r.get("error"))))
-    sw.write_csv(out / "robustness.csv", list(rob[0].keys()), rob)
     optima = []
     for w in sorted({r["omega"] for r in rob}):
         rs = sorted([r for r in rob if r["omega"] == w], key=lambda r: r["psi_deg"])
@@ -251,40 +181,11 @@ def friction_robustness(cfg, out) -> dict:
                            loss_at_psi_star=1 - rs[jS]["S_mu"] / rs[jS]["S"],
                            psi_mu_star_deg=psis[jM], S_at_psi_mu_star=rs[jM]["S"], S_mu_at_psi_mu_star=rs[jM]["S_mu"],
                            loss_at_psi_mu_star=1 - rs[jM]["S_mu"] / rs[jM]["S"]))
-    sw.write_csv(out / "optima.csv", list(optima[0].keys()) if optima else [], optima)
-    plt = pyplot()
-    ws = sorted({r["omega"] for r in rob})
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
-    for k, w in enumerate(ws):
-        rs = sorted([r for r in rob if r["omega"] == w], key=lambda r: r["psi_deg"])
-        psi = np.array([r["psi_deg"] for r in rs])
-        norm = max(abs(np.nanmax([r["S"] for r in rs])), 1e-12)
-        c = f"C{k}"
-        ax[0].plot(psi, [r["S"] / norm for r in rs], "-", color=c, label=f"S, omega={w:g}")
-        ax[0].fill_between(psi, [r["S_min"] / norm for r in rs], [r["S_max"] / norm for r in rs], color=c, alpha=0.2)
-        ax[0].plot(psi, [r["S_mu"] / norm for r in rs], "--", color=c, label=f"S_mu, omega={w:g}")
-    ax[0].set_xlabel("psi [deg]")
-    ax[0].set_ylabel("S / max S")
-    ax[0].set_title("Fig. 8: friction robustness vs phase")
-    ax[0].legend(fontsize=7)
-    ax[0].grid(alpha=0.3)
-    o = optima
-    wo = [x["omega"] for x in o]
-    ax[1].plot(wo, [x["S_at_psi_star"] * 1e3 for x in o], "-o", color="tab:blue", ms=3, label="S at psi*")
-    ax[1].plot(wo, [x["S_mu_at_psi_star"] * 1e3 for x in o], "--", color="tab:blue", label="S_mu at psi*")
-    ax[1].plot(wo, [x["S_at_psi_mu_star"] * 1e3 for x in o], "-o", color="k", ms=3, label="S at psi_mu*")
-    ax[1].plot(wo, [x["S_mu_at_psi_mu_star"] * 1e3 for x in o], "--", color="k", label="S_mu at psi_mu*")
-    ax[1].set_xscale("log")
-    ax[1].set_xlabel("omega [rad/s]")
-    ax[1].set_ylabel("S [mm]")
-    ax[1].set_title("Fig. 9: optimised phases")
-    ax[1].legend(fontsize=7)
-    ax[1].grid(alpha=0.3)
-    fig.suptitle(f"engine={engine_of(cfg)}, " + (f"mu1/mu2 in [{1 - eps:g}, {1 + eps:g}], mu1 mu2 = mu^2"
-                 if sampling == "ratio" else f"mu_i in [{1 - eps:g}, {1 + eps:g}] mu (eq. 7)"))
-    save_figure(fig, out / "friction_robustness.png", dpi=120)
     summary = dict(stats, sampling=sampling, eps=eps, friction_set=[list(c) for c in combos], optima=optima)
-    return summary
+    return Result(summary, tables={"robustness.csv": (list(rob[0].keys()), rob),
+                                   "optima.csv": (list(optima[0].keys()) if optima else [], optima)},
+                  plots={"friction_robustness.png": partial(plots.friction_robustness, rob, optima, eps, sampling,
+                                                            engine_of(cfg))})
 
 
 # ---- Fig. 11/12: mass distribution --------------------------------------------------------
@@ -298,7 +199,7 @@ def mass_points(base, ratio, asym):
     return dict(m1=m1, m2=m2, J1=J1, J2=J2)
 
 
-def mass_distribution(cfg, out) -> dict:
+def mass_distribution(cfg, out) -> Result:
     """Fig. 11/12: S over mass ratio x asymmetry for several omega.  results.csv, PNG."""
     ratios, asyms = exp_cfg(cfg, "mass_ratio"), exp_cfg(cfg, "m1_over_m2")
     pts, meta = [], []
@@ -309,33 +210,6 @@ def mass_distribution(cfg, out) -> dict:
                 meta.append(dict(mass_ratio=rr, m1_over_m2=a))
     rows, stats = simulate_rows(cfg, pts, out, meta=meta)
     ws = sorted({r["omega"] for r in rows})
-    plt = pyplot()
-    fig, ax = plt.subplots(1, len(ws) + 1, figsize=(3.6 * (len(ws) + 1), 3.6), squeeze=False)
-    ax = ax[0]
-    for k, w in enumerate(ws):
-        S = np.full((len(ratios), len(asyms)), np.nan)
-        for r in rows:
-            if r["omega"] == w:
-                S[ratios.index(r["mass_ratio"]), asyms.index(r["m1_over_m2"])] = valid_S(r)   # failed: NaN
-        im = ax[k].pcolormesh(np.arange(len(asyms)), np.arange(len(ratios)), S * 1e3, shading="nearest", cmap="viridis")
-        ax[k].set_xticks(range(len(asyms)), [f"{a:g}" for a in asyms])
-        ax[k].set_yticks(range(len(ratios)), [f"{a:g}" for a in ratios])
-        ax[k].set_xlabel("m1/m2")
-        ax[k].set_ylabel("(m1+m2)/(2 m0)")
-        ax[k].set_title(f"omega={w:g}")
-        fig.colorbar(im, ax=ax[k], label="S [mm]")
-        sec = sorted([r for r in sw.healthy(rows) if r["omega"] == w and abs(r["mass_ratio"] - 0.5) < 1e-9],
-                     key=lambda r: r["m1_over_m2"])
-        if sec:
-            ax[-1].plot([r["m1_over_m2"] for r in sec], [r["S"] * 1e3 for r in sec], "o-", ms=3, label=f"omega={w:g}")
-    ax[-1].set_xscale("log")
-    ax[-1].set_xlabel("m1/m2 (ratio 0.5)")
-    ax[-1].set_ylabel("S [mm]")
-    ax[-1].set_title("Fig. 12")
-    ax[-1].legend(fontsize=7)
-    ax[-1].grid(alpha=0.3)
-    fig.suptitle(f"Mass distribution (Fig. 11/12), engine={engine_of(cfg)}")
-    save_figure(fig, out / "mass_distribution.png", dpi=110)
     best = {}
     for w in ws:
         rs = [r for r in rows if r["omega"] == w and np.isfinite(valid_S(r))]
@@ -343,7 +217,8 @@ def mass_distribution(cfg, out) -> dict:
             b = max(rs, key=lambda r: r["S"])
             best[f"{w:g}"] = dict(mass_ratio=b["mass_ratio"], m1_over_m2=b["m1_over_m2"], S_mm=b["S"] * 1e3)
     summary = dict(stats, best=best, mass_preference=mass_preference(rows))
-    return summary
+    draw = partial(plots.mass_distribution, rows, ws, ratios, asyms, engine_of(cfg))
+    return Result(summary, plots={"mass_distribution.png": draw})
 
 
 FIG12_RATIO = 0.5      # Fig. 12: the section (m1 + m2)/(2 m0) = 0.5

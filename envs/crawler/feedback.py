@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 import numpy as np
 
-from envs.core import metrics, sweep as sw
-from envs.core.experiment import robot_params, run_kw
-from envs.core.plots import pyplot, save_figure
+from envs.core import metrics
+from envs.core.experiment import Result, robot_params, run_kw
+from envs.crawler import plots
 from envs.crawler.robot import FORWARD, Crawler
 from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw
 
@@ -35,7 +36,7 @@ def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPE
     return out
 
 
-def feedback(cfg, out) -> dict:
+def feedback(cfg, out) -> Result:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
     from envs.crawler import hybrid as H
     base = robot_params(cfg)
@@ -71,8 +72,6 @@ def feedback(cfg, out) -> dict:
                      "steady": (bool(abs(seqs[k][-1] - seqs[k][-1 - navg]) < 2e-5 + 2e-3 * abs(S))
                                 if len(seqs[k]) > navg else False),
                      "control": k})
-    sw.write_csv(out / "results.csv", list(rows[0].keys()), rows)
-    plot_feedback(traces, r, H.FeedbackLaw(r.inputs, P, **law_kw), out / "feedback.png", engine)
     summary = dict(engine=engine, omega=r.cfg["omega"], S_open=S_open, S_feedback=S_fb,
                    S_open_seq=[float(x) for x in seqs["open"]], S_feedback_seq=[float(x) for x in seqs["feedback"]],
                    S_seq=[float(x) for x in seqs["feedback"]], n_avg=navg, errors=errors, liftoff_t=liftoff,
@@ -83,7 +82,8 @@ def feedback(cfg, out) -> dict:
         summary[f"period_{k}"], summary[f"mean_stride_{k}"] = g["period"], g["mean_stride"]
         summary[f"alternating_strides_{k}"] = g["alternating_strides"]
     summary["period_tolerance"] = g["tolerance"]
-    return summary
+    draw = partial(plots.feedback, traces, r, H.FeedbackLaw(r.inputs, P, **law_kw), engine)
+    return Result(summary, tables={"results.csv": (list(rows[0].keys()), rows)}, plots={"feedback.png": draw})
 
 
 def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
@@ -141,32 +141,3 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
     neg = np.flatnonzero((fn <= 1e-6).any(axis=1)) if len(fn) else []
     return dict(t=np.array(ts), q=np.array(qs), vx=np.array(vs), ctrl=None,
                 S_seq=FORWARD * np.diff(x1_b), liftoff_t=float(np.array(ts)[neg[0]]) if len(neg) else None)
-
-
-def plot_feedback(traces, r, law, path, engine) -> None:
-    plt = pyplot()
-    T = r.period
-    fig, ax = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    for k, style in (("feedback", "-"), ("open", ":")):
-        tr = traces[k]
-        t = np.asarray(tr["t"])
-        sel = t >= t[-1] - 2 * T
-        ax[0].plot(t[sel], np.degrees(tr["q"][sel, 0]), style, color="tab:blue")
-        ax[0].plot(t[sel], np.degrees(tr["q"][sel, 1]), style, color="k")
-        ax[1].plot(t[sel], tr["vx"][sel, 0] * 1e3, style, color="tab:blue")
-        ax[1].plot(t[sel], tr["vx"][sel, 1] * 1e3, style, color="k")
-    t = np.asarray(traces["feedback"]["t"])
-    tt = t[t >= t[-1] - 2 * T]
-    qr = r.inputs(tt)[0]
-    ax[0].plot(tt, np.degrees(qr[:, 0]), "--", color="tab:blue", alpha=0.5)
-    ax[0].plot(tt, np.degrees(qr[:, 1]), "--", color="k", alpha=0.5)
-    vr = np.array([law.v_ref(x)[0] for x in tt])
-    ax[1].plot(tt, vr[:, 0] * 1e3, "--", color="tab:blue", alpha=0.5)
-    ax[1].plot(tt, vr[:, 1] * 1e3, "--", color="k", alpha=0.5)
-    ax[0].set_ylabel("phi1 (blue), phi2 (black) [deg]")
-    ax[1].set_ylabel("x1', x2' [mm/s]")
-    ax[1].set_xlabel("t [s]")
-    ax[0].set_title(f"Fig. 13/14: feedback (solid), open loop (dotted), reference (dashed); {engine}")
-    for a in ax:
-        a.grid(alpha=0.3)
-    save_figure(fig, path, dpi=120)

@@ -2,8 +2,11 @@
 figure, each drawing into the path it is given."""
 from __future__ import annotations
 
-from envs.core import metrics
+import numpy as np
+
+from envs.core import metrics, sweep as sw
 from envs.core.plots import pyplot, save_figure
+from envs.crawler.engines import column, valid_S
 from envs.crawler.robot import FORWARD
 
 STICK, FWD, BWD, LIFT = metrics.STICK, metrics.SLIP_FORWARD, metrics.SLIP_BACKWARD, metrics.LIFTOFF
@@ -46,4 +49,204 @@ def slip_pattern(traces: dict, omega: float, path) -> None:
     ax[1].legend(fontsize=7, ncol=2)
     ax[1].grid(alpha=0.3)
     fig.suptitle(f"Contact modes over the steady cycle, omega = {omega:g} rad/s (Fig. 5)", y=0.99)
+    save_figure(fig, path, dpi=120)
+
+
+LABELS = {"mujoco": "MuJoCo twin", "hybrid": "exact hybrid model"}
+COLORS = {"mujoco": "tab:blue", "hybrid": "tab:orange"}
+
+
+def s_v(curves, omitted, path) -> None:
+    """Fig. 4: S and V vs omega, one curve per engine (unsteady points crossed)."""
+    plt = pyplot()
+    if isinstance(curves, list):
+        curves = {"mujoco": curves}
+    fig, ax = plt.subplots(2, 1, figsize=(6, 6), sharex=True)
+    for eng, rows in curves.items():
+        rows = sorted(rows, key=lambda r: r["omega"])
+        w = column(rows, "omega")
+        S, V = column(rows, "S") * 1e3, column(rows, "V") * 1e3
+        steady = np.array([bool(r["steady"]) for r in rows], dtype=bool)
+        for a, y in ((ax[0], S), (ax[1], V)):
+            a.plot(w, y, "o-", color=COLORS.get(eng), label=LABELS.get(eng, eng), ms=4)
+            if (~steady).any():
+                a.plot(w[~steady], y[~steady], "x", color="tab:red", label=None)
+    for a, name in ((ax[0], "S [mm]"), (ax[1], "V [mm/s]")):
+        a.axhline(0, color="k", lw=0.5)
+        a.set_ylabel(name)
+        a.grid(alpha=0.3)
+    ax[0].legend()
+    ax[1].set_xlabel("omega [rad/s]")
+    ax[0].set_title("Crawler: step distance and velocity vs frequency (Fig. 4)"
+                    + (f"\n{omitted} failed/unhealthy points omitted (results.csv: error)" if omitted else ""))
+    save_figure(fig, path, dpi=120)
+
+
+def twin_vs_hybrid(table, tol_abs, tol_rel, path) -> None:
+    """S(omega) of both engines and their difference against the target band."""
+    plt = pyplot()
+    fig, ax = plt.subplots(2, 1, figsize=(6.5, 6.5), sharex=True)
+    w = np.array([t["omega"] for t in table])
+    for k, eng in (("S_mujoco_mm", "mujoco"), ("S_hybrid_mm", "hybrid")):
+        ax[0].plot(w, [t[k] for t in table], "o-", ms=4, color=COLORS[eng], label=LABELS[eng])
+    err = np.array([t["err_mm"] for t in table])
+    tol = np.array([t["tol_mm"] for t in table])
+    ax[1].plot(w, err, "o-", ms=4, color="k", label="twin - hybrid")
+    ax[1].fill_between(w, -tol, tol, color="tab:green", alpha=0.2, label=f"target max({tol_abs:g} mm, {100 * tol_rel:g} %)")
+    ax[0].set_ylabel("S [mm]")
+    ax[1].set_ylabel("error [mm]")
+    ax[1].set_xlabel("omega [rad/s]")
+    for a in ax:
+        a.grid(alpha=0.3)
+        a.legend()
+    ax[0].set_title("MuJoCo twin vs exact hybrid model (Fig. 4 inputs)")
+    save_figure(fig, path, dpi=120)
+
+
+def psi_omega_map(omegas, psis, S, star, engine, path) -> None:
+    """Fig. 6: S over the psi-omega plane with psi*(omega)."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 5))
+    if len(omegas) > 1 and len(psis) > 1:
+        cs = ax.contourf(omegas, psis, S * 1e3, levels=20, cmap="viridis")
+        fig.colorbar(cs, ax=ax, label="S [mm]")
+    ax.plot(omegas, [s["psi_star_deg"] for s in star], "k:o", ms=3, label="psi*(omega)")
+    ax.set_xscale("log")
+    ax.set_xlabel("omega [rad/s]")
+    ax.set_ylabel("psi [deg]")
+    ax.set_title(f"Step distance over the psi-omega plane (Fig. 6), engine={engine}")
+    ax.legend()
+    save_figure(fig, path, dpi=120)
+
+
+def direction_reversal(a, b, wa, Sa, pb_, Sb, engine, path) -> None:
+    """Fig. 7: S vs omega (a) and vs phi0 (b)."""
+    plt = pyplot()
+    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+    ax[0].plot(wa, Sa * 1e3, "o-", ms=4)
+    ax[0].set_xlabel("omega [rad/s]")
+    ax[0].set_title(f"phi0={a['fixed'].get('phi0_deg')} deg, mu={a['fixed'].get('mu')}")
+    ax[1].plot(pb_, Sb * 1e3, "o-", ms=4)
+    ax[1].set_xlabel("phi0 [deg]")
+    ax[1].set_title(f"omega={b['fixed'].get('omega')} rad/s, mu={b['fixed'].get('mu')}")
+    for x in ax:
+        x.axhline(0, color="k", lw=0.5)
+        x.set_ylabel("S [mm]")
+        x.grid(alpha=0.3)
+    fig.suptitle(f"Direction reversal (Fig. 7), engine={engine}")
+    save_figure(fig, path, dpi=120)
+
+
+def friction_robustness(rob, optima, eps, sampling, engine, path) -> None:
+    """Figs. 8/9: S, its friction band and S_mu vs psi; the optimised phases vs omega."""
+    plt = pyplot()
+    ws = sorted({r["omega"] for r in rob})
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
+    for k, w in enumerate(ws):
+        rs = sorted([r for r in rob if r["omega"] == w], key=lambda r: r["psi_deg"])
+        psi = np.array([r["psi_deg"] for r in rs])
+        norm = max(abs(np.nanmax([r["S"] for r in rs])), 1e-12)
+        c = f"C{k}"
+        ax[0].plot(psi, [r["S"] / norm for r in rs], "-", color=c, label=f"S, omega={w:g}")
+        ax[0].fill_between(psi, [r["S_min"] / norm for r in rs], [r["S_max"] / norm for r in rs], color=c, alpha=0.2)
+        ax[0].plot(psi, [r["S_mu"] / norm for r in rs], "--", color=c, label=f"S_mu, omega={w:g}")
+    ax[0].set_xlabel("psi [deg]")
+    ax[0].set_ylabel("S / max S")
+    ax[0].set_title("Fig. 8: friction robustness vs phase")
+    ax[0].legend(fontsize=7)
+    ax[0].grid(alpha=0.3)
+    o = optima
+    wo = [x["omega"] for x in o]
+    ax[1].plot(wo, [x["S_at_psi_star"] * 1e3 for x in o], "-o", color="tab:blue", ms=3, label="S at psi*")
+    ax[1].plot(wo, [x["S_mu_at_psi_star"] * 1e3 for x in o], "--", color="tab:blue", label="S_mu at psi*")
+    ax[1].plot(wo, [x["S_at_psi_mu_star"] * 1e3 for x in o], "-o", color="k", ms=3, label="S at psi_mu*")
+    ax[1].plot(wo, [x["S_mu_at_psi_mu_star"] * 1e3 for x in o], "--", color="k", label="S_mu at psi_mu*")
+    ax[1].set_xscale("log")
+    ax[1].set_xlabel("omega [rad/s]")
+    ax[1].set_ylabel("S [mm]")
+    ax[1].set_title("Fig. 9: optimised phases")
+    ax[1].legend(fontsize=7)
+    ax[1].grid(alpha=0.3)
+    fig.suptitle(f"engine={engine}, " + (f"mu1/mu2 in [{1 - eps:g}, {1 + eps:g}], mu1 mu2 = mu^2"
+                 if sampling == "ratio" else f"mu_i in [{1 - eps:g}, {1 + eps:g}] mu (eq. 7)"))
+    save_figure(fig, path, dpi=120)
+
+
+def mass_distribution(rows, ws, ratios, asyms, engine, path) -> None:
+    """Figs. 11/12: S over mass ratio x asymmetry per omega; the ratio-0.5 section."""
+    plt = pyplot()
+    fig, ax = plt.subplots(1, len(ws) + 1, figsize=(3.6 * (len(ws) + 1), 3.6), squeeze=False)
+    ax = ax[0]
+    for k, w in enumerate(ws):
+        S = np.full((len(ratios), len(asyms)), np.nan)
+        for r in rows:
+            if r["omega"] == w:
+                S[ratios.index(r["mass_ratio"]), asyms.index(r["m1_over_m2"])] = valid_S(r)   # failed: NaN
+        im = ax[k].pcolormesh(np.arange(len(asyms)), np.arange(len(ratios)), S * 1e3, shading="nearest", cmap="viridis")
+        ax[k].set_xticks(range(len(asyms)), [f"{a:g}" for a in asyms])
+        ax[k].set_yticks(range(len(ratios)), [f"{a:g}" for a in ratios])
+        ax[k].set_xlabel("m1/m2")
+        ax[k].set_ylabel("(m1+m2)/(2 m0)")
+        ax[k].set_title(f"omega={w:g}")
+        fig.colorbar(im, ax=ax[k], label="S [mm]")
+        sec = sorted([r for r in sw.healthy(rows) if r["omega"] == w and abs(r["mass_ratio"] - 0.5) < 1e-9],
+                     key=lambda r: r["m1_over_m2"])
+        if sec:
+            ax[-1].plot([r["m1_over_m2"] for r in sec], [r["S"] * 1e3 for r in sec], "o-", ms=3, label=f"omega={w:g}")
+    ax[-1].set_xscale("log")
+    ax[-1].set_xlabel("m1/m2 (ratio 0.5)")
+    ax[-1].set_ylabel("S [mm]")
+    ax[-1].set_title("Fig. 12")
+    ax[-1].legend(fontsize=7)
+    ax[-1].grid(alpha=0.3)
+    fig.suptitle(f"Mass distribution (Fig. 11/12), engine={engine}")
+    save_figure(fig, path, dpi=110)
+
+
+def feedback(traces, r, law, engine, path) -> None:
+    """Figs. 13/14: joint angles and foot velocities, feedback vs open loop, with the references."""
+    plt = pyplot()
+    T = r.period
+    fig, ax = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    for k, style in (("feedback", "-"), ("open", ":")):
+        tr = traces[k]
+        t = np.asarray(tr["t"])
+        sel = t >= t[-1] - 2 * T
+        ax[0].plot(t[sel], np.degrees(tr["q"][sel, 0]), style, color="tab:blue")
+        ax[0].plot(t[sel], np.degrees(tr["q"][sel, 1]), style, color="k")
+        ax[1].plot(t[sel], tr["vx"][sel, 0] * 1e3, style, color="tab:blue")
+        ax[1].plot(t[sel], tr["vx"][sel, 1] * 1e3, style, color="k")
+    t = np.asarray(traces["feedback"]["t"])
+    tt = t[t >= t[-1] - 2 * T]
+    qr = r.inputs(tt)[0]
+    ax[0].plot(tt, np.degrees(qr[:, 0]), "--", color="tab:blue", alpha=0.5)
+    ax[0].plot(tt, np.degrees(qr[:, 1]), "--", color="k", alpha=0.5)
+    vr = np.array([law.v_ref(x)[0] for x in tt])
+    ax[1].plot(tt, vr[:, 0] * 1e3, "--", color="tab:blue", alpha=0.5)
+    ax[1].plot(tt, vr[:, 1] * 1e3, "--", color="k", alpha=0.5)
+    ax[0].set_ylabel("phi1 (blue), phi2 (black) [deg]")
+    ax[1].set_ylabel("x1', x2' [mm/s]")
+    ax[1].set_xlabel("t [s]")
+    ax[0].set_title(f"Fig. 13/14: feedback (solid), open loop (dotted), reference (dashed); {engine}")
+    for a in ax:
+        a.grid(alpha=0.3)
+    save_figure(fig, path, dpi=120)
+
+
+def fig10(traces, b, path) -> None:
+    """Fig. 10: inputs and foot velocities with and without time scaling (hybrid model traces)."""
+    plt = pyplot()
+    fig, ax = plt.subplots(2, 1, figsize=(6.5, 6), sharex=True)
+    for style, t, q, vx in traces:
+        ax[0].plot(t, np.degrees(q[:, 0]), style, color="tab:blue")
+        ax[0].plot(t, np.degrees(q[:, 1]), style, color="k")
+        ax[1].plot(t, vx[:, 0] * 1e3, style, color="tab:blue")
+        ax[1].plot(t, vx[:, 1] * 1e3, style, color="k")
+    ax[0].set_ylabel("phi1 (blue), phi2 (black) [deg]")
+    ax[1].set_ylabel("x1', x2' [mm/s]")
+    ax[1].set_xlabel("t in the last cycle [s]")
+    ax[0].set_title(f"Fig. 10: time-scaled (solid) vs alpha=0 (dashed), omega={b['omega']:g} (hybrid model)",
+                    fontsize=10)
+    for a in ax:
+        a.grid(alpha=0.3)
     save_figure(fig, path, dpi=120)

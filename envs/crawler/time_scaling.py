@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
-from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import robot_params
-from envs.core.plots import pyplot, save_figure
+from envs.core.experiment import Result, robot_params
+from envs.crawler import plots
 from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, simulate_rows, valid_S
 from envs.crawler.friction import friction_set
 
@@ -19,7 +19,7 @@ def _robust_points(p, eps, sampling):
     return [{**p, "mu1": m1, "mu2": m2} for m1, m2 in friction_set(float(p["mu"]), eps, sampling=sampling)]
 
 
-def time_scaling(cfg, out) -> dict:
+def time_scaling(cfg, out) -> Result:
     """Optuna (TPE) over (alpha, Upsilon, psi) per omega for S (or S_mu): results.csv (every trial),
     best.csv (baseline alpha=0 best-psi vs optimum, gain), fig10_time_scaling.png."""
     import warnings
@@ -87,36 +87,24 @@ def time_scaling(cfg, out) -> dict:
                               psi_deg=bt.params["psi_deg"],
                               value_best=bt.value, gain=bt.value / vb[jb] if vb[jb] else math.nan,
                               gain_mm=(bt.value - vb[jb]) * 1e3))
-    sw.write_csv(out / "best.csv", list(best_rows[0].keys()), best_rows)
     fig_w = float(exp_cfg(cfg, "fig10_omega"))
     b = next((r for r in best_rows if abs(r["omega"] - fig_w) < 1e-9), best_rows[0])
-    plot_fig10(base, b, out / "fig10_time_scaling.png", cfg)
     summary = dict(engine=engine_of(cfg), objective=objective, simulations=state["n"], best=best_rows)
     if objective == "S_mu":
         summary.update(sampling=sampling, eps=eps)
-    return summary
+    return Result(summary, tables={"best.csv": (list(best_rows[0].keys()), best_rows)},
+                  plots={"fig10_time_scaling.png": partial(plots.fig10, fig10_traces(base, b, cfg), b)})
 
 
-def plot_fig10(base, b, path, cfg) -> None:
-    """Fig. 10: inputs and foot velocities with and without time scaling (hybrid model traces)."""
+def fig10_traces(base, b, cfg) -> list:
+    """Fig. 10's last-cycle traces of the exact model, without (alpha = 0, dashed) and with (solid)
+    the best time scaling: [(style, t, q (n, 2), vx (n, 2))]."""
     from envs.crawler import hybrid as H
-    plt = pyplot()
-    fig, ax = plt.subplots(2, 1, figsize=(6.5, 6), sharex=True)
+    out = []
     for style, p in (("--", dict(psi_deg=b["psi_base_deg"], alpha=0.0, upsilon_deg=0.0)),
                      ("-", dict(psi_deg=b["psi_deg"], alpha=b["alpha"], upsilon_deg=b["upsilon_deg"]))):
         run = H.simulate({**base, "omega": b["omega"], **p}, cycles=int(cfg.run.cycles), **hybrid_kw(cfg))
         spc = H.SAMPLES_PER_CYCLE
         sl = slice(max(0, len(run.t) - spc - 1), len(run.t))
-        t = run.t[sl] - run.t[sl][0]
-        ax[0].plot(t, np.degrees(run.q[sl, 3]), style, color="tab:blue")
-        ax[0].plot(t, np.degrees(run.q[sl, 4]), style, color="k")
-        ax[1].plot(t, run.vx[sl, 0] * 1e3, style, color="tab:blue")
-        ax[1].plot(t, run.vx[sl, 1] * 1e3, style, color="k")
-    ax[0].set_ylabel("phi1 (blue), phi2 (black) [deg]")
-    ax[1].set_ylabel("x1', x2' [mm/s]")
-    ax[1].set_xlabel("t in the last cycle [s]")
-    ax[0].set_title(f"Fig. 10: time-scaled (solid) vs alpha=0 (dashed), omega={b['omega']:g} (hybrid model)",
-                    fontsize=10)
-    for a in ax:
-        a.grid(alpha=0.3)
-    save_figure(fig, path, dpi=120)
+        out.append((style, run.t[sl] - run.t[sl][0], run.q[sl, 3:5], run.vx[sl, :2]))
+    return out
