@@ -21,8 +21,9 @@ from envs.core import config
 @dataclasses.dataclass
 class Result:
     """What a runner computed.  summary: the scalars (summary.json); tables: file name -> columns
-    (name -> sequence, all of one length) or (column names, row dicts); plots: file name ->
-    a function drawing the figure into the path it is given (the robot's plots module)."""
+    (name -> sequence, all of one length) or (column names, row dicts) for a .csv, any JSON value
+    for a .json, text for a .md; plots: file name -> a function drawing the figure into the path
+    it is given (the robot's plots module)."""
     summary: dict
     tables: dict = dataclasses.field(default_factory=dict)
     plots: dict[str, Callable] = dataclasses.field(default_factory=dict)
@@ -31,6 +32,12 @@ class Result:
         from envs.core.store import write_csv
         from envs.core.sweep import write_json
         for name, table in self.tables.items():
+            if name.endswith(".json"):
+                write_json(out / name, table)
+                continue
+            if isinstance(table, str):
+                (out / name).write_text(table)
+                continue
             if isinstance(table, dict):
                 cols = list(table)
                 rows = [dict(zip(cols, vals)) for vals in zip(*(table[c] for c in cols))]
