@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from envs.core import metrics, sweep as sw
+from envs.core.errors import ConfigError
 from envs.core.experiment import robot_params, run_kw
 from envs.core.plots import pyplot, save_figure
 from envs.crawler.robot import FORWARD, Crawler
@@ -43,6 +44,9 @@ def feedback(cfg, out) -> dict:
     cycles = int(exp_cfg(cfg, "cycles"))
     engine = engine_of(cfg)
     r = Crawler(**base)
+    if engine == "warp":
+        raise ConfigError("engine", "warp", "mujoco or hybrid for the feedback experiment",
+                          "its feedback law runs in Python between steps; engine=warp runs open-loop batch sweeps")
     if engine == "mujoco":
         r.check_steps(cycles, run_kw(cfg)["max_steps"])      # bounded: rejected before simulating
     P = H.Params.from_robot(r)
