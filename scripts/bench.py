@@ -122,11 +122,9 @@ def warp_main(args) -> int:
     n = 2 if args.quick else args.sweep_n
     pts = [dict(omega=float(w), psi_deg=float(p)) for w in np.linspace(8.0, 16.0, n) for p in np.linspace(0, 180, n)]
     print(f"sweep: {len(pts)} crawler points (psi 0-180 deg x omega 8-16 rad/s), {args.cycles} cycles each")
-    warp_engine.check([Crawler(**pts[0])])
-    t0 = time.perf_counter()
-    batch.run_points([Crawler(**pts[0])], Crawler, cycles=1, chunk=1, engine="warp", device=dev, max_steps=None)
-    print(f"warp first call on {dev} (kernel compile or cache load, put_model, one step): "
-          f"{time.perf_counter() - t0:.1f} s")
+    from envs.core import warp_batch
+    first = warp_batch.first_step(Crawler(**pts[0]), dev)
+    print(f"warp first step on {dev} (kernel compile or cache load, put_model, one step): {first:.1f} s")
     ws, ww = engine_sweep(pts, args.cycles, engine="warp", device=dev, nworld=args.nworld)
     print(f"warp  ({dev}, {min(len(pts), args.nworld or warp_engine.NWORLD[dev.split(':')[0]])} worlds): "
           f"{ws:12,.0f} steps/s {len(pts) / ww:8.2f} points/s  wall {ww:.1f} s")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one short check to run on a lent GPU machine (total well under 8 minutes on an H100):
 #   1. install the .[gpu] extra with the mujoco constraint (into .venv, made by setup.sh if absent),
-#   2. the warp agreement against the C engine on CUDA (scripts/warp_agreement.py, 3 robots, 2 cycles),
+#   2. the warp agreement against the C engine on CUDA (scripts/warp_agreement.py: the crawler and
+#      MinIAQ-II sweeps; ROBOTS="crawler snake miniaq" adds the snake's 12000 steps and its compile),
 #   3. bench --engine warp: a 32x32-point crawler sweep x 2 cycles on warp (4096 worlds at most) and on
 #      the C batch runner (every core), and the Fig. 6 map's wall time extrapolated from its own worlds,
 #   4. a summary (the card, versions, the numbers) printed and written to $OUT/gpu_check.txt if $OUT is set.
@@ -9,6 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-32}
+ROBOTS=${ROBOTS:-"crawler miniaq bolt"}
 OUTDIR=${OUT:-/tmp}
 LOG="$OUTDIR/gpu_check.txt"
 : > "$LOG"
@@ -24,10 +26,10 @@ timeout 180 .venv/bin/python -m pip install -q -e ".[gpu]" -c constraints.txt > 
 .venv/bin/python -c "import mujoco, mujoco_warp, warp; from importlib.metadata import version as v; \
 print('versions: mujoco', mujoco.__version__, 'mujoco-warp', v('mujoco-warp'), 'warp', warp.config.version)" 2>&1 \
   | grep versions | tee -a "$LOG"
-say "== agreement on cuda (2 cycles, tolerances in scripts/warp_agreement.py)"
-timeout 240 .venv/bin/python scripts/warp_agreement.py --device cuda --robots crawler snake miniaq bolt 2>&1 \
+say "== agreement on cuda ($ROBOTS; sweeps and tolerances in scripts/warp_agreement.py)"
+timeout 270 .venv/bin/python scripts/warp_agreement.py --device cuda --robots $ROBOTS 2>&1 \
   | grep -v "^Module\|^Warp\|^   " | tee -a "$LOG"
 say "== bench --engine warp (sweep ${N}x${N}, 2 cycles)"
-timeout 240 .venv/bin/python scripts/bench.py --engine warp --device cuda --sweep-n "$N" --cycles 2 2>&1 \
+timeout 180 .venv/bin/python scripts/bench.py --engine warp --device cuda --sweep-n "$N" --cycles 2 2>&1 \
   | grep -v "^Module\|^Warp\|^   " | tee -a "$LOG"
 say "== done in $(( $(date +%s) - t0 )) s"

@@ -246,3 +246,18 @@ def _fold(s, rows, nsens, chunk, cycles, min_cycles, stop_when_steady, steady_kw
         if s.robot.loops:
             s.max_loop_gap = max(s.max_loop_gap, float(h[:, 1].max()))
     return None
+
+
+def first_step(robot, device=None) -> float:
+    """Seconds to put `robot`'s model on `device` and take its first step (the kernels compiled, or
+    loaded from Warp's kernel cache): what a run pays once before its worlds step."""
+    import time
+    t0 = time.perf_counter()
+    m = robot.model()
+    we.check([robot])
+    pool = _Pool([m], 1, 1, robot.steps_per_cycle // robot.samples_per_cycle, we.device(device))
+    pool.load(0, robot, m)
+    pool.push()
+    loops = np.array([[m.sensor(a).adr[0], m.sensor(b).adr[0]] for a, b in robot.loops], dtype=np.int32)
+    pool.run_chunk(robot.controls(np.zeros(1))[:, None], loops)
+    return time.perf_counter() - t0
