@@ -35,6 +35,14 @@ def test_warp_engine_is_refused_cleanly_for_a_closed_loop_robot_or_without_the_e
         config.validate(cfg)
     with pytest.raises(ConfigError, match="engine='nope'"):
         config.validate(_cfg("engine=nope"))
+    crawler = _cfg("robot=crawler", "experiment=crawler_psi_omega_map", "engine=warp", "run.device=cpu")
+    if HAVE_WARP:                  # offered to every robot whose features MuJoCo Warp supports
+        from envs.core.experiment import run_kw
+        assert config.validate(crawler)["engine"] == "warp"
+        assert run_kw(crawler)["engine"] == "warp" and run_kw(crawler)["device"] == "cpu"
+    else:                          # without the extra: the install line, before anything runs
+        with pytest.raises(ConfigError, match=r"\.\[gpu\]"):
+            config.validate(crawler)
 
 
 @needs_warp
