@@ -93,13 +93,14 @@ def main(argv=None):
         total = time.perf_counter() - t
         print(f"\n{robot}: warp {wsps:.0f} world-steps/s, C {csps:.0f} steps/s, first call (compile or cache "
               f"load, put_model, one step) {comp:.1f} s, total {total:.0f} s")
+        print("| robot | point | metric | C engine | warp | abs diff | tolerance | ok |\n|---|---|---|---|---|---|---|---|")
         for r in rows:
             if r[2] == "refused":
-                print(f"  refused: {r[-1]}")
+                print(f"| {robot} | - | refused | | | | | {r[-1]} |")
                 continue
             bad += not r[-1]
-            print(f"  {r[1]:>14} {r[2]:>22}  C {r[3]:+.6g}  warp {r[4]:+.6g}  |d| {r[5]:.2g} <= {r[6]:.2g} "
-                  f"{'ok' if r[-1] else 'FAIL'}")
+            print(f"| {robot} | {r[1]} | {r[2]} | {r[3]:.6g} | {r[4]:.6g} | {r[5]:.2g} | {r[6]:.2g} | "
+                  f"{'ok' if r[-1] else 'FAIL'} |")
     print(f"\n{'all within tolerance' if not bad else f'{bad} comparisons over tolerance'}")
     return 1 if bad else 0
 

@@ -87,7 +87,8 @@ def test_warp_engine_through_the_sweep_store(tmp_path):
 
 @needs_warp
 @pytest.mark.slow
-@pytest.mark.parametrize("robot", ["crawler", "snake", "miniaq"])
+@pytest.mark.parametrize("robot", ["crawler", "snake", pytest.param("miniaq", marks=pytest.mark.xfail(
+    strict=True, reason="open: yaw rate and lateral drift differ beyond TOL (README, Engines)"))])
 def test_small_sweep_agrees_with_the_c_engine(robot):
     """Each robot's small sweep (scripts/warp_agreement.py SWEEPS, 2 cycles) within TOL."""
     rows, *_ = wa.compare(robot, device="cpu")
