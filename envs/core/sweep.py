@@ -78,6 +78,13 @@ def batch_kw(run_kw: dict, engine: str) -> dict:
     return dict(kw, engine="warp", device=run_kw.get("device"), nworld=run_kw.get("nworld")) if engine == "warp" else kw
 
 
+def engine_for(name: str, run_kw: dict, **launch) -> Engine:
+    """The batch path's engine `name` (one of BATCH_ENGINES) with run_kw and launch keywords."""
+    if name not in BATCH_ENGINES:
+        raise ConfigError("engine", name, f"one of {list(BATCH_ENGINES)} (the batch path)")
+    return batch_engine(batch_kw(run_kw, name), **launch)
+
+
 def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per_task=None) -> Engine:
     """The MuJoCo engine: the native batch runner (envs.core.batch.run_points), in this process
     (launcher=local) or in Ray tasks (launcher=ray, envs/core/ray_runner.py): same rows, same
