@@ -87,7 +87,7 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
                stop_when_steady: bool = False, steady_kw: dict | None = None,
                nthread: int | None = None, nsim: int | None = None,
                chunk: int = 2000, max_steps: int | None = DEFAULT_MAX_STEPS, on_result=None,
-               progress=None) -> list:
+               progress=None, engine: str = "mujoco", device: str | None = None, nworld: int | None = None) -> list:
     """Simulate `points` (Robot instances, or dicts of config parameters of `robot_cls`).
 
     Every point is validated before anything is simulated, its step count included
@@ -97,6 +97,8 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
     finishing order); progress(n) is called with the number of points finished.
     Points whose models differ in structure (e.g. a snake's N) run in separate
     batches.  Returns the list of `Run`s in point order.
+    engine=warp runs them on MuJoCo Warp instead (envs/core/warp_engine.py; `device`: its Warp
+    device, default cuda if usable else cpu; `nworld`: worlds per batch); nthread/nsim are unused there.
     """
     robots = [p if isinstance(p, Robot) else robot_cls(**p) for p in points]
     if not robots:
@@ -118,6 +120,14 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
         if progress is not None:
             progress(done[0])
 
+    if engine == "warp":
+        from envs.core import warp_batch, warp_engine
+        warp_engine.check(robots)
+        warp_batch.run_points(robots, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop_when_steady,
+                              steady_kw=steady_kw or {}, chunk=chunk, finished=finished, nworld=nworld, device=device)
+        return results
+    if engine != "mujoco":
+        raise ValueError(f"batch.run_points: engine={engine!r}: one of 'mujoco', 'warp'")
     for idx in groups.values():
         if robots[idx[0]].closed_loop:
             for i in sorted(idx, key=lambda i: -robots[i].steps_per_cycle * robots[i].period):
@@ -271,30 +281,39 @@ def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, st
     rec[i] holds the sensors of the state *before* step s.step + i + 1, i.e. of
     the state after s.step + i steps (MuJoCo computes sensors at the start of a step).
     """
-    r = s.robot
-    stride = r.steps_per_cycle // r.samples_per_cycle
-    n = len(rec)
+    steps = sampled_steps(s, len(rec), cycles)
+    end = take_samples(s, steps, (rec[g - s.step] for g in steps), cycles, min_cycles, stop_when_steady, steady_kw)
+    used = (end if end is not None else min(s.step + len(rec) - 1, cycles * s.robot.steps_per_cycle)) - s.step + 1
+    s.step += len(rec)
+    return used
+
+
+def sampled_steps(s: _Slot, n: int, cycles: int) -> range:
+    """The global steps of the samples among the next n steps of slot s (none past the last cycle)."""
+    stride = s.robot.steps_per_cycle // s.robot.samples_per_cycle
     first = -(-s.step // stride) * stride            # first sampled global step in this chunk
-    last = min(s.step + n - 1, cycles * r.steps_per_cycle)
-    used = last - s.step + 1
-    for g in range(first, last + 1, stride):
-        row = rec[g - s.step]
-        s.samples.append(row.copy())
+    return range(first, min(s.step + n - 1, cycles * s.robot.steps_per_cycle) + 1, stride)
+
+
+def take_samples(s: _Slot, steps, rows, cycles, min_cycles, stop_when_steady, steady_kw) -> int | None:
+    """Append the sampled rows (global steps `steps`, ascending) to slot s; at each cycle boundary
+    record the progress and decide whether the run is done.  Returns the global step the run
+    ended at (s.done), or None."""
+    r = s.robot
+    for g, row in zip(steps, rows):
+        s.samples.append(np.array(row, dtype=float))
         if g % r.steps_per_cycle == 0:
-            s.boundary.append(float(r.progress(row[None], s.model)[0]))
+            s.boundary.append(float(r.progress(s.samples[-1][None], s.model)[0]))
             kcyc = len(s.boundary) - 1
             if kcyc >= cycles:
                 s.done = True
-                used = g - s.step + 1
-                break
+                return g
             if stop_when_steady and kcyc >= min_cycles:
                 st = metrics.steady_state(metrics.per_cycle(s.boundary), **steady_kw)
                 if st.steady:
                     s.done = True
-                    used = g - s.step + 1
-                    break
-    s.step += n
-    return used
+                    return g
+    return None
 
 
 def _finish(s: _Slot, err, steady_kw) -> Run:

@@ -44,6 +44,10 @@ class RunParams:
                                        "with `ray start`; or ray://host:port")
     ray_points: Optional[int] = param(None, "points", ge=1, le=1_000_000,
                                       note="points per Ray task; null: about 4 tasks a worker")
+    device: Optional[str] = param(None, note="engine=warp: the Warp device (cpu, cuda, cuda:1); null: cuda if "
+                                  "usable, else cpu")
+    nworld: Optional[int] = param(None, "worlds", ge=1, le=10_000_000,
+                                  note="engine=warp: worlds per batch; null: 8 on cpu, 4096 on cuda")
 
 
 @dataclasses.dataclass
@@ -60,7 +64,8 @@ class App:
     experiment: Any = MISSING
     sweep: Dict[str, Any] = dataclasses.field(default_factory=dict)
     run: RunParams = dataclasses.field(default_factory=RunParams)
-    engine: str = param("mujoco", note="mujoco: the twin; a robot may offer reference engines")
+    engine: str = param("mujoco", note="mujoco: the twin; warp: the twin on MuJoCo Warp (extra .[gpu], batch "
+                                       "runner; envs/core/warp_engine.py); a robot may offer reference engines")
     hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid settings
     paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq engine=paper settings
 
@@ -190,8 +195,11 @@ def validate(cfg) -> dict:
             raise ConfigError(f"sweep.{k}", v, "a non-empty list")
         sweep[k] = [schema.value(fields[k], x, f"sweep.{k}") for x in vals]
     engine = c.get("engine", "mujoco")
-    if engine not in cls.engines:
-        raise ConfigError("engine", engine, f"one of {list(cls.engines)} for {cls.name}")
+    if engine not in cls.engines + ("warp",):
+        raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp']} for {cls.name}")
+    if engine == "warp":             # every robot whose features MuJoCo Warp supports (else refused here)
+        from envs.core import warp_engine
+        warp_engine.check_class(cls)
     return dict(robot_cls=cls, robot=robot, sweep=sweep, run=run, experiment=exp, engine=engine)
 
 

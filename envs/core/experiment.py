@@ -63,9 +63,13 @@ def sweep_lists(cfg) -> dict:
 
 def run_kw(cfg) -> dict:
     """The batch runner's keywords from `run.*` (checked)."""
-    r = config.validate(cfg)["run"]
-    return dict(cycles=r["cycles"], min_cycles=r["min_cycles"], stop_when_steady=r["stop_when_steady"],
-                nthread=r["nthread"], chunk=r["chunk"], max_steps=r["max_steps"], retry_failed=r["retry_failed"])
+    v = config.validate(cfg)
+    r = v["run"]
+    kw = dict(cycles=r["cycles"], min_cycles=r["min_cycles"], stop_when_steady=r["stop_when_steady"],
+              nthread=r["nthread"], chunk=r["chunk"], max_steps=r["max_steps"], retry_failed=r["retry_failed"])
+    if v["engine"] == "warp":        # the batch runner on MuJoCo Warp (envs/core/warp_engine.py)
+        kw.update(engine="warp", device=r["device"], nworld=r["nworld"])
+    return kw
 
 
 def launch_kw(cfg) -> dict:

@@ -22,7 +22,9 @@ Required of a subclass (checked when the class is defined):
 May define:
   validate()    cross-parameter checks beyond the declared ranges (raise ConfigError)
   columns       parameters always written to results files
-  engines       simulators an experiment may choose (default: ("mujoco",))
+  engines       simulators an experiment may choose (default: ("mujoco",)); `warp` (MuJoCo Warp, the
+                batch runner's points as worlds, envs/core/warp_engine.py) is offered to every robot
+                and refused for a closed_loop robot or a model feature MuJoCo Warp lacks
   loops         (site, site) pairs of framepos sensors a loop closure joins: their distance is the
                 loop gap the batch runner checks at every step; `loop_gaps(run)` reads them
   model_dir     the folder of the robot's model files (default models/<name>/): their hash is part

@@ -68,15 +68,35 @@ class Engine:
     metrics: tuple = ()        # results columns this engine adds to the robot's declared metrics
 
 
+BATCH_ENGINES = ("mujoco", "warp")
+WARP_KW = ("engine", "device", "nworld")
+
+
+def batch_kw(run_kw: dict, engine: str) -> dict:
+    """run_kw (envs.core.experiment.run_kw) for batch engine `engine` (mujoco or warp)."""
+    kw = {k: v for k, v in run_kw.items() if k not in WARP_KW}
+    return dict(kw, engine="warp", device=run_kw.get("device"), nworld=run_kw.get("nworld")) if engine == "warp" else kw
+
+
+def engine_for(name: str, run_kw: dict, **launch) -> Engine:
+    """The batch path's engine `name` (one of BATCH_ENGINES) with run_kw and launch keywords."""
+    if name not in BATCH_ENGINES:
+        raise ConfigError("engine", name, f"one of {list(BATCH_ENGINES)} (the batch path)")
+    return batch_engine(batch_kw(run_kw, name), **launch)
+
+
 def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per_task=None) -> Engine:
     """The MuJoCo engine: the native batch runner (envs.core.batch.run_points), in this process
     (launcher=local) or in Ray tasks (launcher=ray, envs/core/ray_runner.py): same rows, same
-    identities."""
+    identities.  run_kw engine=warp: the same runner's points on MuJoCo Warp (envs/core/warp_engine.py),
+    stored under engine name `warp` (its rows never stand in for the C engine's, nor a cpu run's
+    for a cuda run's)."""
     import mujoco
 
     from envs.core import batch
 
     kw = {k: v for k, v in run_kw.items() if k != "retry_failed"}
+    name = kw.get("engine", "mujoco")
     settings = dict(cycles=int(kw.get("cycles", 10)), stop_when_steady=bool(kw.get("stop_when_steady", False)),
                     steady_kw=kw.get("steady_kw") or {})
     if settings["stop_when_steady"]:      # min_cycles matters only when points may stop early
@@ -101,9 +121,18 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
     def check(robots):
         batch.check_run(robots, cycles=kw.get("cycles", 10), min_cycles=kw.get("min_cycles", 3),
                         chunk=kw.get("chunk", 2000), max_steps=kw.get("max_steps", batch.DEFAULT_MAX_STEPS))
+        if name == "warp":
+            from envs.core import warp_engine
+            warp_engine.check(robots)
 
-    return Engine("mujoco", simulate, settings,
-                  versions=lambda cls: {"mujoco": mujoco.__version__, "models": cls.models_hash()}, check=check)
+    def versions(cls):
+        v = {"mujoco": mujoco.__version__, "models": cls.models_hash()}
+        if name == "warp":
+            from envs.core import warp_engine
+            v.update(warp_engine.versions(), device=warp_engine.device(kw.get("device")).split(":")[0])
+        return v
+
+    return Engine(name, simulate, settings, versions=versions, check=check)
 
 
 def batch_values(robot, run) -> tuple[dict, str | None]:

@@ -74,12 +74,13 @@ def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta
     key = list(dict.fromkeys(varied + list(Crawler.columns)))
     kw = run_kw(cfg)
     launch = launch_kw(cfg)      # run.launcher=ray fans out MuJoCo points; the hybrid engine runs here
-    eng = sw.batch_engine(kw, **launch) if engine == "mujoco" else _hybrid_engine(cfg, kw)
+    eng = (sw.batch_engine(sw.batch_kw(kw, engine), **launch) if engine in sw.BATCH_ENGINES
+           else _hybrid_engine(cfg, kw))
     progress = cfg.run.get("progress", False) if progress is None else progress
     rows, stats = sw.run_rows(robots, out, key=key, engine=eng, meta=meta, extra_columns=EXTRA,
                               filename=filename, progress=progress, retry_failed=kw["retry_failed"])
     stats["engine"] = engine
-    if engine != "mujoco":
+    if engine not in sw.BATCH_ENGINES:
         stats.pop("steps"), stats.pop("steps_per_s")
     return rows, stats
 

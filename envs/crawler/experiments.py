@@ -39,7 +39,7 @@ def frequency_sweep(cfg, out) -> Result:
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     summary = dict(stats, all_steady=all(bool(r["steady"]) for r in ok),
                    S_by_omega={f"{r['omega']:g}": r["S"] for r in ok})
-    if engine == "mujoco":
+    if engine in sw.BATCH_ENGINES:
         summary["max_tracking_error_deg"] = sw.nanmax(r["tracking_error_deg"] for r in ok)
     if overlay:
         summary[f"S_by_omega_{overlay}"] = {f"{r['omega']:g}": r["S"] for r in sw.healthy(curves[overlay])}
@@ -57,9 +57,11 @@ def tolerance(S_ref, abs_mm=1.5, rel=0.03):
 def twin_vs_hybrid(cfg, out) -> Result:
     """S(omega) from both engines: comparison.csv (error table), twin_vs_hybrid.png."""
     pts = grid_points(cfg)
-    runs = {e: simulate_rows(cfg, pts, out, engine=e, filename=f"results_{e}.csv") for e in ENGINES}
     main = engine_of(cfg)
-    main_rows = runs[main][0]
+    twin = "warp" if main == "warp" else "mujoco"        # the twin on the engine asked for
+    runs = {e: simulate_rows(cfg, pts, out, engine=twin if e == "mujoco" else e, filename=f"results_{e}.csv")
+            for e in ENGINES}
+    main_rows = runs["mujoco" if main == "warp" else main][0]
     sw.write_csv(out / "results.csv", list(main_rows[0].keys()) if main_rows else [], main_rows)
     tol_abs, tol_rel = float(exp_cfg(cfg, "tol_abs_mm")), float(exp_cfg(cfg, "tol_rel"))
     table = []

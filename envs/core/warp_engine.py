@@ -1,0 +1,150 @@
+"""`engine=warp`: the batch runner's points on MuJoCo Warp (optional extra `.[gpu]`), as worlds.
+
+Points whose compiled models share one layout (every model field MuJoCo Warp cannot batch per
+world is equal) run as the worlds of one batch; the fields that differ between them (friction,
+masses, gains, opt.timestep, ...) are set per world.  Like the C runner (envs/core/batch.py) it
+keeps a pool of `nworld` worlds and refills a world with the next point as one finishes.  Open-loop
+inputs are evaluated on the host one chunk at a time (`robot.controls`, as every path does) and
+copied in; on the device one kernel per step records only what the metrics and the health checks
+need: the sensors at the sampled steps (samples_per_cycle a cycle) and, for every step, the
+deepest penetration, the largest loop gap, non-finite sensors and constraint/contact overflow
+(folded into the next sample, so a run's health covers exactly the steps the C runner checks).
+Each finished point is a `batch.Run`, summarised by the robot's own `summarize`.
+
+Refused (a ConfigError naming the feature, before anything is written): robots with a per-step
+`feedback` hook (closed_loop: BOLT's contact-switched actuator limit runs in Python between
+steps) and models using a feature MuJoCo Warp lacks (its own `put_model` check names it).
+MuJoCo Warp computes in float32: results agree with the C engine within the tolerances of
+tests/test_warp_engine.py, not bit for bit.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import importlib.util
+
+import mujoco
+import numpy as np
+
+from envs.core.errors import ConfigError
+
+INSTALL = 'pip install -e ".[gpu]" -c constraints.txt'
+HEALTH = 4            # per-sample columns after the sensors: penetration, loop gap, non-finite, overflow
+NWORLD = dict(cpu=8, cuda=4096)   # default worlds per batch
+
+
+def available() -> bool:
+    return importlib.util.find_spec("mujoco_warp") is not None and importlib.util.find_spec("warp") is not None
+
+
+def check_class(cls) -> None:
+    """engine=warp for robot class `cls`: ConfigError if it cannot run there (before anything runs)."""
+    if not available():
+        raise ConfigError("engine", "warp", f"mujoco (or install the extra: {INSTALL})", "mujoco_warp is not installed")
+    if cls.closed_loop:
+        raise ConfigError("engine", "warp", f"mujoco for {cls.name}", f"{cls.name} steps a per-step Python feedback "
+                          "hook (closed_loop) that MuJoCo Warp cannot run")
+
+
+def check(robots) -> None:
+    """Every point can run on MuJoCo Warp: its class and its compiled model's features."""
+    for cls in {type(r) for r in robots}:
+        check_class(cls)
+    for m in {id(m): m for m in (r.model() for r in robots)}.values():
+        _put(m)
+
+
+def device(name: str | None = None) -> str:
+    """The Warp device: `name`, or cuda where a GPU is usable, else cpu."""
+    import warp as wp
+    wp.config.quiet = True
+    wp.init()
+    if name:
+        return str(wp.get_device(name))
+    return "cuda:0" if wp.is_cuda_available() else "cpu"
+
+
+def versions() -> dict:
+    import mujoco_warp
+    import warp as wp
+    from importlib.metadata import version
+    return {"mujoco": mujoco.__version__, "mujoco_warp": version("mujoco-warp"), "warp": wp.config.version,
+            "mujoco_warp_module": getattr(mujoco_warp, "__version__", "")}
+
+
+_PUT: dict = {}      # id(MjModel) -> (MjModel, warp Model): MjModels are cached per process (robot._compiled)
+
+
+def _put(m: mujoco.MjModel):
+    hit = _PUT.get(id(m))
+    if hit is None or hit[0] is not m:
+        import mujoco_warp as mjw
+        if len(_PUT) > 256:
+            _PUT.clear()
+        try:
+            hit = _PUT[id(m)] = (m, mjw.put_model(m))
+        except NotImplementedError as e:
+            raise ConfigError("engine", "warp", "mujoco for this model",
+                              f"MuJoCo Warp does not support a feature it uses: {e}") from None
+    return hit[1]
+
+
+def _fields(M, prefix=""):
+    """(path, value) of every field of a warp Model, nested dataclasses (opt, stat) flattened."""
+    for f in dataclasses.fields(M):
+        v = getattr(M, f.name)
+        if dataclasses.is_dataclass(v):
+            yield from _fields(v, prefix + f.name + ".")
+        else:
+            yield prefix + f.name, f.type, v
+
+
+def _batchable(spec) -> bool:
+    return bool(getattr(spec, "shape", ())) and spec.shape[0] == "*"
+
+
+def layout_key(M) -> tuple:
+    """What must be equal for warp models to share one batch: every field that cannot be set per world."""
+    import warp as wp
+    key = []
+    for p, spec, v in _fields(M):
+        if isinstance(v, wp.array):
+            if not _batchable(spec):
+                a = v.numpy()
+                key.append((p, a.shape, hash(a.tobytes())))
+        elif v is not None and not callable(v):
+            key.append((p, repr(v)))
+    return tuple(key)
+
+
+def varying(Ms) -> list:
+    """The per-world fields (paths) whose values differ between the warp models `Ms`."""
+    out = []
+    for p, spec, v in _fields(Ms[0]):
+        if _batchable(spec) and v is not None:
+            ref = v.numpy()
+            if any(not np.array_equal(getattr_path(M, p).numpy(), ref, equal_nan=True) for M in Ms[1:]):
+                out.append(p)
+    return out
+
+
+def getattr_path(obj, path):
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def groups(models) -> list[list[int]]:
+    """Point indices grouped by warp layout (points of one group share one batch)."""
+    from envs.core.batch import _layout
+    by: dict = collections.defaultdict(list)
+    for i, m in enumerate(models):
+        by[_layout(m)].append(i)
+    out = []
+    for idx in by.values():
+        keys = {id(models[i]): layout_key(_put(models[i])) for i in idx}
+        sub: dict = collections.defaultdict(list)
+        for i in idx:
+            sub[keys[id(models[i])]].append(i)
+        out.extend(sub.values())
+    return out
