@@ -1,4 +1,5 @@
-"""Snake experiments (paper: Sun, Ma & Wang, inchworm gait).  Each writes into Hydra's run directory.
+"""Snake experiments (paper: Sun, Ma & Wang, inchworm gait): computations returning a Result (tables,
+plots from envs/snake/plots.py, summary) that the shell writes into Hydra's run directory.
 
   table1      kinematic alpha_max, f_max, d_unit for each n (eqs. 11-14), beside Table 1
   table2      f, d_unit, d and the twin's Delta x over 10 periods, loss (d - dx)/d, beside Table 2
@@ -8,13 +9,13 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
-import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import launch_kw, robot_cls, robot_params, run_kw, sweep_lists
-from envs.core.plots import pyplot, save_figure
+from envs.core.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, sweep_lists
+from envs.snake import plots
 from envs.snake.robot import alpha_max, d_unit, energy_loss
 
 # ---- the paper's numbers ----------------------------------------------------------------
@@ -41,7 +42,7 @@ def _real_time_factor(rows, stats, nthread) -> dict:
 
 
 # ---- Table 1 ------------------------------------------------------------------------------
-def table1(cfg, out) -> dict:
+def table1(cfg, out) -> Result:
     """alpha_max (eq. 14) and f, d_unit at alpha_max for each n in sweep.n."""
     ns = [int(v) for v in sweep_lists(cfg).get("n", list(TABLE1))]
     for n in ns:
@@ -53,35 +54,16 @@ def table1(cfg, out) -> dict:
         paper = TABLE1.get(n, (None, None, None))
         rows.append(dict(n=n, alpha_max_deg=math.degrees(a), f_max=energy_loss(n, a), d_unit=d_unit(n, a),
                          paper_alpha_max_deg=paper[0], paper_f_max=paper[1], paper_d_unit=paper[2]))
-    out.mkdir(parents=True, exist_ok=True)
     cols = ["n", "alpha_max_deg", "f_max", "d_unit", "paper_alpha_max_deg", "paper_f_max", "paper_d_unit"]
-    sw.write_csv(out / "results.csv", cols, rows)
     lines = ["| n | alpha_max [deg] twin / paper | f_max twin / paper | d_unit twin / paper |", "|---|---|---|---|"]
     for r in rows:
         p = lambda v, fmt: "-" if v is None else format(v, fmt)
         lines.append(f"| {r['n']} | {r['alpha_max_deg']:.2f} / {p(r['paper_alpha_max_deg'], '.1f')} | "
                      f"{r['f_max']:.3f} / {p(r['paper_f_max'], '.2f')} | {r['d_unit']:.3f} / {p(r['paper_d_unit'], '.2f')} |")
-    (out / "table1.md").write_text("\n".join(lines) + "\n")
-    _plot_table1(rows, out / "table1.png")
     summary = dict(points=len(rows), table1={str(r["n"]): {k: r[k] for k in cols[1:]} for r in rows})
     print("\n".join(lines))
-    return summary
-
-
-def _plot_table1(rows, path):
-    plt = pyplot()
-    n = [r["n"] for r in rows]
-    fig, ax = plt.subplots(1, 3, figsize=(11, 3.4))
-    for a, key, pk, name in ((ax[0], "alpha_max_deg", "paper_alpha_max_deg", "alpha_max [deg]"),
-                             (ax[1], "f_max", "paper_f_max", "f_max"), (ax[2], "d_unit", "paper_d_unit", "d_unit")):
-        a.plot(n, [r[key] for r in rows], "o-", label="equations (twin)")
-        pn = [r["n"] for r in rows if r[pk] is not None]
-        a.plot(pn, [r[pk] for r in rows if r[pk] is not None], "s", mfc="none", color="k", label="paper Table 1")
-        a.set_xlabel("n")
-        a.set_title(name)
-        a.grid(alpha=0.3)
-    ax[0].legend()
-    save_figure(fig, path, dpi=120)
+    return Result(summary, tables={"results.csv": (cols, rows), "table1.md": "\n".join(lines) + "\n"},
+                  plots={"table1.png": partial(plots.table1, rows)})
 
 
 # ---- Table 2 ------------------------------------------------------------------------------
@@ -101,7 +83,7 @@ def _failed_line(r, ncols) -> str:
     return f"| {int(r['n'])} | {r['alpha_deg']:g} |" + " - |" * (ncols - 3) + f" failed: {r['error']} |"
 
 
-def table2(cfg, out) -> dict:
+def table2(cfg, out) -> Result:
     """Twin's Delta x over 10 periods for Table 2's (n, alpha) with the calibrated floor."""
     rows, stats, errors = _sweep(cfg, out)
     lines = ["| n | alpha [deg] | f twin / paper | d_unit twin / paper | d [mm] twin / paper | "
@@ -117,41 +99,15 @@ def table2(cfg, out) -> dict:
                      f"{r['d_unit']:.3f} / {p(pd, '.3f')} | {r['d'] * 1e3:.1f} / {p(pdd, '.1f')} | "
                      f"{r['dx'] * 1e3:.1f} / {p(pdx, '.1f') if pdx is not None else 'withheld'} | "
                      f"{r['loss'] * 100:.1f} / {p(pl, '.0f') if pl is not None else 'withheld'} |")
-    (out / "table2.md").write_text("\n".join(lines) + "\n")
-    _plot_table2(ok, out / "table2.png")
     summary = dict(stats, errors=errors, mu=float(rows[0]["mu"]) if rows else math.nan,
                    table2={f"n{int(r['n'])}_alpha{r['alpha_deg']:g}": {k: r[k] for k in TABLE2_COLUMNS[2:]}
                            for r in ok})
     print("\n".join(lines))
-    return summary
-
-
-def _plot_table2(rows, path):
-    plt = pyplot()
-    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
-    for n, c in ((4, "tab:blue"), (5, "tab:orange")):
-        rs = sorted([r for r in rows if int(r["n"]) == n], key=lambda r: r["alpha_deg"])
-        if not rs:
-            continue
-        a = [r["alpha_deg"] for r in rs]
-        ax[0].plot(a, [r["d"] * 1e3 for r in rs], "--", color=c, label=f"n={n} theory d")
-        ax[0].plot(a, [r["dx"] * 1e3 for r in rs], "o-", color=c, label=f"n={n} twin Delta x")
-        ax[1].plot(a, [r["loss"] * 100 for r in rs], "o-", color=c, label=f"n={n} twin")
-        pa = [k[1] for k in TABLE2 if k[0] == n and TABLE2[k][2] is not None]
-        if pa:
-            ax[0].plot(pa, [TABLE2[(n, x)][2] for x in pa], "s", mfc="none", color=c, label=f"n={n} paper Delta x")
-            ax[1].plot(pa, [TABLE2[(n, x)][4] for x in pa], "s", mfc="none", color=c, label=f"n={n} paper")
-    ax[0].set_ylabel("displacement over 10 periods [mm]")
-    ax[1].set_ylabel("loss (d - Delta x)/d [%]")
-    for a in ax:
-        a.set_xlabel("alpha [deg]")
-        a.grid(alpha=0.3)
-        a.legend(fontsize=7)
-    save_figure(fig, path, dpi=120)
+    return Result(summary, tables={"table2.md": "\n".join(lines) + "\n"}, plots={"table2.png": partial(plots.table2, ok, TABLE2)})
 
 
 # ---- calibration ----------------------------------------------------------------------------
-def calibrate(cfg, out) -> dict:
+def calibrate(cfg, out) -> Result:
     """Fit mu and T_step to Table 2's n=4 losses (envs/snake/calibration.py: data, objective, region).
 
     Every grid point (mu, T_step, alpha) is simulated; for each (mu, T_step) the RMS of
@@ -176,50 +132,12 @@ def calibrate(cfg, out) -> dict:
     summary = dict(stats, errors=errors, names=names, timestep=float(cfg.robot.timestep),
                    cycles=int(cfg.run.cycles), data={f"{a:g}": v for a, v in cal.fit_rows().items()},
                    best=reg.best if reg else None, region=reg.summary() if reg else None, grid=table)
-    sw.write_json(out / "calibration.json", summary)
-    if reg is not None:
-        _plot_calibration(table, reg, out / "calibration.png")
-    return summary
-
-
-def _plot_calibration(table, reg, path):
-    """Objective map over (mu, T_step), the confidence region outlined, the best point marked."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6.6, 4.8))
-    x, y = reg.names[0], reg.names[1]
-    pts = [d for d in table if math.isfinite(d["rms_loss_error"])]
-    px, py = np.array([d[x] for d in pts]), np.array([d[y] for d in pts])
-    pz = np.array([100 * d["rms_loss_error"] for d in pts])
-    lo = 100 * reg.best["rms_loss_error"]
-    levels = sorted({lo, lo + 100 * reg.delta} | {v for v in (2, 3, 5, 8, 13, 20, 30, 50) if v > lo + 100 * reg.delta})
-    if len(pts) >= 3 and np.ptp(px) > 0 and np.ptp(py) > 0:
-        cs = ax.tricontourf(px, py, np.clip(pz, None, levels[-1]), levels=levels, cmap="viridis_r", extend="max")
-        fig.colorbar(cs, ax=ax, label="RMS(loss twin - loss paper) [%-points], n = 4")
-    ax.scatter(px, py, c="k", s=8)
-    for a, b, z in zip(px, py, pz):
-        ax.annotate(f"{z:.1f}", (a, b), fontsize=6, xytext=(2, 2), textcoords="offset points")
-    mem = np.array([[d[x], d[y]] for d in reg.members])
-    ax.plot(mem[:, 0], mem[:, 1], "o", mfc="none", mec="r", ms=9, label=f"region: objective <= min + {100 * reg.delta:g}")
-    ext = [(e[x], e[y]) for e in reg.extremes]
-    if len(ext) >= 3:
-        c = np.mean(ext, axis=0)
-        ext = sorted(ext, key=lambda p: math.atan2((p[1] - c[1]) / (np.ptp(mem[:, 1]) or 1), (p[0] - c[0]) / (np.ptp(mem[:, 0]) or 1)))
-        ax.fill(*zip(*ext), fc=(1, 0, 0, 0.1), ec="r", lw=1.5)
-    ax.plot(reg.best[x], reg.best[y], "r*", ms=14, label=f"best: {x} = {reg.best[x]:g}, {y} = {reg.best[y]:g} ({lo:.2f})")
-    ax.set_xlabel("floor friction mu" if x == "mu" else x)
-    ax.set_ylabel("step time T_step [s]" if y == "T_step" else y)
-    ax.legend(fontsize=7, loc="upper right")
-    save_figure(fig, path, dpi=120)
-
-
-def plot_calibration_file(data: dict, path) -> None:
-    """calibration.png from a calibration.json (e.g. the committed merged refit)."""
-    from envs.snake import calibration as cal
-    _plot_calibration(data["grid"], cal.region(data["grid"], cal.DELTA, tuple(data["names"])), path)
+    return Result(summary, tables={"calibration.json": summary},
+                  plots={"calibration.png": partial(plots.calibration, table, reg)} if reg is not None else {})
 
 
 # ---- predictions as intervals over the calibration's confidence region ----------------------------
-def intervals(cfg, out) -> dict:
+def intervals(cfg, out) -> Result:
     """Every point of the sweep grid simulated at each extreme point of the committed calibration
     region (envs/snake/calibration.py): per point [min, max] of Delta x, loss and speed, and the
     value at the fitted point; each labelled calibration (Table 2's n = 4 rows) or prediction."""
@@ -241,18 +159,17 @@ def intervals(cfg, out) -> dict:
         iv = lambda k, s: f"{r[k + '_fit'] * s:.1f} [{r[k][0] * s:.1f}, {r[k][1] * s:.1f}]"
         lines.append(f"| {n} | {int(r['N'])} | {a:g} | {r['kind']} | {iv('dx', 1e3)} | {iv('loss', 100)} | "
                      f"{iv('V', 1e3)} | {'-' if paper is None else paper} |" + (f" failed: {r['error']}" if r["error"] else ""))
-    (out / "intervals.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
-    return dict(stats, region=reg.summary(), intervals=res)
+    return Result(dict(stats, region=reg.summary(), intervals=res), tables={"intervals.md": "\n".join(lines) + "\n"})
 
 
 # ---- timestep convergence ----------------------------------------------------------------------
-def convergence(cfg, out) -> dict:
+def convergence(cfg, out) -> Result:
     """The generic sweep over sweep.timestep (and Table 2's points), then per (n, alpha, other
     swept parameters) the loss at each timestep and its change when the step is halved, and the
     calibration objective (n = 4 rows) at each timestep: convergence.md, summary `convergence`."""
     from envs.snake import calibration as cal
-    summary = sweep(cfg, out)
+    res = sweep(cfg, out)
     rows = sw.healthy(sw.read_csv(out / "results.csv"))
     others = [k for k in sweep_lists(cfg) if k not in ("timestep", "n", "alpha_deg")]
     groups: dict = {}
@@ -276,43 +193,18 @@ def convergence(cfg, out) -> dict:
             objective.setdefault(str(key), {})[str(dt)] = 100 * cal.objective(losses)
     lines += ["", "calibration objective RMS(loss twin - paper) [%-points], n = 4 rows:", ""]
     lines += [f"- {k if k != '()' else 'objective'}: " + ", ".join(f"{float(dt) * 1e3:g} ms: {v:.2f}" for dt, v in o.items()) for k, o in objective.items()]
-    (out / "convergence.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
-    return dict(summary, timesteps=dts, convergence=table, objective=objective)
+    return Result(dict(res.summary, timesteps=dts, convergence=table, objective=objective),
+                  tables={"convergence.md": "\n".join(lines) + "\n"}, plots=res.plots)
 
 
 # ---- sweeps ------------------------------------------------------------------------------
-def sweep(cfg, out) -> dict:
+def sweep(cfg, out) -> Result:
     """Any grid (n, alpha_deg, T_step, mu, ...): results.csv, one plot per swept parameter."""
     rows, stats, errors = _sweep(cfg, out)
     lists = sweep_lists(cfg)
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
-    for name in lists:
-        _plot_sweep(ok, name, [k for k in lists if k != name], out / f"sweep_{name}.png")
     summary = dict(stats, errors=errors, max_tracking_error_deg=sw.nanmax(r["tracking_error_deg"] for r in ok),
                    min_clearance=sw.nanmin(r["clearance_min"] for r in ok))
-    return summary
-
-
-def _plot_sweep(rows, x, others, path):
-    plt = pyplot()
-    groups: dict = {}
-    for r in rows:
-        groups.setdefault(tuple((k, r[k]) for k in others), []).append(r)
-    fig, ax = plt.subplots(1, 3, figsize=(13, 3.6))
-    for key, rs in groups.items():
-        rs = sorted(rs, key=lambda r: r[x])
-        lab = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in key) or "twin"
-        xs = [r[x] for r in rs]
-        ax[0].plot(xs, [r["dx_period"] * 1e3 for r in rs], "o-", label=lab)
-        ax[0].plot(xs, [r["d"] * 100 for r in rs], ":", color=ax[0].lines[-1].get_color())
-        ax[1].plot(xs, [r["V"] * 1e3 for r in rs], "o-", label=lab)
-        ax[2].plot(xs, [r["loss"] * 100 for r in rs], "o-", label=lab)
-    ax[0].set_ylabel("Delta x per period [mm] (dotted: l d_unit)")
-    ax[1].set_ylabel("mean speed [mm/s]")
-    ax[2].set_ylabel("loss (d - Delta x)/d [%]")
-    for a in ax:
-        a.set_xlabel(x)
-        a.grid(alpha=0.3)
-    ax[0].legend(fontsize=7)
-    save_figure(fig, path, dpi=120)
+    return Result(summary, plots={f"sweep_{name}.png": partial(plots.sweep, ok, name, [k for k in lists if k != name])
+                                  for name in lists})
