@@ -62,7 +62,6 @@ def twin_vs_hybrid(cfg, out) -> Result:
     runs = {e: simulate_rows(cfg, pts, out, engine=twin if e == "mujoco" else e, filename=f"results_{e}.csv")
             for e in ENGINES}
     main_rows = runs["mujoco" if main == "warp" else main][0]
-    sw.write_csv(out / "results.csv", list(main_rows[0].keys()) if main_rows else [], main_rows)
     tol_abs, tol_rel = float(exp_cfg(cfg, "tol_abs_mm")), float(exp_cfg(cfg, "tol_rel"))
     table = []
     for rm, rh in zip(runs["mujoco"][0], runs["hybrid"][0]):
@@ -82,7 +81,8 @@ def twin_vs_hybrid(cfg, out) -> Result:
                    all_healthy=all(runs[e][1]["all_healthy"] for e in ENGINES),
                    all_within=bool(all(t["within"] for t in table)),
                    failing_omega=[t["omega"] for t in table if not t["within"]], table=table)
-    return Result(summary, tables={"comparison.csv": (list(table[0].keys()) if table else [], table)},
+    return Result(summary, tables={"results.csv": (list(main_rows[0].keys()) if main_rows else [], main_rows),
+                                   "comparison.csv": (list(table[0].keys()) if table else [], table)},
                   plots={"twin_vs_hybrid.png": partial(plots.twin_vs_hybrid, table, tol_abs, tol_rel)})
 
 
