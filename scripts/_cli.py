@@ -39,3 +39,12 @@ def check_or_exit(argv) -> None:
     jobs = config.expand_multirun(overrides) if flags else [[o for o in overrides if not o.startswith("hydra")]]
     for job in jobs:
         or_exit(lambda j: config.validate(config.compose(j)), job)
+
+
+def finish(res, json_path) -> int:
+    """A study script's end: its results to --json (if given), exit status 0."""
+    if json_path:
+        import json
+        with open(json_path, "w") as f:
+            json.dump(res, f, indent=1, default=float)
+    return 0

@@ -364,10 +364,7 @@ def main(argv=None) -> int:
     for part in args.part:
         dict(recipes=part_recipes, radius=part_radius, servo=part_servo, timing=part_timing)[part](args, res)
     print(f"\nwall {time.perf_counter() - t0:.0f} s")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1, default=float)
-    return 0
+    return _cli.finish(res, args.json)
 
 
 if __name__ == "__main__":

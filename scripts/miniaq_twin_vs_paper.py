@@ -16,7 +16,6 @@ twin with contact_law=power, "paper" is eq. 15 as printed (not clipped), "paper 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -299,10 +298,7 @@ def main(argv=None) -> int:
         res = phase_error(args.cycles)
     else:
         res = comparison(args.cycles)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1, default=float)
-    return 0
+    return _cli.finish(res, args.json)
 
 
 if __name__ == "__main__":

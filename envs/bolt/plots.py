@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.bolt.kinematics import loop_kinematics
-from envs.core.plots import pyplot, save_figure
+from envs.core.plots import pyplot, save_figure, style
 
 
 def foot_path(r, full, twin, err, s_twin, h_twin, path) -> None:
@@ -17,12 +17,9 @@ def foot_path(r, full, twin, err, s_twin, h_twin, path) -> None:
     k0 = loop_kinematics(np.array([r.p["theta_1_0"]]), r.geometry)["F"][0]
     ax.plot(k0.real, k0.imag, "o", color="tab:blue", label="q_1 = theta_1_0")
     ax.set_aspect("equal")
-    ax.set_xlabel("foot x in {B} [m]")
-    ax.set_ylabel("foot y in {B} [m]")
-    ax.set_title(f"BOLT foot path (Fig. 5b): stride {s_twin * 1e3:.1f} mm, height {h_twin * 1e3:.1f} mm; "
-                 f"max error {err.max() * 1e3:.3f} mm", fontsize=9)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    style(ax, "foot x in {B} [m]", "foot y in {B} [m]",
+          f"BOLT foot path (Fig. 5b): stride {s_twin * 1e3:.1f} mm, height {h_twin * 1e3:.1f} mm; "
+          f"max error {err.max() * 1e3:.3f} mm", legend=True, legend_size=8, title_size=9)
     save_figure(fig, path, dpi=120)
 
 
@@ -44,7 +41,7 @@ def body_xy(r, ts, s, path) -> None:
 def phase_portraits(r, ts, s, path) -> None:
     """Fig. 12 (c, d): phase portraits (limit cycles) of height and crank angle."""
     plt = pyplot()
-    t, stance = ts["t"], ts["foot_force"] > 0
+    t = ts["t"]
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     late = t >= t[-1] / 2
     ax[0].plot(ts["y"], ts["y_dot"], lw=0.5, color="0.7", label="from rest")
@@ -66,7 +63,7 @@ def phase_portraits(r, ts, s, path) -> None:
 def angles(r, ts, s, path) -> None:
     """Figs. 13, 14: crank angle (commanded and actual) and the dependent angles."""
     plt = pyplot()
-    t, stance = ts["t"], ts["foot_force"] > 0
+    t = ts["t"]
     fig, ax = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     ax[0].plot(t, np.mod(ts["theta_1d_deg"], 360), "--", lw=1, label="theta_1d (commanded)")
     ax[0].plot(t, np.mod(ts["q_1_deg"], 360), lw=1, label="q_1")
@@ -91,11 +88,8 @@ def loop_error(r, ts, s, path) -> None:
     ax.plot(t, ts["loop_gap_G"] * 1e3, lw=1, label="loop 2 gap |G_kfe - G_tibia|")
     ax.fill_between(t, 0, max(ts["loop_gap_B"].max(), ts["loop_gap_G"].max()) * 1e3, where=stance,
                     color="0.9", label="stance")
-    ax.set_xlabel("t [s]")
-    ax.set_ylabel("loop-closure error [mm]")
-    ax.set_title(f"Loop-closure error (Fig. 11): max {s['max_loop_gap'] * 1e3:.2f} mm", fontsize=10)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    style(ax, "t [s]", "loop-closure error [mm]", f"Loop-closure error (Fig. 11): max {s['max_loop_gap'] * 1e3:.2f} mm",
+          legend=True, legend_size=8, title_size=10)
     save_figure(fig, path, dpi=120)
 
 
