@@ -103,13 +103,10 @@ plain_experiment("bolt_running", "envs.bolt.experiments.running")
 plain_experiment("bolt_speed_sweep", "envs.bolt.experiments.speed_sweep")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("bolt_treadmill", "envs.bolt.experiments.treadmill")
 class Treadmill(Experiment):
     """Sec. 6.1-6.2: the belt speed for in-place running per crank period; the one for 3.2 m/s."""
 
-    name: str = "bolt_treadmill"
-    runner: str = "envs.bolt.experiments.treadmill"
     target_speed: float = param(3.2, "m/s", gt=0, le=20, note="the paper's fastest treadmill speed")
     tolerance: float = param(0.01, "m/s", gt=0, le=1, note="|mean x velocity| accepted as in place")
     max_iter: int = param(6, ge=0, le=100, note="belt speeds tried after the first run at belt speed 0")

@@ -73,11 +73,20 @@ class App:
 schema.store(None, "app_schema", App)
 
 
-def experiment(cls):
-    """Class decorator: register an experiment's options (a dataclass deriving from Experiment,
-    whose `name` default is the experiment's name) as `experiment_schema/<name>`."""
-    schema.store("experiment_schema", schema.fields(cls)["name"].default, cls)
-    return cls
+def experiment(name, runner: str | None = None):
+    """Register an experiment's options as `experiment_schema/<name>`:
+    `@experiment("<name>", "<module.runner>")` on a class deriving from Experiment (made a dataclass
+    here, with that name and runner as its defaults), or bare `@experiment` on a dataclass that
+    sets `name` and `runner` itself."""
+    if isinstance(name, type):
+        schema.store("experiment_schema", schema.fields(name)["name"].default, name)
+        return name
+
+    def register(cls):
+        cls.__annotations__ = {"name": "str", "runner": "str", **cls.__dict__.get("__annotations__", {})}
+        cls.name, cls.runner = name, runner
+        return experiment(dataclasses.dataclass(cls))
+    return register
 
 
 def plain_experiment(name: str, runner: str):

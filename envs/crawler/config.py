@@ -61,21 +61,15 @@ class Params:
 ENGINES = ("mujoco", "hybrid")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_frequency_sweep", "envs.crawler.experiments.frequency_sweep")
 class FrequencySweep(Experiment):
     """Fig. 4: S and V vs omega."""
 
-    name: str = "crawler_frequency_sweep"
-    runner: str = "envs.crawler.experiments.frequency_sweep"
     overlay: Optional[str] = param("hybrid", choices=ENGINES, note="also run this engine and draw its curve")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_twin_vs_hybrid", "envs.crawler.experiments.twin_vs_hybrid")
 class TwinVsHybrid(Experiment):
-    name: str = "crawler_twin_vs_hybrid"
-    runner: str = "envs.crawler.experiments.twin_vs_hybrid"
     tol_abs_mm: float = param(1.5, "mm", ge=0, le=1e3, note="issue #13 target: max(1.5 mm, 3 %)")
     tol_rel: float = param(0.03, ge=0, le=1)
 
@@ -83,13 +77,10 @@ class TwinVsHybrid(Experiment):
 plain_experiment("crawler_psi_omega_map", "envs.crawler.experiments.psi_omega_map")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_slip_pattern", "envs.crawler.slip_pattern.slip_pattern")
 class SlipPattern(Experiment):
     """Fig. 5: per foot, the fraction of the steady cycle in stick, slip forward and slip backward."""
 
-    name: str = "crawler_slip_pattern"
-    runner: str = "envs.crawler.slip_pattern.slip_pattern"
     omega: List[float] = param([0.3, 5.1, 16.0], "rad/s", note="one point per range of Fig. 4; each in (0, 200]")
     engines: str = param("both", choices=("both",) + ENGINES)
     v_stick_rel: float = param(0.01, gt=0, lt=1, note="twin stick threshold on |x_i'| as a fraction of the "
@@ -97,13 +88,10 @@ class SlipPattern(Experiment):
     samples_per_cycle: int = param(1000, ge=200, le=100000, note="at least; a divisor of the steps per cycle")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_direction_reversal", "envs.crawler.experiments.direction_reversal")
 class DirectionReversal(Experiment):
     """Fig. 7: (a) S vs omega at fixed parameters, (b) S vs phi0 at fixed parameters."""
 
-    name: str = "crawler_direction_reversal"
-    runner: str = "envs.crawler.experiments.direction_reversal"
     a: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(
         fixed=dict(phi0_deg=145.0, mu=0.172),
         omega=[0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 12.0, 14.0, 16.0]))
@@ -112,37 +100,28 @@ class DirectionReversal(Experiment):
         phi0_deg=[100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150]))
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_friction_robustness", "envs.crawler.experiments.friction_robustness")
 class FrictionRobustness(Experiment):
     """Figs. 8/9, eqs. 6-7: S over the friction uncertainty set (envs/crawler/friction.py)."""
 
-    name: str = "crawler_friction_robustness"
-    runner: str = "envs.crawler.experiments.friction_robustness"
     eps: float = param(0.1, ge=0, lt=1)
     levels: List[float] = param([-1.0, 0.0, 1.0], note="multiples of eps, each in [-1, 1]")
     sampling: str = param(DEFAULT_SAMPLING, choices=SAMPLINGS,
                           note="ratio: mu1/mu2 in {1 + eps k}, mu1 mu2 = mu^2 (captions); eq7: mu_i grid")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_mass_distribution", "envs.crawler.experiments.mass_distribution")
 class MassDistribution(Experiment):
     """Figs. 11/12."""
 
-    name: str = "crawler_mass_distribution"
-    runner: str = "envs.crawler.experiments.mass_distribution"
     mass_ratio: List[float] = param([0.1, 0.25, 0.5, 1.0])
     m1_over_m2: List[float] = param([0.5, 0.67, 1.0, 1.5, 2.0])
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_time_scaling", "envs.crawler.time_scaling.time_scaling")
 class TimeScaling(Experiment):
     """Sec. VII / Fig. 10: Bayesian optimisation of the time-scaled inputs (eq. 8)."""
 
-    name: str = "crawler_time_scaling"
-    runner: str = "envs.crawler.time_scaling.time_scaling"
     omega: List[float] = param([3.2, 8.0, 16.0])
     objective: str = param("S", choices=("S", "S_mu"))
     eps: float = param(0.1, ge=0, lt=1)
@@ -156,13 +135,10 @@ class TimeScaling(Experiment):
     fig10_omega: float = param(3.2, "rad/s", gt=0, le=200, note="the omega drawn in Fig. 10")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("crawler_feedback", "envs.crawler.feedback.feedback")
 class Feedback(Experiment):
     """Sec. VIII: the eq. 19 feedback law at one omega."""
 
-    name: str = "crawler_feedback"
-    runner: str = "envs.crawler.feedback.feedback"
     cycles: int = param(20, "periods", ge=1, le=100000)
     n_avg: int = param(2, ge=1, le=1000, note="steady value: mean of the last n_avg steps")
     feedback: Dict[str, Any] = dataclasses.field(

@@ -79,11 +79,8 @@ class Params:
                                   note="solref of the loop-closing connect equalities")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("miniaq_trot", "envs.miniaq.experiments.trot")
 class Trot(Experiment):
-    name: str = "miniaq_trot"
-    runner: str = "envs.miniaq.experiments.trot"
     duration: float = param(5.0, "s", gt=0, le=3600, note="whole cycles are simulated")
     compare: bool = param(False, note="also run the other engine: gait_diagram_engines.png (both stacked), and "
                                       "its numbers under summary 'other_engine'")
@@ -101,13 +98,10 @@ class Turn(Trot):
 plain_experiment("miniaq_gait_sweep", "envs.miniaq.experiments.gait_sweep")
 
 
-@experiment
-@dataclasses.dataclass
+@experiment("miniaq_geometry_map", "envs.miniaq.geometry_map.geometry_map")
 class GeometryMap(Experiment):
     """Support pattern and speed over the assumed ground link (l1, theta1): a map (either engine)."""
 
-    name: str = "miniaq_geometry_map"
-    runner: str = "envs.miniaq.geometry_map.geometry_map"
     l1: List[float] = param([0.0075, 0.011, 0.0145, 0.018, 0.0215, 0.025, 0.0285, 0.032, 0.0349], "m",
                             note="ground-link lengths; Grashof: [7.46, 34.96] mm for Table I's l2..l4")
     theta1_deg: List[float] = param([70.0, 90.0, 110.0, 130.0, 150.0, 170.0, 190.0], "deg", note="ground-link angles")
