@@ -1,9 +1,11 @@
-"""Fidelity report: one row per quantitative claim of the four papers, twin against paper.
+"""Fidelity report: one row per claim of the four papers, twin against paper (rows and verdicts:
+envs/core/verdict.py).
 
 `generate(out_dir, reduced=False)` runs the experiment runners (envs/experiments/*) on
 small grids in a scratch directory, builds the rows and writes
 
   <out_dir>/fidelity_report.md          (reduced: fidelity_report_reduced.md)
+  <out_dir>/fidelity_report.json        (reduced: fidelity_report_reduced.json; the fields every verdict read)
   <out_dir>/fidelity/*.png              (reduced: fidelity_reduced/*.png)
 
 Each claim group is a function `claims_<robot>_<topic>(ctx) -> list[Row]`; the paper's
@@ -14,6 +16,7 @@ Numbers are printed with `SIG` significant digits; `parse_report` reads a report
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import pathlib
 import re
@@ -27,47 +30,12 @@ from omegaconf import OmegaConf
 from envs.core.config import Experiment, experiment
 from envs.core.schema import param
 
-SIG = 6                  # significant digits of every printed number
+from envs.core.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_ONLY, JUDGED, KINDS,  # noqa: F401
+                                NO_DATA, NO_VERDICT, SIG, VALIDATION, VERDICTS, WITHHELD, WITHHELD_KIND, Range,
+                                Row, Tol, decode, fmt, judge, rejudge)
+
 REL_TOL = 2e-5           # reproducibility tolerance: two units in the 6th significant digit
 ABS_TOL = 1e-12
-
-AGREE, PARTLY, DISAGREE, NO_NUMBER, WITHHELD = "agrees", "partly", "disagrees", "no paper number", "withheld"
-VERDICTS = (AGREE, PARTLY, DISAGREE, NO_NUMBER, WITHHELD)
-
-
-# ---- rows ------------------------------------------------------------------------------------
-@dataclasses.dataclass
-class Row:
-    id: str
-    claim: str
-    source: str
-    paper: str                 # the paper's value as printed, "withheld", or its statement (graph only)
-    twin: object               # number, or text with numbers
-    reference: object = None   # exact / kinematic reference where the project has one
-    unit: str = ""
-    error: object = None       # number or text
-    verdict: str = ""
-    reason: str = ""
-
-
-def fmt(x) -> str:
-    """Numbers with SIG significant digits; text as is; None as '–'."""
-    if x is None:
-        return "–"
-    if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    if isinstance(x, (float, np.floating)):
-        x = float(x)
-        if not math.isfinite(x):
-            return "nan"
-        if abs(x) < 1e-10:          # floating-point noise (e.g. a relative error of exactly equal values)
-            return "0"
-        return f"{x:.{SIG}g}"
-    if isinstance(x, (list, tuple)):
-        return ", ".join(fmt(v) for v in x) if len(x) else "none"
-    return str(x)
 
 
 def rel_err(twin, ref) -> float:
@@ -76,13 +44,6 @@ def rel_err(twin, ref) -> float:
 
 def pct(x) -> str:
     return f"{fmt(100 * x)} %"
-
-
-def band(err, agree, partly) -> str:
-    """Verdict from |err| against two thresholds."""
-    if not np.isfinite(err):
-        return DISAGREE
-    return AGREE if abs(err) <= agree else PARTLY if abs(err) <= partly else DISAGREE
 
 
 def experiment_config(experiment: str, overrides: dict | None = None, sweep: dict | None = None):
@@ -150,8 +111,6 @@ def read_csv(path) -> list[dict]:
 
 def health_flags(out: pathlib.Path) -> list[tuple]:
     """(file, point, error) of every stored row of a run directory whose `error` is filled."""
-    import json
-
     from envs.core.store import DB_NAME, Store
     if not (out / DB_NAME).exists():
         return []
@@ -173,7 +132,8 @@ def by_value(rows, key, val, tol=1e-9):
     return [r for r in rows if abs(float(r[key]) - float(val)) < tol]
 
 
-COLUMNS = ("id", "claim", "source", "paper", "twin", "reference", "unit", "error", "verdict", "reason")
+COLUMNS = ("id", "kind", "claim", "source", "paper", "twin", "reference", "unit", "tolerance", "error", "verdict",
+           "reason")
 
 
 def claim_modules() -> dict:
@@ -206,40 +166,66 @@ def _cell(x) -> str:
     return fmt(x).replace("|", "/").replace("\n", " ")
 
 
-def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, resumed=False, flags=()) -> str:
+def _value(r: Row, c: str):
+    return str(r.tol) if c == "tolerance" and r.tol is not None else getattr(r, c, None)
+
+
+def omitted() -> list:
+    """(robot, source, statement, why it is not a row) of every robot's OMITTED list."""
+    return [(name, *o) for name, mod in claim_modules().items() for o in getattr(mod, "OMITTED", ())]
+
+
+def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, resumed=False, flags=(),
+           omitted_claims=()) -> str:
     rows = [r for _, _, rs in groups for r in rs]
-    counts = {v: sum(r.verdict == v for r in rows) for v in VERDICTS}
     name = "fidelity_report_reduced.md" if reduced else "fidelity_report.md"
     L = [f"# Fidelity report{' (reduced grids)' if reduced else ''}", "",
          f"Generated by `python scripts/fidelity_report.py{' --reduced' if reduced else ''}` "
          f"(or `python scripts/run.py experiment=fidelity_report{' experiment.reduced=true' if reduced else ''}`); "
-         f"code: `envs/core/report.py`, claims in `envs/<robot>/claims.py`. File: `docs/{name}`.", ""]
+         f"code: `envs/core/report.py`, verdicts `envs/core/verdict.py`, claims in `envs/<robot>/claims.py`. "
+         f"File: `docs/{name}` (the fields each verdict read: `docs/{name[:-3]}.json`).", ""]
     if reduced:
         L += ["Reduced grids and fewer cycles: this report is CI's reproducibility check "
               "(`tests/test_fidelity_report.py`). Its values are coarser than the full report's "
               "(`docs/fidelity_report.md`), and verdicts on coarse grids can differ from it.", ""]
-    L += ["One row per quantitative claim of the four papers. *paper*: the value as printed (or the statement, "
-          "where the paper gives a plot only; `withheld`: the value is withheld from the paper copy). *twin*: the "
-          "MuJoCo twin. *reference*: the exact/kinematic reference where the project has one (crawler: the paper's "
-          "exact hybrid model, `envs/crawler/hybrid.py`; BOLT: closed-form loop kinematics; snake: eqs. 11-14). "
-          "*error*: twin minus paper (or reference, as stated). Verdicts: "
-          f"`{AGREE}`, `{PARTLY}`, `{DISAGREE}`, `{NO_NUMBER}` (graph-only claim: the twin's value is reported), "
-          f"`{WITHHELD}`.", "",
+    L += ["One row per claim of the four papers. *kind*: `validation` (twin against a paper result it was not "
+          "fitted to; only these are counted), `calibration` (data the twin was fitted to), `consistency` (the twin "
+          "or the project's equations against themselves or against a model input: a check, not evidence of "
+          "fidelity), `graph-only` (the paper gives a plot only: the twin's value, no verdict), `withheld` (the "
+          "paper value is withheld from the paper copy). *paper*: the value as printed, or the statement and the "
+          "quantitative proxy (a range) that is checked. *reference*: the exact/paper model where the project has "
+          "one (crawler: the paper's exact hybrid model, `envs/crawler/hybrid.py`; BOLT: closed-form loop "
+          "kinematics; snake: eqs. 11-14). *tolerance*: stated before comparing, with its justification; a range "
+          "has its tolerance in its bounds. *error*: twin minus paper (a range: distance outside it) and twin minus "
+          "reference. Verdict (one function, `envs.core.verdict.judge`): "
+          f"`{AGREE}` only when |error| <= tolerance against the paper and, where given, the reference; otherwise "
+          f"`{DISAGREE}`; `{NO_DATA}`: the experiment output the claim reads is not there yet (not counted); "
+          f"`{NO_VERDICT}` (graph-only) and `{WITHHELD}`.", "",
           f"Numbers carry {SIG} significant digits; a regenerated report must match the committed one to a "
           f"relative {REL_TOL:g} (deterministic simulations on the same library build).", "",
-          "## Summary", "",
-          "| robot | claims | " + " | ".join(VERDICTS) + " |", "|---|---|" + "---|" * len(VERDICTS)]
-    for robot in dict.fromkeys(g[0] for g in groups):
-        rs = [r for g in groups if g[0] == robot for r in g[2]]
-        L.append(f"| {robot} | {len(rs)} | " + " | ".join(str(sum(r.verdict == v for r in rs)) for v in VERDICTS) + " |")
-    L.append(f"| all | {len(rows)} | " + " | ".join(str(counts[v]) for v in VERDICTS) + " |")
+          "## Summary (validation rows only)", "",
+          f"| robot | validation claims | {AGREE} | {DISAGREE} | {NO_DATA} |", "|---|---|---|---|---|"]
+    robots = list(dict.fromkeys(g[0] for g in groups))
+    by_robot = {rb: [r for g in groups if g[0] == rb for r in g[2]] for rb in robots}
+    for rb, rs in [*by_robot.items(), ("all", rows)]:
+        vs = [r for r in rs if r.kind == VALIDATION]
+        L.append(f"| {rb} | {len(vs)} | " + " | ".join(str(sum(r.verdict == v for r in vs))
+                                                       for v in (AGREE, DISAGREE, NO_DATA)) + " |")
+    L += ["", "Rows by kind (calibration and consistency rows carry verdicts too, not counted above):", "",
+          "| robot | " + " | ".join(KINDS) + " |", "|---|" + "---|" * len(KINDS)]
+    for rb, rs in [*by_robot.items(), ("all", rows)]:
+        L.append(f"| {rb} | " + " | ".join(str(sum(r.kind == k for r in rs)) for k in KINDS) + " |")
     L += ["", f"Generation time: {wall:.0f} s" + (" (resumed: finished sweep points were reused from an earlier "
                                                   "run, so the times below cover only what was recomputed)."
                                                   if resumed else "."), ""]
     for robot, title, rs in groups:
         L += [f"## {title}", "", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
         for r in rs:
-            L.append("| " + " | ".join(_cell(getattr(r, c)) for c in COLUMNS) + " |")
+            L.append("| " + " | ".join(_cell(_value(r, c)) for c in COLUMNS) + " |")
+        L.append("")
+    if omitted_claims:
+        L += ["## Claims not quantified", "", "Statements of the papers that are not rows, and why:", ""]
+        L += [f"- {robot}, {src}: {what} — {why}" for robot, src, what, why in omitted_claims]
         L.append("")
     L += ["## Health flags", "",
           "Points of the runs above whose simulation failed or exceeded the robot's declared health limits "
@@ -293,7 +279,8 @@ def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, re
     wall = time.perf_counter() - t0
     path = out_dir / ("fidelity_report_reduced.md" if reduced else "fidelity_report.md")
     path.write_text(render(groups, reduced, plots_rel, ctx.plot_files, ctx.timings, wall, resumed=ctx.resume,
-                           flags=ctx.flags))
+                           flags=ctx.flags, omitted_claims=omitted() if not only else ()))
+    path.with_suffix(".json").write_text(json.dumps([r.record() for _, _, rs in groups for r in rs], indent=0) + "\n")
     return path
 
 
@@ -344,5 +331,5 @@ def runner(cfg, out) -> dict:
     path = generate(out, reduced=reduced, work=out / "work")
     shutil.rmtree(out / "work", ignore_errors=True)
     rows = parse_report(path.read_text())
-    counts = {v: sum(r["verdict"] == v for r in rows.values()) for v in VERDICTS}
+    counts = {v: sum(r["verdict"] == v for r in rows.values() if r["kind"] == VALIDATION) for v in VERDICTS}
     return dict(report=str(path), claims=len(rows), **{k.replace(" ", "_"): v for k, v in counts.items()})
