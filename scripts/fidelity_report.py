@@ -1,10 +1,11 @@
 #!/usr/bin/env python
 """Regenerate the fidelity report: python scripts/fidelity_report.py [--reduced] [--out docs/].
 
-Writes <out>/fidelity_report.md (reduced: fidelity_report_reduced.md) and its plots
-(<out>/fidelity/*.png, reduced: <out>/fidelity_reduced/*.png).  The claims, the paper's
-values and the grids live in envs/<robot>/claims.py (machinery: envs/core/report.py).  Full: several minutes on 2 cores;
-reduced: about a minute.
+Writes <out>/fidelity_report.md (reduced: fidelity_report_reduced.md), the fields every verdict
+read (<out>/fidelity_report.json, reduced: fidelity_report_reduced.json) and its plots
+(<out>/fidelity/*.png, reduced: <out>/fidelity_reduced/*.png).  The claims, the paper's values
+and the grids live in envs/<robot>/claims.py (machinery: envs/core/report.py, verdicts:
+envs/core/verdict.py).  Full: several minutes on 2 cores; reduced: about five.
 """
 from __future__ import annotations
 

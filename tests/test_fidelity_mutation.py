@@ -27,6 +27,8 @@ RECORDS = [p for p in (DOCS / "fidelity_report_reduced.json", DOCS / "fidelity_r
 
 
 def _flat(x):
+    if isinstance(x, dict):                     # a Range: its finite bounds
+        return [v for v in x.values() if v is not None]
     return [v for e in x for v in _flat(e)] if isinstance(x, list) else [x]
 
 
@@ -36,6 +38,8 @@ def _map(x, f):
 
 def _onto(target, value):
     """The twin value moved onto a target (a Range: its nearest finite point inside)."""
+    if isinstance(value, list) and not isinstance(target, list):
+        return [_onto(target, v) for v in value]
     if isinstance(target, list):
         t = target * len(value) if len(target) == 1 and isinstance(value, list) else target
         return [_onto(a, b) for a, b in zip(t, value if isinstance(value, list) else [value] * len(t))]
@@ -47,7 +51,8 @@ def _onto(target, value):
 
 
 def mutations(rec) -> list:
-    """(name, mutated value) of the generic mutations of a record's twin value."""
+    """(name, mutated value) of the generic mutations of a record's twin value (the shift: past every
+    number the verdict reads, so past any bounded acceptance region)."""
     v = rec["value"]
     big = 2 * (1 + sum(abs(float(z)) for z in _flat([v, rec["target"], rec["ref"]]) if isinstance(z, (int, float)))
                + (rec["tol"] or {}).get("abs", 0))
