@@ -24,7 +24,6 @@ KINDS = (VALIDATION, CALIBRATION, CONSISTENCY, GRAPH_ONLY, WITHHELD_KIND)
 JUDGED = (VALIDATION, CALIBRATION, CONSISTENCY)       # kinds whose rows get agrees/disagrees
 
 
-
 def fmt(x) -> str:
     """Numbers with SIG significant digits; text as is; None as '–'."""
     if x is None:
