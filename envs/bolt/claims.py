@@ -33,8 +33,9 @@ OMITTED = [
      "the twin's geometry is Table 2's optimized link lengths (B11 checks them against Table 1)"),
     ("Sec. 2.1", "die spring, 65 kN/m, and a rubber foot pad", "model inputs, not outputs: the twin's default is a rigid "
      "tibia (option spring_stiffness = 65000 N/m adds the die spring, models/bolt/README.md)"),
-    ("Sec. 3, eq. 4", "angle of attack alpha (0 deg)", "this copy gives no number for it: alpha is a term of the "
-     "optimization objective (eq. 4) and alpha_m^des a controller set point that the paper does not state"),
+    ("Sec. 3 eq. 4, Sec. 5.1 eq. 20", "angle of attack (alpha in the design objective; the set point alpha_m^des = 0 "
+     "deg, models/bolt/README.md)", "a controller input, not an output: the twin's constant-speed crank has no "
+     "impact-phase set point, so there is no twin value to compare (B6's reason names it among the assumptions)"),
     ("Sec. 5.2, Fig. 12", "x increases monotonically, y and the crank angle reach limit cycles", "plots only; the twin's "
      "counterparts are bolt_running's plots (B4-B6 quantify the run)"),
     ("Sec. 5.2, Fig. 14", "ranges of the dependent angles match the optimization's", "plots only, no ranges printed"),

@@ -324,7 +324,7 @@ def claims_crawler_mass(ctx: Context) -> list[Row]:
 
 def claims_crawler_mass_ratio(ctx: Context) -> list[Row]:
     """Fig. 11: S vs the distal-to-centre mass ratio at m1 = m2; lighter distal links, larger S."""
-    ratios = ctx.g([0.25, 0.5, 1.0], [0.25, 1.0])
+    ratios = [0.25, 0.5, 1.0]
     omegas = ctx.g([3.2, 8.0, 16.0], [3.2, 16.0])
     ov = {"experiment.mass_ratio": ratios, "experiment.m1_over_m2": [1.0], "run.cycles": ctx.g(40, 20),
           "run.min_cycles": 3}
