@@ -109,8 +109,8 @@ def claims_crawler_frequency(ctx: Context) -> list[Row]:
                     "small-S wiggles of the twin in range 3 add extrema the exact model does not have"))
     rows.append(Row("C22", "Fig. 5: contacts' slip directions per range (fraction of the cycle with backward slip, "
                            "omega 0.3 / 5.1 / 16)", *PAPER["C22"], value=s.get("backward_slip_fraction"),
-                    kind=GRAPH_ONLY, reason="needs the slip-pattern summary key of crawler_frequency_sweep "
-                                            "(crawler Fig. 5 work, in progress); wire the proxy after it is merged"))
+                    kind=GRAPH_ONLY, reason="not run by the report yet: experiment crawler_slip_pattern (Fig. 5's "
+                                            "statements, twin and exact model) is to be wired here as a validation row"))
     return rows
 
 
