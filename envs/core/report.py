@@ -24,7 +24,6 @@ import shutil
 import tempfile
 import time
 
-import numpy as np
 from omegaconf import OmegaConf
 
 from envs.core.config import Experiment, experiment
