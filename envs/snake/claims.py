@@ -110,9 +110,9 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
                         f"{paper[0] - paper[1]} %-points" if known else "negative (statement; Table 2 values withheld)",
                         kind=CALIBRATION if known else VALIDATION, value=trend, target=Range(-math.inf, 0.0),
                         twin=with_interval(trend, t_iv), tol=Tol(0, 0, "a sign"), unit="%-points",
-                        reason=fit if known else ("" if trend <= 0 else "the twin's loss grows at the largest alpha: a "
-                                                  "prediction from mu and step time fitted on n = 4")
-                        + region_note(t_iv, lambda lo, hi: hi <= 0)))
+                        reason=fit if known else joined("" if trend <= 0 else "the twin's loss grows at the largest "
+                                                        "alpha: a prediction from mu and step time fitted on n = 4",
+                                                        region_note(t_iv, lambda lo, hi: hi <= 0))))
     ns = sorted({k[0] for k in dx_by})
     for n0, n1 in zip(ns, ns[1:]):
         al = sorted(a for (m, a) in dx_by if m == n0 and (n1, a) in dx_by)
@@ -123,8 +123,8 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
                                              "'can obviously increase' Delta x; proxy: at least 1.2 each)",
                         "Table 2, Sec. 4", "> 1 (statement; n = 5 values withheld)", value=ratio, target=Range(1.2),
                         twin=with_interval(ratio, lo_hi), tol=Tol(0, 0, "a range: 'obviously' read as 20 %"),
-                        reason=("" if min(ratio) >= 1.2 else "a prediction from mu and step time fitted on n = 4")
-                        + region_note(lo_hi, lambda lo, hi: lo >= 1.2)))
+                        reason=joined("" if min(ratio) >= 1.2 else "a prediction from mu and step time fitted on n = 4",
+                                      region_note(lo_hi, lambda lo, hi: lo >= 1.2))))
     return rows
 
 
@@ -146,12 +146,16 @@ def with_interval(value, lo_hi) -> str:
     return f"{fmt(value)}; over the calibration region {'; '.join(f'[{fmt(a)}, {fmt(b)}]' for a, b in lo_hi)}"
 
 
+def joined(*parts) -> str:
+    return "; ".join(p for p in parts if p)
+
+
 def region_note(lo_hi, holds) -> str:
     """Whether the statement holds over the whole calibration region (the verdict reads the fit)."""
     if lo_hi is None:
         return ""
     ok = all(holds(a, b) for a, b in lo_hi)
-    return "; " + ("holds over the whole calibration region (intervals: conservative, "
+    return ("holds over the whole calibration region (intervals: conservative, "
                                      "extremes combined)" if ok else "does not hold over the whole calibration "
                                      "region (intervals: conservative, extremes combined)")
 
