@@ -312,9 +312,11 @@ def claims_crawler_mass(ctx: Context) -> list[Row]:
                         ("twin and exact hybrid model agree, so not a MuJoCo contact effect: " if same else
                          "twin and hybrid model differ; ") +
                         ("both prefer the heavier link 2 (m1/m2 < 1) here, while Sec. VII defines the front link as "
-                         "m1 and prefers m1 > m2 at mid-range omega; the project's link numbering or the sign "
-                         "convention of the motion may differ from the paper's (Fig. 12 sign: crawler work in "
-                         "progress)" if cid == "C18" else f"the {heavier} is preferred here")))
+                         "m1 and prefers m1 > m2 at mid-range omega.  Not a convention error: link 1 carries m1 "
+                         "and foot 1, and S > 0 is motion towards foot 1, so link 1 is the front link, as in the "
+                         "paper (tests/test_crawler_conventions.py); relabelling would give 'front' at every omega, "
+                         "against the paper's high-omega statement (C19)" if cid == "C18"
+                         else f"the {heavier} is preferred here")))
     return rows
 
 
