@@ -55,11 +55,9 @@ class Params:
     mu: float = param(0.8, gt=0, le=5, model=True)
     timestep: float = param(1e-3, "s", gt=0, le=1e-2)
 
-@experiment
-@dataclasses.dataclass
+@experiment("toy_sweep", "toy.experiments.sweep")
 class Sweep(Experiment):
-    name: str = "toy_sweep"
-    runner: str = "toy.experiments.sweep"
+    """The toy's sweep (its grid in the YAML)."""
 '''
 ROBOT = '''
 """Toy two-link crawler: a torso on a skid and one swinging leg."""
