@@ -29,7 +29,7 @@ class Result:
     plots: dict[str, Callable] = dataclasses.field(default_factory=dict)
 
     def write(self, out) -> None:
-        from envs.core.store import write_csv
+        from envs.core.csvio import write_csv
         from envs.core.sweep import write_json
         for name, table in self.tables.items():
             if name.endswith(".json"):

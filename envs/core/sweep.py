@@ -27,10 +27,10 @@ from typing import Callable
 import numpy as np
 
 from envs.core import store as st
+from envs.core.csvio import read_csv, write_csv  # noqa: F401  (sw.read_csv / sw.write_csv)
 from envs.core.errors import ConfigError
 
 EXPORT_EVERY_S = 30.0      # results.csv is also rewritten this often while a sweep runs
-read_csv, write_csv = st.read_csv, st.write_csv
 
 
 def grid(sweep: dict) -> list[dict]:
