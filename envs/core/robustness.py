@@ -326,24 +326,16 @@ def analyse(rows: list[dict], X: np.ndarray, names: list[str], merit: dict, draw
 
 
 # ---- the experiment ---------------------------------------------------------------------------
-NON_BATCH = ("hybrid", "paper")      # reference engines that do not run worlds through the batch path
-
-
 def batch_path_engine(cfg) -> sw.Engine:
-    """The engine the worlds run on: the configured engine's batch path.  mujoco: the native batch
-    runner (envs.core.sweep.batch_engine, locally or through Ray); another batch engine (e.g. warp)
-    through the batch path's registry `envs.core.sweep.engine_for(name, run_kw, **launch_kw)` when it
-    has one; anything else (the crawler's hybrid model, MinIAQ's paper model) is refused, never
-    silently replaced."""
+    """The engine the worlds run on: the configured engine's batch path (envs.core.sweep.engine_for:
+    the native batch runner, locally or through Ray, or MuJoCo Warp).  A reference engine (the
+    crawler's hybrid model, MinIAQ's paper model) is refused, never silently replaced."""
     from envs.core.experiment import launch_kw, run_kw
     name = config.validate(cfg)["engine"]
-    if name == "mujoco":
-        return sw.batch_engine(run_kw(cfg), **launch_kw(cfg))
-    make = getattr(sw, "engine_for", None)
-    if name in NON_BATCH or make is None:
-        raise ConfigError("engine", name, "an engine of the batch path (mujoco)",
+    if name not in sw.BATCH_ENGINES:
+        raise ConfigError("engine", name, f"an engine of the batch path {list(sw.BATCH_ENGINES)}",
                           "robustness worlds run through envs.core.sweep.run_rows' batch engine")
-    return make(name, run_kw(cfg), **launch_kw(cfg))
+    return sw.engine_for(name, run_kw(cfg), **launch_kw(cfg))
 
 
 def worlds(cfg):
