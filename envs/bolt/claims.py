@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from envs.core.report import CONSISTENCY, WITHHELD_KIND, Context, Range, Row, Tol, fmt, read_csv
+from envs.core.report import CONSISTENCY, WITHHELD_KIND, Context, Range, Row, Tol, fmt
 
 PAPER = {
     "B1": ("Sec. 3.2, 6.2, Fig. 5(b), 15(b)", "= kinematic design (no number)"),
@@ -45,12 +45,13 @@ OMITTED = [
 
 def claims_bolt(ctx: Context) -> list[Row]:
     """Foot path vs closed form, loop closure, running speed, stride time, limits."""
-    fp, out_fp = ctx.run("bolt_foot_path", "bolt_foot_path", {"run.nthread": 1})
+    fp_res, out_fp = ctx.run("bolt_foot_path", "bolt_foot_path", {"run.nthread": 1})
     ctx.plot(out_fp / "foot_path.png", "bolt_foot_path.png", "BOLT Fig. 5(b): foot path, twin vs closed form")
-    rn, out_rn = ctx.run("bolt_running", "bolt_running", {"run.cycles": ctx.g(20, 10)})
+    rn_res, out_rn = ctx.run("bolt_running", "bolt_running", {"run.cycles": ctx.g(20, 10)})
+    fp, rn = fp_res.summary, rn_res.summary
     ctx.plot(out_rn / "loop_error.png", "bolt_loop_error.png", "BOLT Fig. 11: loop-closure error while running, twin")
     periods = ctx.g([0.6, 0.5, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.12, 0.1], [0.3, 0.25, 0.15])
-    sw_, out_sw = ctx.run("bolt_speed_sweep", "bolt_speed_sweep", {"run.cycles": ctx.g(30, 10)}, {"crank_period": periods})
+    sw_res, out_sw = ctx.run("bolt_speed_sweep", "bolt_speed_sweep", {"run.cycles": ctx.g(30, 10)}, {"crank_period": periods})
     ctx.plot(out_sw / "speed_sweep.png", "bolt_speed_sweep.png", "BOLT: speed, stride time, torque, power vs crank rate")
     mm = 1e3
     rows = []
@@ -76,7 +77,7 @@ def claims_bolt(ctx: Context) -> list[Row]:
     rows.append(Row("B5", "touch-downs per crank revolution (default crank period)", *PAPER["B5"], value=tpr,
                     target=1.0, tol=Tol(0.05, 0, "one skipped or extra touch-down in 20 revolutions"),
                     reference=f"stride time {fmt(rn['stride_time'])} s = crank period {fmt(rn['crank_period'])} s"))
-    res = sorted(read_csv(out_sw / "results.csv"), key=lambda r: -float(r["crank_period"]))
+    res = sorted(sw_res.table("results.csv"), key=lambda r: -float(r["crank_period"]))
     T = np.array([float(r["crank_period"]) for r in res])
     v = np.array([float(r["speed"]) for r in res])
     ok = np.array([bool(r["limits_ok"]) for r in res])

@@ -140,7 +140,8 @@ def speed_sweep(cfg, out) -> Result:
                    flagged={f"{r['crank_period']:g}": r["error"] for r in rows if r["error"]},
                    speed_by_crank_period={f"{r['crank_period']:g}": r.get("speed") for r in done},
                    stride_time_by_crank_period={f"{r['crank_period']:g}": r.get("stride_time") for r in done})
-    return Result(summary, plots={"speed_sweep.png": partial(plots.speed_sweep, done, len(rows) - len(done))})
+    return Result(summary, plots={"speed_sweep.png": partial(plots.speed_sweep, done, len(rows) - len(done))},
+                  rows={"results.csv": rows})
 
 
 # ---- bolt_treadmill -------------------------------------------------------------------

@@ -87,7 +87,7 @@ class BoltModel:
     def _take_from_tibia(self, spec, m: float, name: str) -> None:
         """Move mass m from the tibia to the foot point F (l_5): the tibia keeps the rest with its
         COM and inertia shifted so that the pair still has Table 3's m_5, l_cm_5 and I_5."""
-        p, l5 = self.p, self.geometry.l_5
+        l5 = self.geometry.l_5
         tib = spec.body("tibia")
         m5, c5, I5 = tib.mass, tib.ipos[0], tib.inertia[1]
         mt = m5 - m

@@ -23,10 +23,33 @@ class Result:
     """What a runner computed.  summary: the scalars (summary.json); tables: file name -> columns
     (name -> sequence, all of one length) or (column names, row dicts) for a .csv, any JSON value
     for a .json, text for a .md; plots: file name -> a function drawing the figure into the path
-    it is given (the robot's plots module)."""
+    it is given (the robot's plots module); rows: file name -> the row dicts of a file the sweep
+    store wrote itself (a sweep's results.csv), returned to callers, not written again.
+
+    Callers that read results (the fidelity claims, envs/<robot>/claims.py) use `table(name)`: the
+    typed rows as computed, never a CSV read back."""
     summary: dict
     tables: dict = dataclasses.field(default_factory=dict)
     plots: dict[str, Callable] = dataclasses.field(default_factory=dict)
+    rows: dict[str, list] = dataclasses.field(default_factory=dict)
+
+    def table(self, name: str) -> list[dict]:
+        """The rows of the CSV `name` (one of `tables` or `rows`), each a dict of typed values."""
+        if name in self.rows:
+            return [dict(r) for r in self.rows[name]]
+        if name not in self.tables or name.endswith((".json", ".md")):
+            raise KeyError(f"{name}: not a table of this result (tables: {sorted(self.tables)}, "
+                           f"rows: {sorted(self.rows)})")
+        t = self.tables[name]
+        if isinstance(t, dict):
+            cols = list(t)
+            return [dict(zip(cols, vals)) for vals in zip(*(t[c] for c in cols))]
+        cols, rows = t
+        return [{c: r.get(c) for c in cols} for r in rows]
+
+    def columns(self, name: str) -> list[str]:
+        t = self.tables[name]
+        return list(t) if isinstance(t, dict) else list(t[0])
 
     def write(self, out) -> None:
         from envs.core.csvio import write_csv
@@ -34,16 +57,10 @@ class Result:
         for name, table in self.tables.items():
             if name.endswith(".json"):
                 write_json(out / name, table)
-                continue
-            if isinstance(table, str):
+            elif isinstance(table, str):
                 (out / name).write_text(table)
-                continue
-            if isinstance(table, dict):
-                cols = list(table)
-                rows = [dict(zip(cols, vals)) for vals in zip(*(table[c] for c in cols))]
             else:
-                cols, rows = table
-            write_csv(out / name, list(cols), rows)
+                write_csv(out / name, self.columns(name), self.table(name))
         for name, draw in self.plots.items():
             draw(out / name)
         write_json(out / "summary.json", self.summary)
@@ -87,20 +104,22 @@ def options(cfg) -> dict:
     return config.validate(cfg)["experiment"]
 
 
-def run(cfg, out) -> dict:
-    """Run the configured experiment into `out` and write its summary.json (strict JSON)."""
+def compute(cfg, out) -> Result:
+    """Run the configured experiment into `out`, write what it returns (tables, plots, strict-JSON
+    summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
     import hydra.utils
 
-    from envs.core.sweep import write_json
-
     exp = config.validate(cfg)["experiment"]
     out = pathlib.Path(out)
     result = hydra.utils.get_method(exp["runner"])(cfg, out)
-    if isinstance(result, Result):
-        result.write(out)
-        return result.summary
-    if isinstance(result, dict):
-        write_json(out / "summary.json", result)
+    if not isinstance(result, Result):
+        result = Result(result)
+    result.write(out)
     return result
+
+
+def run(cfg, out) -> dict:
+    """Run the configured experiment into `out` (compute) and return its summary."""
+    return compute(cfg, out).summary

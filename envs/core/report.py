@@ -1,15 +1,16 @@
 """Fidelity report: one row per claim of the four papers, twin against paper (rows and verdicts:
 envs/core/verdict.py).
 
-`generate(out_dir, reduced=False)` runs the experiment runners (envs/experiments/*) on
-small grids in a scratch directory, builds the rows and writes
+`generate(out_dir, reduced=False)` runs the experiments (envs/<robot>/experiments.py) on small
+grids in a scratch directory (`Context.run` returns each one's typed `Result`, which the claims
+read), builds the rows and writes
 
   <out_dir>/fidelity_report.md          (reduced: fidelity_report_reduced.md)
   <out_dir>/fidelity_report.json        (reduced: fidelity_report_reduced.json; the fields every verdict read)
   <out_dir>/fidelity/*.png              (reduced: fidelity_reduced/*.png)
 
-Each claim group is a function `claims_<robot>_<topic>(ctx) -> list[Row]`; the paper's
-values are data (`PAPER`, with their figure/table) so the report says where each came from.
+Each claim group is a function `claims_<robot>_<topic>(ctx) -> list[Row]` in envs/<robot>/claims.py;
+the paper's values are data (`PAPER`, with their figure/table) so the report says where each came from.
 Numbers are printed with `SIG` significant digits; `parse_report` reads a report back
 (tests/test_fidelity_report.py compares a regenerated reduced report with the committed one).
 """
@@ -78,34 +79,29 @@ class Context:
         return reduced if self.reduced else full
 
     def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None):
-        """Run `experiment`'s runner into work/<tag>; returns (summary, out dir)."""
-        from envs.core.experiment import run as run_experiment
+        """Run `experiment`'s runner into work/<tag>; returns (its Result, out dir).  Claims read the
+        Result's typed summary and tables (`Result.table`); the out dir is for plots and health flags."""
+        from envs.core.experiment import compute
         cfg = experiment_config(experiment, overrides, sweep)
         out = self.work / (tag or experiment)
         if out.exists() and not self.resume:
             shutil.rmtree(out)
         out.mkdir(parents=True, exist_ok=True)   # resume: the sweep runners reuse the points stored in results.sqlite
         t0 = time.perf_counter()
-        summary = run_experiment(cfg, out)
+        result = compute(cfg, out)
         self.timings[tag or experiment] = time.perf_counter() - t0
         self.log(f"  {tag or experiment}: {self.timings[tag or experiment]:.1f} s")
         self.flags += [(tag or experiment, *f) for f in health_flags(out)]
+        summary = result.summary
         if isinstance(summary, dict) and summary.get("error") and not (out / "results.sqlite").exists():
             self.flags.append((tag or experiment, "summary.json", "", summary["error"]))
-        return summary, out
+        return result, out
 
     def plot(self, src: pathlib.Path, name: str, caption: str):
         if src.exists():
             self.plots.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, self.plots / name)
             self.plot_files.append((name, caption))
-
-
-def read_csv(path) -> list[dict]:
-    """The rows of a results file, as they are: points whose `error` is filled (failed, or over the
-    robot's health limits) are listed by the report's "Health flags" section (Context.flags)."""
-    from envs.core import sweep
-    return sweep.read_csv(path) if pathlib.Path(path).exists() else []
 
 
 def health_flags(out: pathlib.Path) -> list[tuple]:
@@ -129,6 +125,11 @@ def health_flags(out: pathlib.Path) -> list[tuple]:
 
 def by_value(rows, key, val, tol=1e-9):
     return [r for r in rows if abs(float(r[key]) - float(val)) < tol]
+
+
+def keyed(rows, key: str, col: str, scale: float = 1.0) -> dict:
+    """{row[key]: row[col] * scale} of typed result rows (Result.table), e.g. omega -> S."""
+    return {float(r[key]): float(r[col]) * scale for r in rows}
 
 
 COLUMNS = ("id", "kind", "claim", "source", "paper", "twin", "reference", "unit", "tolerance", "error", "verdict",

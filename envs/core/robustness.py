@@ -379,4 +379,5 @@ def robustness(cfg, out):
     return Result(summary, tables={"sensitivity.csv": (["merit", "rank", "parameter", "spearman_rho", "src", "eta2"],
                                                        sens)},
                   plots={"robustness.png": partial(plot_robustness, rows, res,
-                                                   title=f"{name}: {opts['n']} randomised worlds")})
+                                                   title=f"{name}: {opts['n']} randomised worlds")},
+                  rows={"results.csv": rows})

@@ -10,8 +10,7 @@ import math
 
 import numpy as np
 
-from envs.core.report import (CONSISTENCY, Context, Range, Row, Tol, by_value, fmt,
-                              pct, read_csv)
+from envs.core.report import CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
 
 MM = 1e3
 
@@ -64,11 +63,11 @@ def claims_crawler_frequency(ctx: Context) -> list[Row]:
     from envs.crawler.robot import Crawler, ideal_stride
     omegas = ctx.g([0.3, 0.5, 1.0, 1.5, 2.0, 2.5, 3.2, 4.0, 5.1, 6.0, 7.0, 8.0, 10.0, 12.0, 14.0, 16.0],
                    [0.3, 2.0, 5.1, 8.0, 16.0])
-    s, out = ctx.run("crawler_frequency_sweep", "crawler_fig4",
-                     {"run.cycles": ctx.g(40, 20), "run.min_cycles": 3}, {"omega": omegas})
+    res, out = ctx.run("crawler_frequency_sweep", "crawler_fig4",
+                       {"run.cycles": ctx.g(40, 20), "run.min_cycles": 3}, {"omega": omegas})
     ctx.plot(out / "S_V_vs_omega.png", "crawler_fig4_S_V.png", "Crawler Fig. 4: S and V vs omega, twin and hybrid model")
-    tw = {float(r["omega"]): float(r["S"]) * MM for r in read_csv(out / "results.csv")}
-    hy = {float(r["omega"]): float(r["S"]) * MM for r in read_csv(out / "results_hybrid.csv")}
+    tw = keyed(res.table("results.csv"), "omega", "S", MM)
+    hy = keyed(res.table("results_hybrid.csv"), "omega", "S", MM)
     r0 = Crawler()
     ideal = ideal_stride(r0.inputs, float(r0.p["l0"]), float(r0.p["l"])) * MM
     rows = [Row("C1", "omega = 0.3 rad/s (range 1): S, against the quasi-static ideal stride", *PAPER["C1"],
@@ -110,25 +109,29 @@ def claims_crawler_frequency(ctx: Context) -> list[Row]:
     return rows
 
 
+def psi_star(res) -> dict:
+    """omega -> psi* [deg] of a crawler_psi_omega_map result."""
+    return keyed(res.table("psi_star.csv"), "omega", "psi_star_deg")
+
+
 def claims_crawler_psi_map(ctx: Context) -> list[Row]:
     """Fig. 6: psi*(omega) at the low and high ends, twin and hybrid."""
     cyc = {"run.cycles": 40, "run.min_cycles": 3}
     if ctx.reduced:        # two small runs: a bracket around each optimum; 2 cycles at omega = 0.3
         omegas, step, step_hi = [0.3, 16.0], 15, 30
-        s0, _ = ctx.run("crawler_psi_omega_map", "crawler_fig6_lo", {"run.cycles": 2, "run.min_cycles": 2},
+        r0, _ = ctx.run("crawler_psi_omega_map", "crawler_fig6_lo", {"run.cycles": 2, "run.min_cycles": 2},
                         {"omega": [0.3], "psi_deg": [0, 15, 30, 45]})
-        s, out = ctx.run("crawler_psi_omega_map", "crawler_fig6_hi", cyc, {"omega": [16.0], "psi_deg": [60, 90, 120, 150]})
-        tw = {0.3: s0["psi_star"]["0.3"], 16.0: s["psi_star"]["16"]}
+        res, out = ctx.run("crawler_psi_omega_map", "crawler_fig6_hi", cyc, {"omega": [16.0], "psi_deg": [60, 90, 120, 150]})
+        tw = {**psi_star(r0), **psi_star(res)}
         hy = {}
     else:
         omegas = [0.3, 1.0, 3.2, 8.0, 16.0]
         psis = [0, 15, 30, 45, 60, 75, 90, 105, 120, 135, 150]
         step = step_hi = psis[1] - psis[0]
-        s, out = ctx.run("crawler_psi_omega_map", "crawler_fig6", cyc, {"omega": omegas, "psi_deg": psis})
+        res, out = ctx.run("crawler_psi_omega_map", "crawler_fig6", cyc, {"omega": omegas, "psi_deg": psis})
         h, _ = ctx.run("crawler_psi_omega_map", "crawler_fig6_hybrid", {**cyc, "engine": "hybrid"},
                        {"omega": omegas, "psi_deg": psis})
-        tw = {float(k): v for k, v in s["psi_star"].items()}
-        hy = {float(k): v for k, v in h["psi_star"].items()}
+        tw, hy = psi_star(res), psi_star(h)
     ctx.plot(out / "psi_omega_map.png", "crawler_fig6_psi_omega.png", "Crawler Fig. 6: S over (psi, omega), twin")
     lo, hi = min(omegas), max(omegas)
     ref_lo = f"hybrid {fmt(hy[lo])}" if hy else "hybrid: full report"
@@ -153,7 +156,7 @@ def claims_crawler_reversal(ctx: Context) -> list[Row]:
     a_om = ctx.g([0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0], [2.0, 5.0, 16.0])
     b_phi = ctx.g([100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150], [110, 130, 150])
     ov = {"experiment.a.omega": a_om, "experiment.b.phi0_deg": b_phi, "run.cycles": 40}
-    s, out = ctx.run("crawler_direction_reversal", "crawler_fig7", ov)
+    res, out = ctx.run("crawler_direction_reversal", "crawler_fig7", ov)
     ctx.plot(out / "direction_reversal.png", "crawler_fig7_reversal.png", "Crawler Fig. 7: direction reversal, twin")
     h, _ = ctx.run("crawler_direction_reversal", "crawler_fig7_hybrid", {**ov, "engine": "hybrid"})
     rows = []
@@ -162,7 +165,7 @@ def claims_crawler_reversal(ctx: Context) -> list[Row]:
              Tol(0.5, 0, "Fig. 7(a) read to 0.5 rad/s; the crossings are interpolated on a 1-2 rad/s grid")),
             ("C10", "reversal_phi0_deg", "deg", "phi0 where S changes sign, omega = 9 rad/s, mu = 0.398",
              Tol(2.5, 0, "half the 5-deg phi0 grid (Fig. 7(b) read to 2.5 deg)"))):
-        t, r = list(s[key]), list(h[key])
+        t, r = list(res.summary[key]), list(h.summary[key])
         rows.append(Row(cid, what + " (every crossing, against the exact model's; the paper's Fig. 7 is that model's "
                                     "curve)", *PAPER[cid], twin=t if t else "no sign change",
                         value=t, target=None, ref=r, tol=tol, reference=f"hybrid {fmt(r)}", unit=unit,
@@ -185,8 +188,8 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
     if not ctx.reduced:
         h_lo, _ = ctx.run("crawler_friction_robustness", "crawler_fig8_w0.3_hybrid", {**ov, "engine": "hybrid"},
                           {"omega": [0.3], "psi_deg": psis_h})
-    o = s_lo["optima"][0]
-    oh = h_lo["optima"][0] if h_lo else None
+    o = s_lo.table("optima.csv")[0]
+    oh = h_lo.table("optima.csv")[0] if h_lo else None
     hv = lambda k: oh[k] if oh else None
     href = lambda k, f=fmt: f"hybrid {f(oh[k])} (psi grid {fmt(psis_h)})" if oh else "hybrid: full report"
     grid = f"psi grid {fmt(psis)} deg"
@@ -211,7 +214,7 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
             reference=href("loss_at_psi_star", pct), unit="%", reason=builtin),
     ]
     dpm = o["psi_mu_star_deg"] - 56
-    rob = read_csv(out_lo / "robustness.csv")
+    rob = s_lo.table("robustness.csv")
     smu = {float(r["psi_deg"]): float(r["S_mu"]) * MM for r in rob}
     flat = (f"S_mu(56) = {fmt(smu[56.0])} mm, S_mu({fmt(o['psi_mu_star_deg'])}) = "
             f"{fmt(smu[float(o['psi_mu_star_deg'])])} mm" if 56.0 in smu else "")
@@ -234,7 +237,7 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
                     tol=Tol(2, 0, "the paper's 2 significant digits (0.5) plus the twin's grid/cycle convergence "
                                   "(about 1 %-point, reduced vs full)"),
                     reference=href("loss_at_psi_mu_star", pct), unit="%", reason="" if abs(l2 - 24) <= 2 else "follows C13"))
-    oh16 = s_hi["optima"][0]
+    oh16 = s_hi.table("optima.csv")[0]
     l16 = 100 * oh16["loss_at_psi_star"]
     rows.append(Row("C15", f"omega = 16: 1 - S_mu/S at psi* = {fmt(oh16['psi_star_deg'])} deg (proxy for 'close': "
                            "at most 10 %, and at most a fifth of the loss at omega = 0.3)", *PAPER["C15"],
@@ -272,10 +275,10 @@ def claims_crawler_mass(ctx: Context) -> list[Row]:
     lo = {**ov, "run.cycles": ctx.g(40, 2), "run.min_cycles": ctx.g(3, 2)}     # omega = 0.3: slow, steady early
     tw, hy = [], []
     for tag, o, ws in (("lo", lo, [w for w in omegas if w < 1]), ("hi", ov, [w for w in omegas if w >= 1])):
-        s, out = ctx.run("crawler_mass_distribution", f"crawler_fig12_{tag}", o, {"omega": ws})
-        h, outh = ctx.run("crawler_mass_distribution", f"crawler_fig12_{tag}_hybrid", {**o, "engine": "hybrid"}, {"omega": ws})
-        tw += read_csv(out / "results.csv")
-        hy += read_csv(outh / "results.csv")
+        res, out = ctx.run("crawler_mass_distribution", f"crawler_fig12_{tag}", o, {"omega": ws})
+        h, _ = ctx.run("crawler_mass_distribution", f"crawler_fig12_{tag}_hybrid", {**o, "engine": "hybrid"}, {"omega": ws})
+        tw += res.table("results.csv")
+        hy += h.table("results.csv")
     ctx.plot(out / "mass_distribution.png", "crawler_fig12_mass.png", "Crawler Fig. 11/12: S vs mass asymmetry, twin (omega >= 1)")
 
     def section(rows, w):
@@ -326,17 +329,17 @@ def claims_crawler_mass_ratio(ctx: Context) -> list[Row]:
     omegas = ctx.g([3.2, 8.0, 16.0], [3.2, 16.0])
     ov = {"experiment.mass_ratio": ratios, "experiment.m1_over_m2": [1.0], "run.cycles": ctx.g(40, 20),
           "run.min_cycles": 3}
-    s, out = ctx.run("crawler_mass_distribution", "crawler_fig11", ov, {"omega": omegas})
-    h, outh = ctx.run("crawler_mass_distribution", "crawler_fig11_hybrid", {**ov, "engine": "hybrid"}, {"omega": omegas})
+    res, _ = ctx.run("crawler_mass_distribution", "crawler_fig11", ov, {"omega": omegas})
+    h, _ = ctx.run("crawler_mass_distribution", "crawler_fig11_hybrid", {**ov, "engine": "hybrid"}, {"omega": omegas})
 
-    def curves(path):    # omega -> S (mm) over the mass ratios, lightest distal links first
-        rs = read_csv(path / "results.csv")
+    def curves(result):  # omega -> S (mm) over the mass ratios, lightest distal links first
+        rs = result.table("results.csv")
         return {w: [float(r["S"]) * MM for r in sorted(by_value(rs, "omega", w), key=lambda r: float(r["mass_ratio"]))]
                 for w in omegas}
 
     def drop(c):         # the smallest S(lighter) - S(heavier) over omega and ratio steps
         return min(S[i] - S[i + 1] for S in c.values() for i in range(len(S) - 1))
-    ct, ch = curves(out), curves(outh)
+    ct, ch = curves(res), curves(h)
     dt, dh = drop(ct), drop(ch)
     show = lambda c: "; ".join(f"omega {fmt(w)}: {fmt(S)}" for w, S in c.items())
     return [Row("C24", f"min over omega {fmt(omegas)} and mass ratios {fmt(ratios)} (m1 = m2) of S(lighter) - "

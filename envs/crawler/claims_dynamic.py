@@ -19,9 +19,10 @@ def _paper():
 def claims_crawler_feedback(ctx: Context) -> list[Row]:
     """Fig. 13/14: eq. 19 feedback vs open loop at omega = 8 (paper values withheld)."""
     ov = {"experiment.cycles": ctx.g(20, 6)}
-    s, out = ctx.run("crawler_feedback", "crawler_fig13", ov)
+    res, out = ctx.run("crawler_feedback", "crawler_fig13", ov)
     ctx.plot(out / "feedback.png", "crawler_fig13_feedback.png", "Crawler Fig. 13/14: feedback vs open loop, twin")
-    h, _ = ctx.run("crawler_feedback", "crawler_fig13_hybrid", {**ov, "engine": "hybrid"})
+    hres, _ = ctx.run("crawler_feedback", "crawler_fig13_hybrid", {**ov, "engine": "hybrid"})
+    s, h = res.summary, hres.summary
 
     def period(seq, n=4):      # smallest p in 1..3 with S_k = S_(k-p) over the last n steps (0: none)
         rel = lambda x, y: abs(x - y) <= 2e-5 + 2e-3 * abs(y)     # crawler_feedback's steady criterion
@@ -54,9 +55,9 @@ def claims_crawler_time_scaling(ctx: Context) -> list[Row]:
     """Sec. VII / Fig. 9: time-scaled inputs (eq. 8) improve S at mid and high omega."""
     ov = {"experiment.omega": ctx.g([3.2, 8.0, 16.0], [8.0]), "experiment.n_trials": ctx.g(24, 4),
           "experiment.psi_baseline": ctx.g([0, 20, 40, 60, 80, 100, 120], [100]), "run.cycles": ctx.g(30, 15)}
-    s, out = ctx.run("crawler_time_scaling", "crawler_time_scaling", ov)
+    res, out = ctx.run("crawler_time_scaling", "crawler_time_scaling", ov)
     ctx.plot(out / "fig10_time_scaling.png", "crawler_fig10_time_scaling.png", "Crawler Fig. 10: time-scaled gait, twin")
-    best = s.get("best") or []
+    best = res.summary.get("best") or []
     g = [float(b["gain"]) for b in best]
     return [Row("C26", "S(best time-scaled input) / S(best alpha = 0 input) at omega " + fmt([b["omega"] for b in best]) +
                 f" (Optuna TPE, {ctx.g(24, 4)} trials; proxy for 'significant improvement': >= 1.2)", *_paper()["C26"],
@@ -68,14 +69,15 @@ def claims_crawler_time_scaling(ctx: Context) -> list[Row]:
 
 def claims_crawler_slip(ctx: Context) -> list[Row]:
     """C22, Fig. 5: the slip directions per range from crawler_slip_pattern, twin and exact model."""
-    ss, out = ctx.run("crawler_slip_pattern", "crawler_fig5", {"run.cycles": ctx.g(12, 6)}, {})
+    res, out = ctx.run("crawler_slip_pattern", "crawler_fig5", {"run.cycles": ctx.g(12, 6)}, {})
+    ss, modes = res.summary, res.table("results.csv")      # modes: one row per (engine, omega, foot)
     ctx.plot(out / "slip_pattern_16.png", "crawler_fig5_slip_16.png", "Crawler Fig. 5: contact modes at omega = 16, "
              "twin (top) and exact model")
 
     def vec(e):
         back = next(c["value"] for c in ss["claims"][e] if c["statement"].startswith("range 1: backward slip distance"))
-        fr = ss["fractions"][e]
-        return [back] + [min(fr[w][f]["slip_backward"] for f in ("foot1", "foot2")) for w in ("5.1", "16")]
+        return [back] + [min(r["slip_backward"] for r in modes if r["engine"] == e and r["omega"] == w)
+                         for w in (5.1, 16.0)]
     tw, ex = vec("mujoco"), vec("hybrid")
     return [Row("C22", "Fig. 5 slip directions: range 1 backward slip distance / S at omega 0.3; range 2, 3 fraction of "
                       "the cycle each foot slips backward at omega 5.1, 16", *_paper()["C22"], value=tw,

@@ -46,7 +46,8 @@ def frequency_sweep(cfg, out) -> Result:
         summary[f"failed_points_{overlay}"] = len(curves[overlay]) - len(sw.healthy(curves[overlay]))
     draw = partial(plots.s_v, {e: sw.healthy(rs) for e, rs in curves.items()},
                    sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
-    return Result(summary, plots={"S_V_vs_omega.png": draw})
+    stored = {"results.csv": rows, **({f"results_{overlay}.csv": curves[overlay]} if overlay else {})}
+    return Result(summary, plots={"S_V_vs_omega.png": draw}, rows=stored)
 
 
 # ---- twin vs hybrid ------------------------------------------------------------------
@@ -112,7 +113,7 @@ def psi_omega_map(cfg, out) -> Result:
         star.append(dict(omega=w, psi_star_deg=p, S_star=s))
     summary = dict(stats, psi_star={f"{s['omega']:g}": s["psi_star_deg"] for s in star},
                    S_star_mm={f"{s['omega']:g}": s["S_star"] * 1e3 for s in star})
-    return Result(summary, tables={"psi_star.csv": (["omega", "psi_star_deg", "S_star"], star)},
+    return Result(summary, tables={"psi_star.csv": (["omega", "psi_star_deg", "S_star"], star)}, rows={"results.csv": rows},
                   plots={"psi_omega_map.png": partial(plots.psi_omega_map, omegas, psis, S, star, engine_of(cfg))})
 
 
@@ -137,6 +138,7 @@ def direction_reversal(cfg, out) -> Result:
     pb = [{**base, **b["fixed"], "phi0_deg": p} for p in b["phi0_deg"]]
     ra, sa = simulate_rows(cfg, pa, out)
     rb, sb = simulate_rows(cfg, pb, out, filename="results_phi0.csv")
+    stored = {"results.csv": ra, "results_phi0.csv": rb}
     ra, rb = sw.healthy(ra), sw.healthy(rb)     # failed and unhealthy points are left out (summary says)
     wa, Sa = column(ra, "omega"), column(ra, "S")
     pb_, Sb = column(rb, "phi0_deg"), column(rb, "S")
@@ -147,7 +149,7 @@ def direction_reversal(cfg, out) -> Result:
                    S_vs_omega_mm={f"{w:g}": s * 1e3 for w, s in zip(wa, Sa)},
                    S_vs_phi0_mm={f"{p:g}": s * 1e3 for p, s in zip(pb_, Sb)})
     draw = partial(plots.direction_reversal, a, b, wa, Sa, pb_, Sb, engine_of(cfg))
-    return Result(summary, plots={"direction_reversal.png": draw})
+    return Result(summary, plots={"direction_reversal.png": draw}, rows=stored)
 
 
 # ---- Fig. 8/9, eqs. 6-7: friction robustness ------------------------------------------------
@@ -187,7 +189,8 @@ def friction_robustness(cfg, out) -> Result:
     return Result(summary, tables={"robustness.csv": (list(rob[0].keys()), rob),
                                    "optima.csv": (list(optima[0].keys()) if optima else [], optima)},
                   plots={"friction_robustness.png": partial(plots.friction_robustness, rob, optima, eps, sampling,
-                                                            engine_of(cfg))})
+                                                            engine_of(cfg))},
+                  rows={"results.csv": rows})
 
 
 # ---- Fig. 11/12: mass distribution --------------------------------------------------------
@@ -220,7 +223,7 @@ def mass_distribution(cfg, out) -> Result:
             best[f"{w:g}"] = dict(mass_ratio=b["mass_ratio"], m1_over_m2=b["m1_over_m2"], S_mm=b["S"] * 1e3)
     summary = dict(stats, best=best, mass_preference=mass_preference(rows))
     draw = partial(plots.mass_distribution, rows, ws, ratios, asyms, engine_of(cfg))
-    return Result(summary, plots={"mass_distribution.png": draw})
+    return Result(summary, plots={"mass_distribution.png": draw}, rows={"results.csv": rows})
 
 
 FIG12_RATIO = 0.5      # Fig. 12: the section (m1 + m2)/(2 m0) = 0.5

@@ -39,10 +39,11 @@ def claims_miniaq(ctx: Context) -> list[Row]:
     """Trot (Figs. 5, 6, 8, 9) and in-place turning (Fig. 7) at 2.5 Hz; body size and mass."""
     from envs.miniaq.robot import MiniAQ, foot_path
     dur = ctx.g(5.0, 2.0)
-    tr, out_tr = ctx.run("miniaq_trot", "miniaq_trot", {"experiment.duration": dur})
+    tr_res, out_tr = ctx.run("miniaq_trot", "miniaq_trot", {"experiment.duration": dur})
     ctx.plot(out_tr / "gait_diagram.png", "miniaq_gait_diagram.png", "MinIAQ-II Figs. 8/9: gait diagram, twin")
     ctx.plot(out_tr / "body_motion.png", "miniaq_body_motion.png", "MinIAQ-II Figs. 5/6: roll, pitch, trajectory, twin")
-    tn, out_tn = ctx.run("miniaq_turn", "miniaq_turn", {"experiment.duration": dur})
+    tn_res, out_tn = ctx.run("miniaq_turn", "miniaq_turn", {"experiment.duration": dur})
+    tr, tn = tr_res.summary, tn_res.summary
     ctx.plot(out_tn / "yaw.png", "miniaq_yaw.png", "MinIAQ-II Fig. 7: yaw during in-place turning, twin")
     r = MiniAQ()
     m = r.model()
@@ -70,11 +71,9 @@ def claims_miniaq(ctx: Context) -> list[Row]:
         Row("M6", "yaw rate, in-place turning (left motors reversed), 2.5 Hz", *PAPER["M6"], kind=GRAPH_ONLY,
             value=tn["yaw_rate_deg_s"], unit="deg/s", reason="the paper gives yaw only as a plot"),
     ]
-    import csv
-    with open(out_tn / "timeseries.csv", newline="") as f:
-        ts = [(float(d["t"]), float(d["yaw_deg"])) for d in csv.DictReader(f)]
-    t = np.array([a for a, _ in ts])
-    y = np.array([b for _, b in ts])
+    ts = tn_res.table("timeseries.csv")
+    t = np.array([d["t"] for d in ts], float)
+    y = np.array([d["yaw_deg"] for d in ts], float)
     c = np.polyfit(t, y, 1)
     r2 = 1 - np.sum((y - np.polyval(c, t)) ** 2) / np.sum((y - y.mean()) ** 2)
     rows.append(Row("M7", "R^2 of a straight-line fit to yaw(t), in-place turning (proxy for 'nearly linear': >= 0.98)",
@@ -85,10 +84,10 @@ def claims_miniaq(ctx: Context) -> list[Row]:
                     tol=Tol(0, 0, "a range: half the 88 mm body"),
                     reference=f"centroid path {fmt(tn['centroid_path_length'] * 1e3)} mm", unit="mm"))
     sf = tr["support_fraction"]
-    three = float(sf["3"]) + float(sf["4"])
+    three = float(sf[3]) + float(sf[4])
     rows.append(Row("M9", "fraction of the stride with >= 3 feet on the floor, trot (proxy for 'almost the entire "
                           "cycle': >= 0.8)", *PAPER["M9"], value=three, target=Range(0.8, 1.0), tol=Tol(0, 0, "a range"),
-                    twin=f"{fmt(three)} (3: {fmt(float(sf['3']))}, 4: {fmt(float(sf['4']))}, 2: {fmt(float(sf['2']))}, "
+                    twin=f"{fmt(three)} (3: {fmt(float(sf[3]))}, 4: {fmt(float(sf[4]))}, 2: {fmt(float(sf[2]))}, "
                          f"< 2: {fmt(tr['support_fraction_below_2'])})",
                     reference="intended trot: 0 (2 feet always)",
                     reason="" if three >= 0.8 else

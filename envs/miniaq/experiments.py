@@ -110,10 +110,10 @@ def trot(cfg, out) -> Result:
         speed=s["speed"], roll_amplitude_deg=s["roll_amplitude_deg"], pitch_amplitude_deg=s["pitch_amplitude_deg"],
         max_loop_gap=s["max_loop_gap"],
         duty_factor={leg: v for leg, v in zip(LEGS, g.duty_factor)},
-        support_fraction={str(k): g.support_fraction[k] for k in (2, 3, 4)},
+        support_fraction={k: g.support_fraction[k] for k in (2, 3, 4)},
         support_fraction_below_2=g.support_fraction[0] + g.support_fraction[1],
         drag_fraction={leg: v for leg, v in zip(LEGS, g.drag_fraction)},
-        intended_duty_factor=0.5, intended_support_fraction={"2": 1.0, "3": 0.0, "4": 0.0},
+        intended_duty_factor=0.5, intended_support_fraction={2: 1.0, 3: 0.0, 4: 0.0},
         **{k: v for k, v in s.items() if k in (
             "yaw_rate_deg_s", "drift_y", "roll_mean_deg", "pitch_mean_deg", "height_mean", "motor_torque_max",
             "motor_saturated_fraction", "crank_lag_max_deg", "gait", "phase_deg", "f", "direction_left",
@@ -184,7 +184,8 @@ def gait_sweep(cfg, out) -> Result:
     summary = dict(stats, errors=len(rows) - len(ok),
                    speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in ok},
                    yaw_rate_deg_s={f"{r['gait']}@{r['f']:g}Hz": r["yaw_rate_deg_s"] for r in ok})
-    return Result(summary, plots={"gait_sweep.png": partial(plot_sweep, ok, omitted=len(rows) - len(ok))})
+    return Result(summary, plots={"gait_sweep.png": partial(plot_sweep, ok, omitted=len(rows) - len(ok))},
+                  rows={"results.csv": rows})
 
 
 PAPER_METRICS = ("fn_min",) + tuple(f"{leg}_pull_fraction" for leg in LEGS) + (

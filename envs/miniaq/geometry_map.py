@@ -123,7 +123,8 @@ def geometry_map(cfg, out) -> Result:
                    support_ge3_range=[min(r["support_ge3"] for r in good), max(r["support_ge3"] for r in good)]
                    if good else None,
                    speed_range=[min(r["speed"] for r in good), max(r["speed"] for r in good)] if good else None)
-    return Result(summary, plots={"geometry_map.png": partial(plot_geometry_map, rows, invalid, opt, engine, default)})
+    return Result(summary, plots={"geometry_map.png": partial(plot_geometry_map, rows, invalid, opt, engine, default)},
+                  rows={"results.csv": rows})
 
 
 def _default_point(cls) -> dict:

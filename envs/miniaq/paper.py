@@ -45,7 +45,8 @@ from scipy.integrate import solve_ivp
 from envs.miniaq.paper_laws import (LegTable, _perp, _step_f, damping, euler_to_quat,  # noqa: F401
                                     friction_coefficient, friction_ratio, leg_kinematics, leg_table,
                                     normal_force, rotation_b2i, step)
-from envs.miniaq.robot import CONTACT_FORCE_MIN, FRONT, G, LEFT, LEGS, MiniAQ
+from envs.miniaq.paper_run import PaperRun, sample_sensors, summarize  # noqa: F401
+from envs.miniaq.robot import FRONT, G, LEFT, MiniAQ
 
 METHODS = ("LSODA", "BDF", "Radau")
 STIFFNESS = ("power", "secant")     # eq. 15's K L_p^e, or the twin's linear secant
@@ -278,82 +279,6 @@ class Model:
 # ---- runs ---------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
-class PaperRun:
-    """Samples of one paper-engine run, readable like the twin's `batch.Run` (`sensor(name)`)."""
-
-    robot: MiniAQ
-    params: Params
-    t: np.ndarray                 # (samples,)
-    X: np.ndarray                 # (samples, 12)
-    sensors: dict                 # twin sensor name -> (samples, dim)
-    extra: dict                   # Lp, FN (samples, 4)
-    cycle_values: np.ndarray
-    steady: object = None
-    error: str | None = None
-    wall_s: float = float("nan")    # the integration (solve_ivp), not the output sampling
-    cpu_s: float = float("nan")     # its process CPU time (robust to a shared, loaded machine)
-    nfev: int = 0
-    method: str = ""
-
-    def sensor(self, name: str) -> np.ndarray:
-        return self.sensors[name]
-
-    @property
-    def cycles(self) -> int:
-        return len(self.cycle_values)
-
-    # health, as the twin's batch.Run reports it (the same limits: MiniAQ.max_penetration)
-    max_loop_gap = None                 # kinematic legs: no loop closure to check
-
-    @property
-    def max_penetration(self) -> float:
-        """Deepest penetration of a foot sphere's bottom over the samples (m)."""
-        Lp = self.extra.get("Lp")
-        return float(max(0.0, np.max(Lp))) if Lp is not None and np.size(Lp) else 0.0
-
-    @property
-    def unhealthy(self) -> str | None:
-        return None if self.error else self.robot.health_error(self.max_penetration)
-
-    @property
-    def problem(self) -> str | None:
-        return self.error or self.unhealthy
-
-
-def sample_sensors(model: Model, t, X) -> tuple[dict, dict]:
-    """The twin's sensors (names, shapes, frames; see MiniAQ's MJCF) at the sampled states."""
-    t = np.asarray(t, float)
-    X = np.asarray(X, float)
-    n = len(t)
-    feet = [model.evaluate(ti, xi, detail=True)[1] for ti, xi in zip(t, X)]
-    R = np.array([f["R"] for f in feet]).reshape(n, 3, 3)
-    s = {"torso_pos": X[:, 0:3], "torso_quat": euler_to_quat(X[:, 3:6]),
-         "torso_vel": np.einsum("nij,nj->ni", R, X[:, 6:9])}
-    th, thd = model.crank(t)
-    nan3 = np.full((n, 3), np.nan)                             # no loop (massless kinematic legs)
-    extra = {k: np.zeros((n, 4)) for k in ("Lp", "FN", "Vp", "v_t", "mu")}
-    for j, leg in enumerate(LEGS):
-        rec = [f["feet"][j] for f in feet]
-        rE = np.array([r["rE"] for r in rec])
-        s[f"{leg}_foot_pos"] = X[:, 0:3] + np.einsum("nij,nj->ni", R, rE)
-        s[f"{leg}_foot_vel"] = np.array([r["vI"] for r in rec])
-        s[f"{leg}_touch"] = np.array([r["FN"] for r in rec])[:, None]
-        # the twin's contact sensor: the force the foot exerts on the floor, world frame
-        s[f"{leg}_contact"] = -np.array([r["FI"] for r in rec])
-        s[f"{leg}_C_coupler"] = nan3
-        s[f"{leg}_C_rocker"] = nan3
-        s[f"{leg}_crank_pos"] = th[j][:, None]
-        s[f"{leg}_crank_vel"] = np.array(thd[j])[:, None]
-        s[f"{leg}_motor_torque"] = np.array([r["tau"] for r in rec])[:, None]
-        extra["Lp"][:, j] = [r["Lp"] for r in rec]
-        extra["FN"][:, j] = [r["FN"] for r in rec]
-        extra["Vp"][:, j] = [r["vI"][2] for r in rec]
-        extra["v_t"][:, j] = [r["v_t"] for r in rec]
-        extra["mu"][:, j] = [r["mu"] for r in rec]
-    return s, extra
-
-
 def simulate(robot_or_params, *, cycles: int = 13, method: str = "LSODA", rtol: float = 1e-6,
              atol: float = 1e-9, max_step: float | None = None, samples_per_cycle: int | None = None,
              **params_kw) -> PaperRun:
@@ -390,26 +315,3 @@ def simulate(robot_or_params, *, cycles: int = 13, method: str = "LSODA", rtol: 
     vals = metrics.per_cycle(xs)
     st = metrics.steady_state(vals) if len(vals) else None
     return PaperRun(r, P, t, X, sensors, extra, vals, st, error, wall, cpu, int(sol.nfev), method)
-
-
-def summarize(run: PaperRun) -> dict:
-    """The twin's summary columns (`MiniAQ.summarize`, same metric code) from a paper-engine run.
-
-    max_loop_gap is NaN (no loops: kinematic legs); crank_lag_max_deg is 0 (ideal motors);
-    motor_torque_max is the torque an ideal motor needs to hold the massless leg's speed.
-    Extra columns: fn_min (N, < 0 where eq. 15 pulls), <leg>_pull_fraction (fraction of the
-    steady window with the foot penetrating but the normal force below the contact threshold),
-    wall_s, cpu_s (integration), nfev, method, engine.
-    """
-    r = run.robot
-    s = r.summarize(run)
-    spc = r.samples_per_cycle
-    n = len(run.t)
-    if n >= spc + 2:
-        steady = slice(spc, n)
-        Lp, FN = run.extra["Lp"][steady], run.extra["FN"][steady]
-        s["fn_min"] = float(FN.min())
-        for j, leg in enumerate(LEGS):
-            s[f"{leg}_pull_fraction"] = float(np.mean((Lp[:, j] > 0) & (FN[:, j] <= CONTACT_FORCE_MIN)))
-    s.update(wall_s=run.wall_s, cpu_s=run.cpu_s, nfev=run.nfev, method=run.method, engine="paper")
-    return s

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 
-from envs.core.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND, Context, Range, Row, Tol, fmt, read_csv
+from envs.core.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND, Context, Range, Row, Tol, fmt
 
 PAPER = {}      # the snake's paper values are its tables (envs/snake/experiments.py TABLE1, TABLE2)
 
@@ -52,7 +52,7 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
     """Table 2: f, d_unit, d (kinematic) and Delta x, d - Delta x, loss (twin, 10 periods) per (n, alpha)."""
     from envs.snake.experiments import TABLE2
     cyc = ctx.g(10, 1)
-    s, out = ctx.run("snake_table2", "snake_table2", {"run.cycles": cyc, "run.nthread": None})
+    res, out = ctx.run("snake_table2", "snake_table2", {"run.cycles": cyc, "run.nthread": None})
     ctx.plot(out / "table2.png", "snake_table2.png", "Snake Table 2: Delta x and loss, twin vs paper")
     rows = []
     from envs.snake import calibration as cal
@@ -61,7 +61,7 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
            f"to the n = 4 rows (confidence region mu {fmt(reg.ranges['mu'])}, T_step {fmt(reg.ranges['T_step'])} s: "
            "envs/snake/calibration.py, models/snake/README.md)")
     loss_by, dx_by = {}, {}
-    for r in read_csv(out / "results.csv"):
+    for r in res.table("results.csv"):
         n, al = int(r["n"]), int(round(float(r["alpha_deg"])))
         pf, pdu, pdx, pd, pl = TABLE2[(n, al)]
         tag = f"n = {n}, alpha = {al} deg"

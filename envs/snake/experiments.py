@@ -103,7 +103,8 @@ def table2(cfg, out) -> Result:
                    table2={f"n{int(r['n'])}_alpha{r['alpha_deg']:g}": {k: r[k] for k in TABLE2_COLUMNS[2:]}
                            for r in ok})
     print("\n".join(lines))
-    return Result(summary, tables={"table2.md": "\n".join(lines) + "\n"}, plots={"table2.png": partial(plots.table2, ok, TABLE2)})
+    return Result(summary, tables={"table2.md": "\n".join(lines) + "\n"}, plots={"table2.png": partial(plots.table2, ok, TABLE2)},
+                  rows={"results.csv": rows})
 
 
 # ---- calibration ----------------------------------------------------------------------------
@@ -160,7 +161,8 @@ def intervals(cfg, out) -> Result:
         lines.append(f"| {n} | {int(r['N'])} | {a:g} | {r['kind']} | {iv('dx', 1e3)} | {iv('loss', 100)} | "
                      f"{iv('V', 1e3)} | {'-' if paper is None else paper} |" + (f" failed: {r['error']}" if r["error"] else ""))
     print("\n".join(lines))
-    return Result(dict(stats, region=reg.summary(), intervals=res), tables={"intervals.md": "\n".join(lines) + "\n"})
+    return Result(dict(stats, region=reg.summary(), intervals=res), tables={"intervals.md": "\n".join(lines) + "\n"},
+                  rows={"results.csv": rows})
 
 
 # ---- timestep convergence ----------------------------------------------------------------------
@@ -207,4 +209,4 @@ def sweep(cfg, out) -> Result:
     summary = dict(stats, errors=errors, max_tracking_error_deg=sw.nanmax(r["tracking_error_deg"] for r in ok),
                    min_clearance=sw.nanmin(r["clearance_min"] for r in ok))
     return Result(summary, plots={f"sweep_{name}.png": partial(plots.sweep, ok, name, [k for k in lists if k != name])
-                                  for name in lists})
+                                  for name in lists}, rows={"results.csv": rows})
