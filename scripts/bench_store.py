@@ -86,7 +86,7 @@ def end_to_end(points, cycles: int, nthread: int, repeats: int = 2) -> tuple[flo
     plain, stored = [], []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        batch.run_points(robots, Crawler, on_result=lambda j, run: sw.batch_values(robots[j], run), **kw)
+        batch.run_points(robots, Crawler, on_result=lambda j, run: batch.batch_values(robots[j], run), **kw)
         plain.append(time.perf_counter() - t0)
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.perf_counter()

@@ -31,7 +31,7 @@ def _plain_run(cfg) -> dict:
     r = cls(**robot_params(cfg))
     kw = run_kw(cfg)
     kw.pop("retry_failed")
-    values, error = sw.batch_values(r, batch.run_point(r, cls, **kw))
+    values, error = batch.batch_values(r, batch.run_point(r, cls, **kw))
     return dict(values, error=error or "")
 
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from envs.core import batch, sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.robot import PENETRATION_SENSOR
-from envs.snake.experiments import TABLE1, TABLE2
+from envs.snake.paper import TABLE1, TABLE2
 from envs.snake.robot import (SCENE, InchwormGait, Snake, alpha_max, d_unit, end_point_errors, energy_loss,
                         eq9_as_printed, ideal_positions, step_angles, step_joints, wave)
 from tests.util import assert_fails_early, render_frames, run_script

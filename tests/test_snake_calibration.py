@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from envs.snake import calibration as cal
-from envs.snake.experiments import TABLE2
+from envs.snake.paper import TABLE2
 
 
 def _valley(mu, T):

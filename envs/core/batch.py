@@ -335,3 +335,15 @@ def _finish(s: _Slot, err, steady_kw) -> Run:
 def run_point(point, robot_cls, **kw) -> Run:
     """The single-run path: the same runner with one point."""
     return run_points([point], robot_cls, **kw)[0]
+
+
+def batch_values(robot, run) -> tuple[dict, str | None]:
+    """A batch run's results values and error: no metrics for a failed point, but its health so far;
+    a finished run over the health limits, or one the robot flags (Robot.run_error), keeps its
+    metrics and says why in `error`."""
+    values = {} if run.error else robot.summarize(run)
+    error = run.problem or (robot.run_error(values) if not run.error else None)
+    values["max_penetration"] = run.max_penetration
+    if robot.loops:
+        values["max_loop_gap"] = run.max_loop_gap
+    return values, error

@@ -108,7 +108,7 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
         def on_result(j, run):
             nonlocal steps
             steps += run.cycles * robots[j].steps_per_cycle
-            add(j, *batch_values(robots[j], run))
+            add(j, *batch.batch_values(robots[j], run))
         batch.run_points(robots, type(robots[0]), on_result=on_result, **kw)
         return steps
 
@@ -133,18 +133,6 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
         return v
 
     return Engine(name, simulate, settings, versions=versions, check=check)
-
-
-def batch_values(robot, run) -> tuple[dict, str | None]:
-    """A batch run's results values and error: no metrics for a failed point, but its health so far;
-    a finished run over the health limits, or one the robot flags (Robot.run_error), keeps its
-    metrics and says why in `error`."""
-    values = {} if run.error else robot.summarize(run)
-    error = run.problem or (robot.run_error(values) if not run.error else None)
-    values["max_penetration"] = run.max_penetration
-    if robot.loops:
-        values["max_loop_gap"] = run.max_loop_gap
-    return values, error
 
 
 # ---- the resumable loop -----------------------------------------------------------------

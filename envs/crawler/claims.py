@@ -11,6 +11,8 @@ import math
 import numpy as np
 
 from envs.core.report import CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
+from envs.crawler import claims_dynamic
+from envs.crawler.claims_dynamic import claims_crawler_feedback, claims_crawler_slip, claims_crawler_time_scaling
 
 MM = 1e3
 
@@ -34,15 +36,11 @@ PAPER = {
     "C17": ("Sec. VII, Fig. 12", "omega <~ 1: any asymmetry m1/m2 != 1 decreases S significantly"),
     "C18": ("Sec. VII, Fig. 12", "mid-range omega: heavier front link (m1 > m2, Sec. VII) preferred"),
     "C19": ("Sec. VII, Fig. 12", "high omega: heavier rear link (m2 > m1) preferred"),
-    "C20": ("Sec. VIII, App., Fig. 13/14", "withheld"),
-    "C21": ("Sec. VIII, App., Fig. 13/14", "withheld"),
-    "C22": ("Sec. IV, Fig. 5", "range 1: slip only forward; range 2: growing backward slip; range 3: backward "
-                               "slip all cycle, both feet forward for a short part"),
     "C23": ("Sec. VI, Fig. 6", "psi_mu*(omega) merges with psi*(omega) at high omega"),
     "C24": ("Sec. VII, App., Fig. 11", "S grows almost monotonically as the distal links get lighter"),
-    "C25": ("Sec. VIII, App., Fig. 13", "feedback gait converges to a two-step periodic solution"),
-    "C26": ("Sec. VII, Fig. 9", "time scaling: significant improvement of S at mid and high omega"),
 }
+
+PAPER.update(claims_dynamic.PAPER)      # C20-C22, C25, C26: next to their claims
 
 OMITTED = [
     ("Sec. VI, Fig. 9", "psi*/psi_mu*(omega) and S/S_mu curves over the whole omega range",
@@ -351,8 +349,6 @@ def claims_crawler_mass_ratio(ctx: Context) -> list[Row]:
                           "falls less"))]
 
 
-from envs.crawler.claims_dynamic import (claims_crawler_feedback, claims_crawler_slip,  # noqa: E402
-                                         claims_crawler_time_scaling)
 
 CLAIMS = [
     ('Crawler (Gamus, Gat & Or): Fig. 4', claims_crawler_frequency),

@@ -1,19 +1,20 @@
 """The crawler paper's claims on its dynamics: Fig. 5 slip directions, Sec. VII time scaling and
-Sec. VIII feedback (twin against paper and exact model); PAPER and the report's list live in
-envs/crawler/claims.py."""
+Sec. VIII feedback (twin against paper and exact model).  Their paper statements are `PAPER` here;
+envs/crawler/claims.py merges them into its own and lists these groups in the report's `CLAIMS`."""
 from __future__ import annotations
 
-
-
-from envs.core.report import (WITHHELD_KIND, Context, Range, Row, Tol, fmt)
-
+from envs.core.report import WITHHELD_KIND, Context, Range, Row, Tol, fmt
 
 MM = 1e3
 
-
-def _paper():
-    from envs.crawler.claims import PAPER
-    return PAPER
+PAPER = {
+    "C20": ("Sec. VIII, App., Fig. 13/14", "withheld"),
+    "C21": ("Sec. VIII, App., Fig. 13/14", "withheld"),
+    "C22": ("Sec. IV, Fig. 5", "range 1: slip only forward; range 2: growing backward slip; range 3: backward "
+                               "slip all cycle, both feet forward for a short part"),
+    "C25": ("Sec. VIII, App., Fig. 13", "feedback gait converges to a two-step periodic solution"),
+    "C26": ("Sec. VII, Fig. 9", "time scaling: significant improvement of S at mid and high omega"),
+}
 
 
 def claims_crawler_feedback(ctx: Context) -> list[Row]:
@@ -33,16 +34,16 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
     pt, ph = period(s["S_feedback_seq"]), period(h["S_feedback_seq"])
     last = lambda d: fmt([x * MM for x in d["S_feedback_seq"][-4:]])
     return [
-        Row("C20", "omega = 8: mean S of the last 2 steps, open loop (prescribed angles)", *_paper()["C20"],
+        Row("C20", "omega = 8: mean S of the last 2 steps, open loop (prescribed angles)", *PAPER["C20"],
             kind=WITHHELD_KIND, value=s["S_open"] * MM, ref=h["S_open"] * MM, reference=f"hybrid {fmt(h['S_open'] * MM)}",
             unit="mm", reason="paper value withheld; twin vs hybrid only"),
         Row("C21", "omega = 8: mean S of the last 2 steps with the eq. 19 feedback (K_v 10, K_P 80, K_D 100, "
-                   "Phi [90, 130] deg)", *_paper()["C21"], kind=WITHHELD_KIND, value=s["S_feedback"] * MM,
+                   "Phi [90, 130] deg)", *PAPER["C21"], kind=WITHHELD_KIND, value=s["S_feedback"] * MM,
             ref=h["S_feedback"] * MM, reference=f"hybrid {fmt(h['S_feedback'] * MM)}", unit="mm",
             reason="paper value withheld; the improvement over open loop is reproduced by twin and hybrid"
             if s["S_feedback"] > s["S_open"] and h["S_feedback"] > h["S_open"] else "paper value withheld"),
         Row("C25", "omega = 8, eq. 19 feedback: period (in steps) of the steady gait over the last 4 steps "
-                   "(0: not periodic within 3 steps)", *_paper()["C25"], value=pt, target=2, ref=ph,
+                   "(0: not periodic within 3 steps)", *PAPER["C25"], value=pt, target=2, ref=ph,
             twin=f"{pt} (last steps {last(s)} mm)", reference=f"hybrid {ph} (last steps {last(h)} mm)",
             tol=Tol(0, 0, "a period: exact; steps equal within crawler_feedback's steady criterion 2e-3 relative"),
             reason="" if pt == ph == 2 else "the paper's two-step solution is not reproduced by the project's "
@@ -60,7 +61,7 @@ def claims_crawler_time_scaling(ctx: Context) -> list[Row]:
     best = res.summary.get("best") or []
     g = [float(b["gain"]) for b in best]
     return [Row("C26", "S(best time-scaled input) / S(best alpha = 0 input) at omega " + fmt([b["omega"] for b in best]) +
-                f" (Optuna TPE, {ctx.g(24, 4)} trials; proxy for 'significant improvement': >= 1.2)", *_paper()["C26"],
+                f" (Optuna TPE, {ctx.g(24, 4)} trials; proxy for 'significant improvement': >= 1.2)", *PAPER["C26"],
                 value=g or None, target=Range(1.2), tol=Tol(0, 0, "a range: 'significant' read as a 20 % gain"),
                 twin="; ".join(f"omega {fmt(b['omega'])}: x{fmt(b['gain'])} ({fmt(b['value_base'] * MM)} -> "
                                f"{fmt(b['value_best'] * MM)} mm)" for b in best) or None,
@@ -80,7 +81,7 @@ def claims_crawler_slip(ctx: Context) -> list[Row]:
                          for w in (5.1, 16.0)]
     tw, ex = vec("mujoco"), vec("hybrid")
     return [Row("C22", "Fig. 5 slip directions: range 1 backward slip distance / S at omega 0.3; range 2, 3 fraction of "
-                      "the cycle each foot slips backward at omega 5.1, 16", *_paper()["C22"], value=tw,
+                      "the cycle each foot slips backward at omega 5.1, 16", *PAPER["C22"], value=tw,
                target=[Range(hi=0.02), Range(lo=0.1), Range(lo=0.1)], ref=ex,
                tol=Tol(0.02, 0.0, "mode fractions: the twin's velocity threshold disagrees with the exact model's "
                                   "own mode log on <= 1.4 % of the cycle"),

@@ -4,23 +4,18 @@ and the twin's summary columns from such a run.  paper.py re-exports these names
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from envs.miniaq.paper_laws import euler_to_quat
 from envs.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
-if TYPE_CHECKING:
-    from envs.miniaq.paper import Params
-
-
 @dataclasses.dataclass
 class PaperRun:
     """Samples of one paper-engine run, readable like the twin's `batch.Run` (`sensor(name)`)."""
 
     robot: MiniAQ
-    params: Params
+    params: object                # the run's envs.miniaq.paper.Params
     t: np.ndarray                 # (samples,)
     X: np.ndarray                 # (samples, 12)
     sensors: dict                 # twin sensor name -> (samples, dim)

@@ -37,7 +37,7 @@ DATA = pathlib.Path(__file__).with_name("calibration.json")   # the committed re
 
 def fit_rows() -> dict:
     """alpha_deg -> the paper's loss (fraction) of the rows used in the fit (Table 2, n = 4)."""
-    from envs.snake.experiments import TABLE2
+    from envs.snake.paper import TABLE2
     return {a: v[4] / 100.0 for (n, a), v in TABLE2.items() if n == 4 and v[4] is not None}
 
 
@@ -169,11 +169,10 @@ def predict(points: list[dict], metrics=("dx", "loss"), region_: Region | None =
     (min, max) and the value at the fitted point (`<metric>_fit`); a failed run makes its
     point's intervals NaN and names it in `error`.  The region's parameters override the point's."""
     from envs.core import batch
-    from envs.core.sweep import batch_values
     reg = region_ or load()
     robots = extreme_robots(points, reg)
     runs = batch.run_points(robots, cycles=cycles, nthread=nthread)
-    vals = [batch_values(rb, run) for rb, run in zip(robots, runs)]
+    vals = [batch.batch_values(rb, run) for rb, run in zip(robots, runs)]
     return intervals(points, [dict(v, error=e) for v, e in vals], reg, metrics)
 
 

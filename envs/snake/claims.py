@@ -26,7 +26,7 @@ EQS = "the project's eqs. 11-14 against the paper's printed table (no simulation
 
 def claims_snake_table1(ctx: Context) -> list[Row]:
     """Table 1: alpha_max, f_max, d_unit at alpha_max per n (eqs. 11-14); kinematic, no simulation."""
-    from envs.snake.experiments import TABLE1
+    from envs.snake.paper import TABLE1
     from envs.snake.robot import alpha_max, d_unit, energy_loss
     rows = []
     for n in sorted(TABLE1):
@@ -50,7 +50,7 @@ def claims_snake_table1(ctx: Context) -> list[Row]:
 
 def claims_snake_table2(ctx: Context) -> list[Row]:
     """Table 2: f, d_unit, d (kinematic) and Delta x, d - Delta x, loss (twin, 10 periods) per (n, alpha)."""
-    from envs.snake.experiments import TABLE2
+    from envs.snake.paper import TABLE2
     cyc = ctx.g(10, 1)
     res, out = ctx.run("snake_table2", "snake_table2", {"run.cycles": cyc, "run.nthread": None})
     ctx.plot(out / "table2.png", "snake_table2.png", "Snake Table 2: Delta x and loss, twin vs paper")
