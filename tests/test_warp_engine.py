@@ -1,12 +1,14 @@
 """engine=warp (MuJoCo Warp, extra .[gpu]) against the C engine, on Warp's CPU device.
 
-Every comparison states its tolerance first (scripts/warp_agreement.py TOL: |warp - C| <= abs +
-rel*|C|; MuJoCo Warp computes in float32).  The tests needing MuJoCo Warp skip cleanly when it is
-not installed; the refusal tests run either way.
+Every comparison states its tolerance first (scripts/warp_agreement.py: |warp - C| <= abs +
+rel*|C| (TOL) + the C engine's own envelope under float32-level changes (ENSEMBLE), derived from
+the C engine before warp runs; MuJoCo Warp computes in float32).  The tests needing MuJoCo Warp
+skip cleanly when it is not installed; the refusal tests and the tolerance logic run either way.
 """
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 import pathlib
 
@@ -43,6 +45,55 @@ def test_warp_engine_is_refused_cleanly_for_a_closed_loop_robot_or_without_the_e
     else:                          # without the extra: the install line, before anything runs
         with pytest.raises(ConfigError, match=r"\.\[gpu\]"):
             config.validate(crawler)
+
+
+def test_derived_tolerance_is_the_floor_plus_the_c_engines_envelope_and_can_fail():
+    """envelope(): per metric the largest |member - nominal| and the member setting it; a member
+    without the metric (or non-finite) makes it nan, which fails.  judge(): warp within floor +
+    envelope is ok, warp at C + 2 x tolerance (or with a problem) is FAIL."""
+    c = dict(speed=0.16, yaw_rate_deg_s=-0.9, roll_amplitude_deg=6.0, cycles=2)      # not in TOL: skipped
+    members = {"tol": dict(c, speed=0.1619, yaw_rate_deg_s=-0.5), "param+": dict(c, speed=0.1595,
+                                                                                 yaw_rate_deg_s=-1.7)}
+    env = wa.envelope(c, members)
+    assert set(env) == {"speed", "yaw_rate_deg_s"}
+    assert env["speed"][0] == pytest.approx(0.0019) and env["speed"][1] == "tol"
+    assert env["yaw_rate_deg_s"][0] == pytest.approx(0.8) and env["yaw_rate_deg_s"][1] == "param+"
+    a, r = wa.TOL["yaw_rate_deg_s"]
+    tol = wa.tolerance("yaw_rate_deg_s", -0.9, env["yaw_rate_deg_s"][0])
+    assert tol == pytest.approx(a + r * 0.9 + 0.8)
+    for shift, ok in ((0.5, True), (0.99, True), (2.0, False), (-2.0, False)):
+        w = dict(speed=c["speed"] + shift * wa.tolerance("speed", c["speed"], env["speed"][0]),
+                 yaw_rate_deg_s=c["yaw_rate_deg_s"] + shift * tol)
+        rows = wa.judge("f=4", c, w, env)
+        assert [r[1] for r in rows] == ["speed", "yaw_rate_deg_s"] and all(r[-1] is ok for r in rows), (shift, rows)
+    assert not any(r[-1] for r in wa.judge("f=4", c, c, env, problem="NaN"))         # a failed warp run
+    assert wa.judge("f=4", c, c, wa.envelope(c, {}))[0][5:7] == [0.0, "-"]             # no members: the floor
+    env = wa.envelope(c, {"tol": dict(c, speed=math.nan), "qpos+": {}})
+    assert math.isnan(env["speed"][0]) and not wa.judge("f=4", c, c, env)[0][-1]      # no envelope: fails
+    env = wa.envelope(dict(c, speed=math.nan), {"tol": c})
+    assert math.isnan(env["speed"][0]) and env["speed"][1] == "nominal"
+    assert not wa.judge("f=4", dict(c, speed=math.nan), c, env)[0][-1]              # C engine's nan: fails
+
+
+def test_ensemble_members_change_only_what_they_name():
+    """member(): the Warp solver tolerance on a copy of the model (the cached one untouched), the
+    swept parameter and the initial qpos scaled by 1 + 1e-7."""
+    import numpy as np
+    from envs.crawler.robot import Crawler
+    p = dict(omega=16.0, mu=0.172)
+    assert wa.WARP_SOLVER_TOLERANCE == 1e-6 and wa.PERTURB == 1e-7 and ("tol", 1e-6, 1.0, 1.0) in wa.ENSEMBLE
+    nom = Crawler(**p)
+    m0 = nom.model()
+    r = wa.member(Crawler, p, "mu", 1e-6, 1 + 1e-7, 1.0)
+    assert r.model().opt.tolerance == 1e-6 and m0.opt.tolerance == Crawler(**p).model().opt.tolerance != 1e-6
+    assert r.cfg["mu"] == pytest.approx(0.172 * (1 + 1e-7), rel=1e-12) and r.cfg["mu"] != 0.172
+    q = wa.member(Crawler, p, "mu", None, 1.0, 1 + 1e-7)
+    assert q.model() is m0
+    s0, s1 = nom.initial_state(m0), q.initial_state(m0)
+    nq = m0.nq
+    np.testing.assert_allclose(s1[1:1 + nq], s0[1:1 + nq] * (1 + 1e-7), rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(s1[1 + nq:], s0[1 + nq:])
+    assert not np.array_equal(s1, s0)
 
 
 @needs_warp
