@@ -136,15 +136,15 @@ def metrics(run) -> dict:
     return s
 
 
-def reference(robot: str, chunk=1000):
+def reference(robot: str, chunk=1000, cycles=None):
     """The C engine's side, which needs no warp: (points, swept parameter, run settings, nominal
-    Runs, per point envelope() of ENSEMBLE, seconds of the nominal runs)."""
+    Runs, per point envelope() of ENSEMBLE, seconds of the nominal runs); cycles: SWEEPS' unless given."""
     import envs
     from envs.core import batch
     cls = envs.robot_class(robot)
-    base, name, vals, cycles = SWEEPS[robot]
+    base, name, vals, n_cycles = SWEEPS[robot]
     pts = [dict(base, **({name: v} if v is not None else {})) for v in vals]
-    kw = dict(cycles=cycles, stop_when_steady=False, chunk=chunk)
+    kw = dict(cycles=cycles or n_cycles, stop_when_steady=False, chunk=chunk)
     t = time.perf_counter()
     c = batch.run_points(pts, cls, **kw)
     c_s = time.perf_counter() - t

@@ -14,8 +14,9 @@ Each finished point is a `batch.Run`, summarised by the robot's own `summarize`.
 Refused (a ConfigError naming the feature, before anything is written): robots with a per-step
 `feedback` hook (closed_loop: BOLT's contact-switched actuator limit runs in Python between
 steps) and models using a feature MuJoCo Warp lacks (its own `put_model` check names it).
-MuJoCo Warp computes in float32: results agree with the C engine within the tolerances of
-tests/test_warp_engine.py, not bit for bit.
+MuJoCo Warp computes in float32 (and raises opt.tolerance to 1e-6): results agree with the C
+engine within tolerances derived from the C engine's own sensitivity (scripts/warp_agreement.py),
+not bit for bit.
 """
 from __future__ import annotations
 
