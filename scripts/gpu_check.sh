@@ -2,7 +2,7 @@
 # The one short check to run on a lent GPU machine (total well under 8 minutes on an H100):
 #   1. install the .[gpu] extra with the mujoco constraint (into .venv, made by setup.sh if absent),
 #   2. the warp agreement against the C engine on CUDA (scripts/warp_agreement.py: the crawler and
-#      MinIAQ-II sweeps; ROBOTS="crawler snake miniaq" adds the snake's 12000 steps and its compile),
+#      MinIAQ-II sweeps; ROBOTS="crawler snake miniaq" adds the snake's 48000 steps and its compile),
 #   3. bench --engine warp: a 32x32-point crawler sweep x 2 cycles on warp (4096 worlds at most) and on
 #      the C batch runner (every core), and the Fig. 6 map's wall time extrapolated from its own worlds,
 #   4. a summary (the card, versions, the numbers) printed and written to $OUT/gpu_check.txt if $OUT is set.

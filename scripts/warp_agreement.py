@@ -36,7 +36,7 @@ import numpy as np
 # thousand steps: cycles x steps per cycle) and the metrics compared.
 SWEEPS = {   # robot: (base point, swept parameter, values, cycles)
     "crawler": (dict(omega=16.0), "mu", [0.172, 0.398], 2),        # 2 x 2000 steps
-    "snake": (dict(T_step=0.25), "mu", [0.3, 0.6], 1),             # 1 x 12000 steps
+    "snake": (dict(T_step=0.25), "mu", [0.3, 0.6], 1),             # 1 x 48000 steps (period 1.5 s)
     "miniaq": (dict(f=4.0), "mu_d", [0.3, 0.5], 2),                # 2 x 2600 steps
     "bolt": (dict(crank_period=0.3), "bumper_height", [None], 1),  # refused (closed_loop)
 }
@@ -93,13 +93,12 @@ def within(metric, c, w, env: float = 0.0) -> bool:
 
 def judge(point: str, c: dict, w: dict, env: dict, problem=None) -> list:
     """Rows [point, metric, C, warp, |diff|, envelope, set by, tolerance, ok] for every metric with an
-    envelope (env: envelope()'s dict); not ok where warp's run has a problem."""
+    envelope (env: envelope()'s dict); not ok where warp lacks the metric or a run has a problem."""
     rows = []
     for k, (e, by) in env.items():
-        if w.get(k) is None:
-            continue
-        rows.append([point, k, c[k], w[k], abs(w[k] - c[k]), e, by, tolerance(k, c[k], e),
-                     within(k, c[k], w[k], e) and not problem])
+        wk = w[k] if _numeric(w.get(k)) else math.nan
+        rows.append([point, k, c[k], wk, abs(wk - c[k]), e, by, tolerance(k, c[k], e),
+                     within(k, c[k], wk, e) and not problem])
     return rows
 
 
@@ -179,7 +178,8 @@ def compare(robot: str, device=None, chunk=1000):
     w_s = time.perf_counter() - t
     rows = []
     for rc, rw, p, env in zip(c, w, pts, envs_):
-        rows += [[robot] + r for r in judge(f"{name}={p.get(name)}", metrics(rc), metrics(rw), env, rw.problem)]
+        rows += [[robot] + r for r in judge(f"{name}={p.get(name)}", metrics(rc), metrics(rw), env,
+                                            rw.problem or rc.problem)]
     return rows, compile_s, steps / w_s, steps / c_s
 
 

@@ -67,6 +67,7 @@ def test_derived_tolerance_is_the_floor_plus_the_c_engines_envelope_and_can_fail
         rows = wa.judge("f=4", c, w, env)
         assert [r[1] for r in rows] == ["speed", "yaw_rate_deg_s"] and all(r[-1] is ok for r in rows), (shift, rows)
     assert not any(r[-1] for r in wa.judge("f=4", c, c, env, problem="NaN"))         # a failed warp run
+    assert [r[-1] for r in wa.judge("f=4", c, dict(c, speed=None), env)] == [False, True]   # warp lacks it
     assert wa.judge("f=4", c, c, wa.envelope(c, {}))[0][5:7] == [0.0, "-"]             # no members: the floor
     env = wa.envelope(c, {"tol": dict(c, speed=math.nan), "qpos+": {}})
     assert math.isnan(env["speed"][0]) and not wa.judge("f=4", c, c, env)[0][-1]      # no envelope: fails
