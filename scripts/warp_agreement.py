@@ -185,6 +185,10 @@ def compare(robot: str, device=None, chunk=1000):
 
 def print_envelopes(robot: str) -> None:
     """The C engine's envelope and tolerance per point and metric (no warp needed)."""
+    import envs
+    if envs.robot_class(robot).closed_loop:
+        print(f"\n{robot}: refused by engine=warp (closed_loop): nothing to compare")
+        return
     pts, name, _, c, envs_, _ = reference(robot)
     print(f"\n{robot}\n| point | metric | C engine | C envelope (set by) | tolerance |\n|---|---|---|---|---|")
     for p, rc, env in zip(pts, c, envs_):
