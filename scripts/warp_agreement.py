@@ -3,6 +3,7 @@ time, Warp steps/s and the metrics' differences, each against its stated toleran
 
     .venv/bin/python scripts/warp_agreement.py [--device cpu] [--cold] [--robots crawler snake miniaq]
     .venv/bin/python scripts/warp_agreement.py --envelope [--robots ...]   # the C side only, no warp
+    .venv/bin/python scripts/warp_agreement.py --f32-state --robots snake   # diagnostic: C with float32 state
 
 The tolerance of each metric at each point is derived from the C engine alone, before warp runs:
 
@@ -197,14 +198,48 @@ def print_envelopes(robot: str) -> None:
             print(f"| {name}={p.get(name)} | {k} | {m[k]:.6g} | {e:.2g} ({by}) | {tolerance(k, m[k], e):.2g} |")
 
 
+def f32_state(robot: str) -> None:
+    """Diagnostic, not part of the tolerance: the C engine stepped with its state (qpos, qvel, act,
+    warm start) rounded to float32 after every step, as Warp stores it.  Prints the robot's
+    progress coordinate's change over the sweep's run, without and with the rounding."""
+    import mujoco
+
+    import envs
+    from envs.core.stepper import Stepper
+    cls = envs.robot_class(robot)
+    base, name, vals, cycles = SWEEPS[robot]
+    print(f"\n{robot} ({cycles} cycle(s))\n| point | progress change, C | C with float32 state | abs diff |\n|---|---|---|---|")
+    for v in vals:
+        r = cls(**dict(base, **({name: v} if v is not None else {})))
+        change = []
+        for rounded in (False, True):
+            st = Stepper(r)
+            m, d = st.model, st.data
+            x0 = float(np.ravel(r.progress(d.sensordata.copy(), m))[0])
+            for _ in range(cycles * r.steps_per_cycle):
+                st(1)
+                if rounded:
+                    for arr in (d.qpos, d.qvel, d.act, d.qacc_warmstart):
+                        arr[:] = arr.astype(np.float32)
+            mujoco.mj_forward(m, d)
+            change.append(float(np.ravel(r.progress(d.sensordata.copy(), m))[0]) - x0)
+        print(f"| {name}={v} | {change[0]:.6g} | {change[1]:.6g} | {abs(change[1] - change[0]):.2g} |")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default=None, help="Warp device (default: cuda if usable, else cpu)")
     ap.add_argument("--cold", action="store_true", help="a fresh Warp kernel cache: the first-ever compile")
     ap.add_argument("--robots", nargs="*", default=list(SWEEPS))
     ap.add_argument("--envelope", action="store_true", help="only the C engine's envelopes and tolerances")
+    ap.add_argument("--f32-state", action="store_true", help="diagnostic: the C engine with its state rounded "
+                                                             "to float32 after every step (no warp needed)")
     a = ap.parse_args(argv)
     warnings.filterwarnings("ignore")
+    if a.f32_state:
+        for robot in a.robots:
+            f32_state(robot)
+        return 0
     if a.envelope:
         for robot in a.robots:
             print_envelopes(robot)
