@@ -16,18 +16,19 @@ Every step of every point is also checked for health: its deepest contact penetr
 warning or a NaN fails the point (`Run.error`, no metrics); penetration or a loop gap over
 the robot's declared limits (`Robot.max_penetration`, `Robot.max_loop_gap`) marks a finished
 run unhealthy (`Run.unhealthy`; its metrics are kept but it is not a valid result).
+The run record, the slots and the sampling are shared with the MuJoCo Warp runner
+(envs/core/runs.py); `engine="warp"` hands the points to it (envs/core/warp_batch.py).
 """
 from __future__ import annotations
 
 import collections
-import dataclasses
 import os
 
 import mujoco
 import numpy as np
 from mujoco import batch as mjbatch
 
-from envs.core import metrics
+from envs.core.runs import Run, Slot, finish, layout, sampled_steps, take_samples  # noqa: F401  (batch.Run)
 from envs.core.robot import DEFAULT_MAX_STEPS, PENETRATION_SENSOR, WARNING_NAMES, Robot
 
 
@@ -36,51 +37,6 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
         return os.cpu_count() or 1
-
-
-@dataclasses.dataclass
-class Run:
-    """Recorded samples of one point (samples_per_cycle per cycle, plus t=0)."""
-
-    robot: Robot
-    model: mujoco.MjModel
-    t: np.ndarray                 # (samples,)
-    sensordata: np.ndarray        # (samples, nsensordata), sensors of the state at t
-    cycle_values: np.ndarray      # (cycles,) per-cycle change of robot.progress
-    steady: metrics.SteadyState | None
-    error: str | None = None          # the simulation failed (MuJoCo error or warning, NaN): no metrics
-    aux: np.ndarray | None = None  # (samples, robot.n_aux): maxima of a closed-loop robot's feedback values
-    #                                since the previous sample (every step counted once)
-    max_penetration: float = 0.0      # m, deepest contact penetration over every step run
-    max_loop_gap: float | None = None  # m, largest loop-closure gap over every step (robots with loops)
-    unhealthy: str | None = None      # finished, but over the robot's health limits
-
-    @property
-    def problem(self) -> str | None:
-        """What makes this run not a valid result (the results row's `error`), or None."""
-        return self.error or self.unhealthy
-
-    def sensor(self, name: str) -> np.ndarray:
-        return self.robot.sensor(self.sensordata, self.model, name)
-
-    @property
-    def cycles(self) -> int:
-        return len(self.cycle_values)
-
-
-@dataclasses.dataclass
-class _Slot:
-    index: int                    # point index
-    robot: Robot
-    model: mujoco.MjModel
-    step: int = 0                 # global steps done
-    samples: list = dataclasses.field(default_factory=list)
-    boundary: list = dataclasses.field(default_factory=list)  # progress at t = kT
-    done: bool = False
-    steady: metrics.SteadyState | None = None
-    naux: int = 0                 # trailing columns of each sample that are feedback values, not sensors
-    max_penetration: float = 0.0
-    max_loop_gap: float = 0.0
 
 
 def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
@@ -108,7 +64,7 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
     models = [r.model() for r in robots]
     groups: dict = collections.defaultdict(list)
     for i, m in enumerate(models):
-        groups[_layout(m)].append(i)
+        groups[layout(m)].append(i)
     results: list = [None] * len(robots)
     done = [0]
 
@@ -153,12 +109,6 @@ def check_run(robots, *, cycles, min_cycles=1, chunk=1, max_steps=DEFAULT_MAX_ST
             r.check_steps(cycles, max_steps)
 
 
-def _layout(m: mujoco.MjModel) -> tuple:
-    """What must agree for models to share one Batch (the sizes MjData holds)."""
-    return (m.nq, m.nv, m.nu, m.na, m.nbody, m.njnt, m.ngeom, m.nsite, m.ncam, m.nlight, m.nsensor,
-            m.nsensordata, m.neq, m.ntendon, m.nwrap, m.nmocap, m.nuserdata, m.nplugin, m.nflex, m.nmesh)
-
-
 def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_steady, steady_kw,
                nthread, nsim, chunk):
     # longest first: the tail of the run is short points filling freed slots
@@ -174,7 +124,7 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
             return
         i = pending.popleft()
         r, m = robots[i], models[i]
-        slots[k] = _Slot(i, r, m)
+        slots[k] = Slot(i, r, m)
         slot_models[k] = m
         b.state[k] = r.initial_state(m)
         b.warning[k] = 0
@@ -207,7 +157,7 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
                 used = _consume(s, rec[j], cycles, min_cycles, stop_when_steady, steady_kw)
                 err = _health(s, rec[j, :used], chunk)
             if err is not None or s.done:
-                finished(s.index, _finish(s, err, steady_kw))
+                finished(s.index, finish(s, err, steady_kw))
                 assign(k)
                 changed = True
         if changed and any(s is not None for s in slots):
@@ -228,7 +178,7 @@ def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when
     mujoco.mj_setState(m, d, robot.initial_state(model), spec)
     mujoco.mj_forward(m, d)             # sensors of the initial state: what feedback reads first
     naux = robot.n_aux
-    s = _Slot(i, robot, model, naux=naux)
+    s = Slot(i, robot, model, naux=naux)
     nsens = m.nsensordata
     stride = robot.steps_per_cycle // robot.samples_per_cycle
     rec = np.empty((chunk, nsens + naux))
@@ -256,10 +206,10 @@ def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when
         err = _health(s, rec[:used, :nsens], chunk)
         if err is not None:
             break
-    finished(i, _finish(s, err, steady_kw))
+    finished(i, finish(s, err, steady_kw))
 
 
-def _health(s: _Slot, rec: np.ndarray, chunk: int) -> str | None:
+def _health(s: Slot, rec: np.ndarray, chunk: int) -> str | None:
     """Fold one chunk's steps into the slot's health maxima; an error for non-finite values."""
     if not len(rec):
         return None
@@ -274,7 +224,7 @@ def _health(s: _Slot, rec: np.ndarray, chunk: int) -> str | None:
     return None
 
 
-def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, steady_kw) -> int:
+def _consume(s: Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, steady_kw) -> int:
     """Take the samples of one chunk: every (steps_per_cycle/spc)-th step's sensors.
     Returns how many of the chunk's records belong to the run (all, unless it ended in it).
 
@@ -286,50 +236,6 @@ def _consume(s: _Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, st
     used = (end if end is not None else min(s.step + len(rec) - 1, cycles * s.robot.steps_per_cycle)) - s.step + 1
     s.step += len(rec)
     return used
-
-
-def sampled_steps(s: _Slot, n: int, cycles: int) -> range:
-    """The global steps of the samples among the next n steps of slot s (none past the last cycle)."""
-    stride = s.robot.steps_per_cycle // s.robot.samples_per_cycle
-    first = -(-s.step // stride) * stride            # first sampled global step in this chunk
-    return range(first, min(s.step + n - 1, cycles * s.robot.steps_per_cycle) + 1, stride)
-
-
-def take_samples(s: _Slot, steps, rows, cycles, min_cycles, stop_when_steady, steady_kw) -> int | None:
-    """Append the sampled rows (global steps `steps`, ascending) to slot s; at each cycle boundary
-    record the progress and decide whether the run is done.  Returns the global step the run
-    ended at (s.done), or None."""
-    r = s.robot
-    for g, row in zip(steps, rows):
-        s.samples.append(np.array(row, dtype=float))
-        if g % r.steps_per_cycle == 0:
-            s.boundary.append(float(r.progress(s.samples[-1][None], s.model)[0]))
-            kcyc = len(s.boundary) - 1
-            if kcyc >= cycles:
-                s.done = True
-                return g
-            if stop_when_steady and kcyc >= min_cycles:
-                st = metrics.steady_state(metrics.per_cycle(s.boundary), **steady_kw)
-                if st.steady:
-                    s.done = True
-                    return g
-    return None
-
-
-def _finish(s: _Slot, err, steady_kw) -> Run:
-    r = s.robot
-    data = np.array(s.samples) if s.samples else np.zeros((0, s.model.nsensordata + s.naux))
-    t = np.arange(len(data)) * (r.steps_per_cycle // r.samples_per_cycle) * r.timestep
-    vals = metrics.per_cycle(s.boundary)
-    st = metrics.steady_state(vals, **steady_kw) if len(vals) else None
-    nsens = s.model.nsensordata
-    aux = data[:, nsens:] if s.naux else None
-    gap = s.max_loop_gap if r.loops else None
-    run = Run(r, s.model, t, data[:, :nsens], vals, st, err, aux, max_penetration=s.max_penetration,
-              max_loop_gap=gap)
-    if err is None:
-        run.unhealthy = r.health_error(s.max_penetration, gap)
-    return run
 
 
 def run_point(point, robot_cls, **kw) -> Run:

@@ -1,5 +1,5 @@
 """The MuJoCo Warp batch runner behind `engine=warp` (see envs/core/warp_engine.py): a pool of
-worlds per model layout, refilled as points finish, with the same `batch.Run` results, health
+worlds per model layout, refilled as points finish, with the same `runs.Run` results, health
 checks and early stopping as the C runner (envs/core/batch.py)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import mujoco
 import numpy as np
 import warp as wp
 
-from envs.core import batch, warp_engine as we
+from envs.core import runs, warp_engine as we
 from envs.core.robot import PENETRATION_SENSOR
 
 STATE = ("qpos", "qvel", "act", "qacc_warmstart", "ctrl", "time", "eq_active")
@@ -197,7 +197,7 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
             pool.idle(k)
             return
         i = pending.popleft()
-        slots[k] = batch._Slot(i, robots[i], models[i])
+        slots[k] = runs.Slot(i, robots[i], models[i])
         pool.load(k, robots[i], models[i])
 
     for k in range(nworld):
@@ -216,7 +216,7 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
             rows = out[:nsamp[k], k]
             err = _fold(s, rows, nsens, chunk, cycles, min_cycles, stop_when_steady, steady_kw)
             if err is not None or s.done:
-                finished(s.index, batch._finish(s, err, steady_kw))
+                finished(s.index, runs.finish(s, err, steady_kw))
                 if not changed:
                     pool.pull_state()
                 changed = True
@@ -226,11 +226,11 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
 
 
 def _fold(s, rows, nsens, chunk, cycles, min_cycles, stop_when_steady, steady_kw) -> str | None:
-    """Take one chunk's samples of slot s (batch.take_samples) and fold the health of the steps
+    """Take one chunk's samples of slot s (runs.take_samples) and fold the health of the steps
     up to the run's end; an error for non-finite sensors or a constraint/contact overflow."""
-    steps = batch.sampled_steps(s, chunk, cycles)
+    steps = runs.sampled_steps(s, chunk, cycles)
     n = min(len(rows), len(steps))
-    end = batch.take_samples(s, steps[:n], rows[:n, :nsens].astype(float), cycles, min_cycles, stop_when_steady,
+    end = runs.take_samples(s, steps[:n], rows[:n, :nsens].astype(float), cycles, min_cycles, stop_when_steady,
                              steady_kw)
     used = n if end is None else steps.index(end) + 1
     s.step += chunk

@@ -9,7 +9,7 @@ copied in; on the device one kernel per step records only what the metrics and t
 need: the sensors at the sampled steps (samples_per_cycle a cycle) and, for every step, the
 deepest penetration, the largest loop gap, non-finite sensors and constraint/contact overflow
 (folded into the next sample, so a run's health covers exactly the steps the C runner checks).
-Each finished point is a `batch.Run`, summarised by the robot's own `summarize`.
+Each finished point is a `runs.Run`, summarised by the robot's own `summarize`.
 
 Refused (a ConfigError naming the feature, before anything is written): robots with a per-step
 `feedback` hook (closed_loop: BOLT's contact-switched actuator limit runs in Python between
@@ -137,10 +137,10 @@ def getattr_path(obj, path):
 
 def groups(models) -> list[list[int]]:
     """Point indices grouped by warp layout (points of one group share one batch)."""
-    from envs.core.batch import _layout
+    from envs.core.runs import layout
     by: dict = collections.defaultdict(list)
     for i, m in enumerate(models):
-        by[_layout(m)].append(i)
+        by[layout(m)].append(i)
     out = []
     for idx in by.values():
         keys = {id(models[i]): layout_key(_put(models[i])) for i in idx}
