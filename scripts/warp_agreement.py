@@ -198,17 +198,17 @@ def print_envelopes(robot: str) -> None:
             print(f"| {name}={p.get(name)} | {k} | {m[k]:.6g} | {e:.2g} ({by}) | {tolerance(k, m[k], e):.2g} |")
 
 
-def f32_state(robot: str) -> None:
+def f32_state(robot: str) -> list:
     """Diagnostic, not part of the tolerance: the C engine stepped with its state (qpos, qvel, act,
-    warm start) rounded to float32 after every step, as Warp stores it.  Prints the robot's
-    progress coordinate's change over the sweep's run, without and with the rounding."""
+    warm start) rounded to float32 after every step, as Warp stores it.  Per point of the sweep:
+    (point, change of the robot's progress coordinate over the sweep's run, the same with rounding)."""
     import mujoco
 
     import envs
     from envs.core.stepper import Stepper
     cls = envs.robot_class(robot)
     base, name, vals, cycles = SWEEPS[robot]
-    print(f"\n{robot} ({cycles} cycle(s))\n| point | progress change, C | C with float32 state | abs diff |\n|---|---|---|---|")
+    out = []
     for v in vals:
         r = cls(**dict(base, **({name: v} if v is not None else {})))
         change = []
@@ -223,7 +223,15 @@ def f32_state(robot: str) -> None:
                         arr[:] = arr.astype(np.float32)
             mujoco.mj_forward(m, d)
             change.append(float(np.ravel(r.progress(d.sensordata.copy(), m))[0]) - x0)
-        print(f"| {name}={v} | {change[0]:.6g} | {change[1]:.6g} | {abs(change[1] - change[0]):.2g} |")
+        out.append((f"{name}={v}", *change))
+    return out
+
+
+def print_f32_state(robot: str) -> None:
+    cycles = SWEEPS[robot][3]
+    print(f"\n{robot} ({cycles} cycle(s))\n| point | progress change, C | C with float32 state | abs diff |\n|---|---|---|---|")
+    for point, c, c32 in f32_state(robot):
+        print(f"| {point} | {c:.6g} | {c32:.6g} | {abs(c32 - c):.2g} |")
 
 
 def main(argv=None):
@@ -238,7 +246,7 @@ def main(argv=None):
     warnings.filterwarnings("ignore")
     if a.f32_state:
         for robot in a.robots:
-            f32_state(robot)
+            print_f32_state(robot)
         return 0
     if a.envelope:
         for robot in a.robots:

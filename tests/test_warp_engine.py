@@ -161,3 +161,14 @@ def test_small_sweep_agrees_with_the_c_engine(robot):
     rows, *_ = wa.compare(robot, device="cpu")
     bad = [r for r in rows if not r[-1]]
     assert rows and not bad, bad
+
+
+def test_f32_state_diagnostic_rounds_only_the_state():
+    """--f32-state: without rounding the Stepper reproduces the batch runner's progress exactly; with
+    the state rounded to float32 each step the crawler's 2-cycle progress moves, by less than 1e-4 m."""
+    from envs.crawler.robot import Crawler
+    (point, c, c32), _ = wa.f32_state("crawler")
+    base, name, vals, cycles = wa.SWEEPS["crawler"]
+    run = batch.run_point(dict(base, **{name: vals[0]}), Crawler, cycles=cycles, stop_when_steady=False)
+    assert c == pytest.approx(float(sum(run.cycle_values)), abs=1e-12)
+    assert 0 < abs(c32 - c) < 1e-4
