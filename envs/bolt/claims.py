@@ -77,9 +77,9 @@ def claims_bolt(ctx: Context) -> list[Row]:
     rows.append(Row("B5", "touch-downs per crank revolution (default crank period)", *PAPER["B5"], value=tpr,
                     target=1.0, tol=Tol(0.05, 0, "one skipped or extra touch-down in 20 revolutions"),
                     reference=f"stride time {fmt(rn['stride_time'])} s = crank period {fmt(rn['crank_period'])} s"))
-    res = sorted(sw_res.table("results.csv"), key=lambda r: -float(r["crank_period"]))
-    T = np.array([float(r["crank_period"]) for r in res])
-    v = np.array([float(r["speed"]) for r in res])
+    res = sorted(sw_res.table("results.csv"), key=lambda r: -r["crank_period"])
+    T = np.array([r["crank_period"] for r in res], float)
+    v = np.array([r["speed"] for r in res], float)
     ok = np.array([bool(r["limits_ok"]) for r in res])
     T13 = math.nan
     for i in range(len(v) - 1):

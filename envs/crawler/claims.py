@@ -11,10 +11,8 @@ import math
 import numpy as np
 
 from envs.core.report import CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
-from envs.crawler import claims_dynamic
-from envs.crawler.claims_dynamic import claims_crawler_feedback, claims_crawler_slip, claims_crawler_time_scaling
-
-MM = 1e3
+from envs.crawler.claims_dynamic import PAPER as DYNAMIC_PAPER
+from envs.crawler.claims_dynamic import MM, claims_crawler_feedback, claims_crawler_slip, claims_crawler_time_scaling
 
 PAPER = {
     "C1": ("Sec. IV, Fig. 4(a), Fig. 5(a)", "S almost ideal in range 1 (no number)"),
@@ -40,7 +38,7 @@ PAPER = {
     "C24": ("Sec. VII, App., Fig. 11", "S grows almost monotonically as the distal links get lighter"),
 }
 
-PAPER.update(claims_dynamic.PAPER)      # C20-C22, C25, C26: next to their claims
+PAPER.update(DYNAMIC_PAPER)      # C20-C22, C25, C26: next to their claims
 
 OMITTED = [
     ("Sec. VI, Fig. 9", "psi*/psi_mu*(omega) and S/S_mu curves over the whole omega range",
@@ -213,7 +211,7 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
     ]
     dpm = o["psi_mu_star_deg"] - 56
     rob = s_lo.table("robustness.csv")
-    smu = {float(r["psi_deg"]): float(r["S_mu"]) * MM for r in rob}
+    smu = keyed(rob, "psi_deg", "S_mu", MM)
     flat = (f"S_mu(56) = {fmt(smu[56.0])} mm, S_mu({fmt(o['psi_mu_star_deg'])}) = "
             f"{fmt(smu[float(o['psi_mu_star_deg'])])} mm" if 56.0 in smu else "")
     t13 = grid_tol(56.0)
@@ -280,8 +278,8 @@ def claims_crawler_mass(ctx: Context) -> list[Row]:
     ctx.plot(out / "mass_distribution.png", "crawler_fig12_mass.png", "Crawler Fig. 11/12: S vs mass asymmetry, twin (omega >= 1)")
 
     def section(rows, w):
-        rs = sorted(by_value(rows, "omega", w), key=lambda r: float(r["m1_over_m2"]))
-        return [float(r["m1_over_m2"]) for r in rs], [float(r["S"]) for r in rs]
+        rs = sorted(by_value(rows, "omega", w), key=lambda r: r["m1_over_m2"])
+        return [r["m1_over_m2"] for r in rs], [r["S"] for r in rs]
 
     def best(rows, w):
         a, S = section(rows, w)
@@ -332,7 +330,7 @@ def claims_crawler_mass_ratio(ctx: Context) -> list[Row]:
 
     def curves(result):  # omega -> S (mm) over the mass ratios, lightest distal links first
         rs = result.table("results.csv")
-        return {w: [float(r["S"]) * MM for r in sorted(by_value(rs, "omega", w), key=lambda r: float(r["mass_ratio"]))]
+        return {w: [r["S"] * MM for r in sorted(by_value(rs, "omega", w), key=lambda r: r["mass_ratio"])]
                 for w in omegas}
 
     def drop(c):         # the smallest S(lighter) - S(heavier) over omega and ratio steps

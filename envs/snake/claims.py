@@ -62,7 +62,7 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
            "envs/snake/calibration.py, models/snake/README.md)")
     loss_by, dx_by = {}, {}
     for r in res.table("results.csv"):
-        n, al = int(r["n"]), int(round(float(r["alpha_deg"])))
+        n, al = int(r["n"]), int(round(r["alpha_deg"]))
         pf, pdu, pdx, pd, pl = TABLE2[(n, al)]
         tag = f"n = {n}, alpha = {al} deg"
         for q, twin, paper, tol, unit, ref in (
