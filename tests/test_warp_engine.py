@@ -60,7 +60,7 @@ def test_derived_tolerance_is_the_floor_plus_the_c_engines_envelope_and_can_fail
     assert env["yaw_rate_deg_s"][0] == pytest.approx(0.8) and env["yaw_rate_deg_s"][1] == "param+"
     a, r = wa.TOL["yaw_rate_deg_s"]
     tol = wa.tolerance("yaw_rate_deg_s", -0.9, env["yaw_rate_deg_s"][0])
-    assert tol == pytest.approx(a + r * 0.9 + 0.8)
+    assert wa.SAFETY == 2 and tol == pytest.approx(a + r * 0.9 + 2 * 0.8)
     for shift, ok in ((0.5, True), (0.99, True), (2.0, False), (-2.0, False)):
         w = dict(speed=c["speed"] + shift * wa.tolerance("speed", c["speed"], env["speed"][0]),
                  yaw_rate_deg_s=c["yaw_rate_deg_s"] + shift * tol)
@@ -95,7 +95,7 @@ def test_ensemble_members_change_only_what_they_name():
     import numpy as np
     from envs.crawler.robot import Crawler
     p = dict(omega=16.0, mu=0.172)
-    assert wa.WARP_SOLVER_TOLERANCE == 1e-6 and wa.PERTURB == 1e-7 and ("tol", 1e-6, 1.0, 1.0) in wa.ENSEMBLE
+    assert wa.WARP_SOLVER_TOLERANCE == 1e-6 and wa.PERTURB == 1e-7 and ("tol", 1e-6, 1.0, 1.0, None) in wa.ENSEMBLE
     nom = Crawler(**p)
     m0 = nom.model()
     r = wa.member(Crawler, p, "mu", 1e-6, 1 + 1e-7, 1.0)
@@ -108,6 +108,41 @@ def test_ensemble_members_change_only_what_they_name():
     np.testing.assert_allclose(s1[1:1 + nq], s0[1:1 + nq] * (1 + 1e-7), rtol=1e-15, atol=0)
     np.testing.assert_array_equal(s1[1 + nq:], s0[1 + nq:])
     assert not np.array_equal(s1, s0)
+
+
+def test_float32_members_round_or_jitter_the_model_and_leave_the_cached_one():
+    """ENSEMBLE v2: "f32" rounds every physics float field of a copy of the model (and the initial
+    state) to float32; "rand<k>" scales each element by 1 + U(-1, 1) x 1e-7 with seed k; the
+    bounding boxes and the cached model stay as compiled."""
+    import numpy as np
+    from envs.miniaq.robot import MiniAQ
+    p = dict(f=4.0, mu_d=0.3)
+    nom = MiniAQ(**p)
+    m0 = nom.model()
+    before = {k: getattr(m0, k).copy() for k in wa.model_fields(m0)}
+    fields = wa.model_fields(m0)
+    assert {"body_mass", "geom_friction", "actuator_gainprm", "eq_data"} <= set(fields)
+    assert not {"geom_aabb", "bvh_aabb", "cam_pos"} & set(fields)
+    f32 = wa.member(MiniAQ, p, "mu_d", None, 1.0, 1.0, "f32")
+    m = f32.model()
+    assert m is not m0 and m.opt.tolerance == m0.opt.tolerance
+    changed = 0
+    for k in fields:
+        np.testing.assert_array_equal(getattr(m, k), getattr(m0, k).astype(np.float32).astype(np.float64))
+        changed += not np.array_equal(getattr(m, k), getattr(m0, k))
+    assert changed >= 5
+    s = f32.initial_state(m)
+    np.testing.assert_array_equal(s, s.astype(np.float32).astype(np.float64))
+    r1, r1b, r2 = (wa.member(MiniAQ, p, "mu_d", 1e-6, 1.0, 1.0, k) for k in (1, 1, 2))
+    assert r1.model().opt.tolerance == 1e-6
+    for k in fields:
+        a0, a1 = getattr(m0, k), getattr(r1.model(), k)
+        np.testing.assert_allclose(a1, a0, rtol=1.0000001e-7, atol=0)
+        np.testing.assert_array_equal(a1, getattr(r1b.model(), k))           # seeded: reproducible
+    assert not np.array_equal(r1.model().body_mass, r2.model().body_mass)     # seeds differ
+    assert not np.array_equal(r1.model().body_mass, m0.body_mass)
+    for k in fields:                                                          # the cached model untouched
+        np.testing.assert_array_equal(getattr(MiniAQ(**p).model(), k), before[k])
 
 
 @needs_warp
