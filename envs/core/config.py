@@ -13,7 +13,7 @@ import dataclasses
 import itertools
 import pathlib
 import re
-from typing import Any, Dict, Optional
+from typing import Any, ClassVar, Dict, Optional
 
 from omegaconf import MISSING, OmegaConf
 
@@ -52,10 +52,12 @@ class RunParams:
 
 @dataclasses.dataclass
 class Experiment:
-    """What every experiment declares: its name (the output folder) and its runner."""
+    """What every experiment declares: its name (the output folder) and its runner; `warp`: why it
+    cannot run on MuJoCo Warp ("": it can), so that engine=warp falls back to the C engine."""
 
     name: str = param("", note="letters, digits, '_' and '-'")
     runner: str = param("")
+    warp: ClassVar[str] = ""
 
 
 @dataclasses.dataclass
@@ -206,10 +208,16 @@ def validate(cfg) -> dict:
     engine = c.get("engine", "mujoco")
     if engine not in cls.engines + ("warp",):
         raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp']} for {cls.name}")
-    if engine == "warp":             # every robot whose features MuJoCo Warp supports (else refused here)
+    fallback = ""
+    if engine == "warp":   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted), else installed?
         from envs.core import warp_engine
-        warp_engine.check_class(cls)
-    return dict(robot_cls=cls, robot=robot, sweep=sweep, run=run, experiment=exp, engine=engine)
+        fallback = warp_engine.unsupported(cls) or exp_cls.warp
+        if fallback:
+            engine = "mujoco"
+        else:
+            warp_engine.check_installed()
+    return dict(robot_cls=cls, robot=robot, sweep=sweep, run=run, experiment=exp, engine=engine,
+                engine_fallback=fallback)
 
 
 def schema_of_experiment(cfg):

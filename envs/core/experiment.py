@@ -11,6 +11,8 @@ against the schemas (envs/core/config.py), so a runner never sees an unchecked v
 from __future__ import annotations
 
 import dataclasses
+import logging
+import sys
 from typing import Callable
 
 from omegaconf import OmegaConf
@@ -111,11 +113,18 @@ def compute(cfg, out) -> Result:
 
     import hydra.utils
 
-    exp = config.validate(cfg)["experiment"]
+    v = config.validate(cfg)
     out = pathlib.Path(out)
-    result = hydra.utils.get_method(exp["runner"])(cfg, out)
+    if v["engine_fallback"]:        # engine=warp asked for what MuJoCo Warp cannot run: said, then the C engine
+        note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
+        logging.getLogger("gaittwin").warning(note)
+        print(f"note: {note}", file=sys.stderr)
+    result = hydra.utils.get_method(v["experiment"]["runner"])(cfg, out)
     if not isinstance(result, Result):
         result = Result(result)
+    if v["engine_fallback"]:
+        result.summary = dict(result.summary, engine="mujoco", engine_requested="warp",
+                              engine_fallback=v["engine_fallback"])
     result.write(out)
     return result
 

@@ -29,6 +29,7 @@ class Run:
     max_penetration: float = 0.0      # m, deepest contact penetration over every step run
     max_loop_gap: float | None = None  # m, largest loop-closure gap over every step (robots with loops)
     unhealthy: str | None = None      # finished, but over the robot's health limits
+    engine: str = "mujoco"            # what stepped it: mujoco (the C engine) or warp (MuJoCo Warp)
 
     @property
     def problem(self) -> str | None:
@@ -92,7 +93,7 @@ def take_samples(s: Slot, steps, rows, cycles, min_cycles, stop_when_steady, ste
     return None
 
 
-def finish(s: Slot, err, steady_kw) -> Run:
+def finish(s: Slot, err, steady_kw, engine: str = "mujoco") -> Run:
     r = s.robot
     data = np.array(s.samples) if s.samples else np.zeros((0, s.model.nsensordata + s.naux))
     t = np.arange(len(data)) * (r.steps_per_cycle // r.samples_per_cycle) * r.timestep
@@ -102,7 +103,7 @@ def finish(s: Slot, err, steady_kw) -> Run:
     aux = data[:, nsens:] if s.naux else None
     gap = s.max_loop_gap if r.loops else None
     run = Run(r, s.model, t, data[:, :nsens], vals, st, err, aux, max_penetration=s.max_penetration,
-              max_loop_gap=gap)
+              max_loop_gap=gap, engine=engine)
     if err is None:
         run.unhealthy = r.health_error(s.max_penetration, gap)
     return run

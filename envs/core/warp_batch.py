@@ -216,7 +216,7 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
             rows = out[:nsamp[k], k]
             err = _fold(s, rows, nsens, chunk, cycles, min_cycles, stop_when_steady, steady_kw)
             if err is not None or s.done:
-                finished(s.index, runs.finish(s, err, steady_kw))
+                finished(s.index, runs.finish(s, err, steady_kw, engine="warp"))
                 if not changed:
                     pool.pull_state()
                 changed = True

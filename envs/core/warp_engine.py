@@ -11,9 +11,12 @@ deepest penetration, the largest loop gap, non-finite sensors and constraint/con
 (folded into the next sample, so a run's health covers exactly the steps the C runner checks).
 Each finished point is a `runs.Run`, summarised by the robot's own `summarize`.
 
-Refused (a ConfigError naming the feature, before anything is written): robots with a per-step
-`feedback` hook (closed_loop: BOLT's contact-switched actuator limit runs in Python between
-steps) and models using a feature MuJoCo Warp lacks (its own `put_model` check names it).
+A configured run (scripts/run.py) of a robot with a per-step `feedback` hook (closed_loop: BOLT's
+contact-switched actuator limit runs in Python between steps), or of an experiment that declares
+it cannot run there (Experiment.warp, e.g. the crawler's feedback law), falls back to the C engine
+with a note (envs/core/config.py validate, envs/core/experiment.py compute).  Refused (a
+ConfigError naming the feature, before anything is written): models using a feature MuJoCo Warp
+lacks (its own `put_model` check names it), and such robots handed to the batch runner directly.
 MuJoCo Warp computes in float32 (and raises opt.tolerance to 1e-6): results agree with the C
 engine within tolerances derived from the C engine's own sensitivity (scripts/warp_agreement.py),
 not bit for bit.
@@ -38,13 +41,25 @@ def available() -> bool:
     return importlib.util.find_spec("mujoco_warp") is not None and importlib.util.find_spec("warp") is not None
 
 
-def check_class(cls) -> None:
-    """engine=warp for robot class `cls`: ConfigError if it cannot run there (before anything runs)."""
+def unsupported(cls) -> str:
+    """Why robot class `cls` cannot run on MuJoCo Warp ("" if it can): a per-step Python hook."""
+    if cls.closed_loop:
+        return (f"{cls.name} steps a per-step Python feedback hook (closed_loop: its contact-switched "
+                "actuator limit) that MuJoCo Warp cannot run")
+    return ""
+
+
+def check_installed() -> None:
     if not available():
         raise ConfigError("engine", "warp", f"mujoco (or install the extra: {INSTALL})", "mujoco_warp is not installed")
-    if cls.closed_loop:
-        raise ConfigError("engine", "warp", f"mujoco for {cls.name}", f"{cls.name} steps a per-step Python feedback "
-                          "hook (closed_loop) that MuJoCo Warp cannot run")
+
+
+def check_class(cls) -> None:
+    """engine=warp for robot class `cls` in the batch runner: ConfigError if it cannot run there
+    (a configured run falls back to the C engine before this: envs/core/config.py validate)."""
+    check_installed()
+    if unsupported(cls):
+        raise ConfigError("engine", "warp", f"mujoco for {cls.name}", unsupported(cls))
 
 
 def check(robots) -> None:

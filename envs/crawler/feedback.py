@@ -8,7 +8,6 @@ from functools import partial
 import numpy as np
 
 from envs.core import metrics
-from envs.core.errors import ConfigError
 from envs.core.experiment import Result, robot_params, run_kw
 from envs.crawler import plots
 from envs.crawler.robot import FORWARD, Crawler
@@ -45,9 +44,6 @@ def feedback(cfg, out) -> Result:
     cycles = int(exp_cfg(cfg, "cycles"))
     engine = engine_of(cfg)
     r = Crawler(**base)
-    if engine == "warp":
-        raise ConfigError("engine", "warp", "mujoco or hybrid for the feedback experiment",
-                          "its feedback law runs in Python between steps; engine=warp runs open-loop batch sweeps")
     if engine == "mujoco":
         r.check_steps(cycles, run_kw(cfg)["max_steps"])      # bounded: rejected before simulating
     P = H.Params.from_robot(r)

@@ -131,7 +131,7 @@ def _compare(robot, cfg, run, duration, summary) -> dict:
     both gait diagrams stacked."""
     if not options(cfg)["compare"]:
         return {}
-    other = "paper" if engine_name(run) == "mujoco" else "mujoco"
+    other = "paper" if engine_name(run) != "paper" else "mujoco"
     run2, _ = _simulate(robot, cfg, run.cycles, engine=other)
     if run2.error:
         raise RuntimeError(f"simulation failed ({other}): {run2.error}")

@@ -7,11 +7,12 @@ from envs.core import batch
 from envs.core.plots import pyplot, save_figure
 from envs.miniaq.robot import LEGS, quat_to_euler
 
-ENGINE_LABELS = {"mujoco": "twin", "paper": "paper model"}
+ENGINE_LABELS = {"mujoco": "twin", "warp": "twin (MuJoCo Warp)", "paper": "paper model"}
 
 
 def engine_name(run) -> str:
-    return "mujoco" if isinstance(run, batch.Run) else "paper"
+    """mujoco or warp (the twin, on the engine that stepped it), or paper (the paper's model)."""
+    return run.engine if isinstance(run, batch.Run) else "paper"
 
 
 def timeseries(robot, run, duration) -> dict:

@@ -162,7 +162,7 @@ def convergence(cfg, out) -> Result:
     calibration objective (n = 4 rows) at each timestep: convergence.md, summary `convergence`."""
     from envs.snake import calibration as cal
     res = sweep(cfg, out)
-    rows = sw.healthy(sw.read_csv(out / "results.csv"))
+    rows = sw.healthy(res.table("results.csv"))          # the typed rows the sweep computed
     others = [k for k in sweep_lists(cfg) if k not in ("timestep", "n", "alpha_deg")]
     groups: dict = {}
     for r in rows:
