@@ -66,6 +66,8 @@ def test_a_fallen_back_run_says_so_and_equals_the_c_engines_run(tmp_path, capsys
     c = experiment.compute(_cfg(*args), tmp_path / "c")
     assert "engine_fallback" not in c.summary
     assert warp.table("results.csv") == c.table("results.csv") and warp.table("results.csv")
+    again = experiment.compute(_cfg(*args), tmp_path / "w")           # stored as the C engine's rows
+    assert again.summary["reused"] == 1 and again.summary["computed"] == 0
 
 
 def test_derived_tolerance_is_the_floor_plus_the_c_engines_envelope_and_can_fail():
