@@ -191,6 +191,21 @@ def test_two_worlds_with_two_frictions_give_the_two_single_c_runs():
 
 
 @needs_warp
+def test_a_worlds_result_does_not_depend_on_the_batch_it_ran_in():
+    """The store keys a point without the world count: that holds only if a world's run is the same
+    alone, beside others, in another slot, and on a rerun (bit for bit on Warp's CPU device)."""
+    import numpy as np
+    from envs.crawler.robot import Crawler
+    kw = dict(cycles=1, stop_when_steady=False, chunk=1000, engine="warp", device="cpu")
+    p, q, r = dict(omega=16.0, mu=0.172), dict(omega=16.0, mu=0.398), dict(omega=16.0, mu=0.25)
+    alone = batch.run_points([p], Crawler, nworld=1, **kw)[0]
+    for run in (batch.run_points([p, q], Crawler, nworld=2, **kw)[0],
+                batch.run_points([q, r, p], Crawler, nworld=3, **kw)[2],
+                batch.run_points([p], Crawler, nworld=1, **kw)[0]):
+        np.testing.assert_array_equal(run.sensordata, alone.sensordata)
+
+
+@needs_warp
 def test_warp_engine_through_the_sweep_store(tmp_path):
     """engine=warp through the resumable loop: the declared columns, stored under engine `warp`,
     reused on a rerun, never reused for engine=mujoco."""
