@@ -164,3 +164,49 @@ def test_contact_parameters_reach_the_foot_floor_pairs():
         np.testing.assert_allclose(m.pair_solref[i], [0.002, 0.7])
         assert m.pair_solreffriction[i][0] == 0.04
         np.testing.assert_allclose(m.pair_solimp[i], [0.1, 0.3, 0.002, 0.4, 3.0])
+
+
+# ---- COM offsets dc0-dc2 (robustness only; 0 = the paper's mid-link COM) ------------------
+# what MuJoCo's compiler derives from the mass distribution at qpos0 (a mass change m1 moves the same fields)
+DERIVED = {"actuator_acc0", "body_invweight0", "dof_M0", "dof_invweight0", "dof_length", "cam_poscom0",
+           "light_poscom0", "body_sameframe", "stat.meaninertia", "stat.meansize"}
+
+
+def _arrays(m):
+    out = {k: getattr(m, k) for k in dir(m) if not k.startswith("_") and isinstance(getattr(m, k), np.ndarray)}
+    out.update({f"stat.{k}": np.asarray(getattr(m.stat, k)) for k in ("meaninertia", "meansize", "meanmass", "extent")})
+    return out
+
+
+def test_default_com_is_the_authored_mjcf():
+    """dc = 0: every body's inertial frame is the one crawler.xml authors (bit for bit)."""
+    from envs.crawler.robot import SCENE
+    authored = mujoco.MjModel.from_xml_path(str(SCENE))
+    built = Crawler().model()
+    assert np.array_equal(built.body_ipos, authored.body_ipos)
+    assert np.array_equal(built.body_iquat, authored.body_iquat)
+    assert np.array_equal(built.body_mass, authored.body_mass)
+
+
+@pytest.mark.parametrize("name, body, sign", [("dc0", "center", 1), ("dc1", "link1", 1), ("dc2", "link2", -1)])
+def test_com_offset_moves_only_its_links_inertial_position(name, body, sign):
+    """A 3 mm offset moves exactly that body's body_ipos along the link (towards the link-2 hinge for dc0,
+    towards the foot for dc1, dc2); other changed arrays are only the compiler's mass-derived quantities."""
+    base, moved = _arrays(Crawler().model()), _arrays(Crawler(**{name: 0.003}).model())
+    changed = {k for k in base if not np.array_equal(base[k], moved[k])}
+    assert "body_ipos" in changed and changed <= DERIVED | {"body_ipos"}, changed - DERIVED
+    delta = moved["body_ipos"] - base["body_ipos"]
+    b = Crawler().model().body(body).id
+    expected = np.zeros_like(delta)
+    expected[b, 0] = sign * 0.003
+    np.testing.assert_allclose(delta, expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("kw, half", [(dict(dc0=0.04, l0=0.08), 0.04), (dict(dc1=-0.04, l=0.08), 0.04),
+                                      (dict(dc2=0.045, l=0.09), 0.045)])
+def test_com_offset_must_stay_on_its_link(kw, half):
+    """|dc0| < l0/2, |dc_i| < l/2 (the declared bounds +-0.05 m are wider than that for short links)."""
+    with pytest.raises(ConfigError, match=re.escape(f"(-{half:g}, {half:g}) m")):
+        Crawler(**kw)
+    with pytest.raises(ConfigError, match=re.escape(schema.fields(Crawler.Params)["dc0"].allowed)):
+        Crawler(dc0=0.051)

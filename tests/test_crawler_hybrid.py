@@ -15,6 +15,7 @@ from tests.util import run_script
 
 JOINTS = ("root_x", "root_z", "theta", "phi1", "phi2")
 ASYM = dict(m1=0.03, m2=0.012, J1=1.4e-4, J2=0.6e-4, m0=0.2, J0=8e-4)
+COM = dict(dc0=0.02, dc1=-0.03, dc2=0.025)      # COM offsets along the links, larger than robustness draws
 
 
 def _random_states(n, seed=0):
@@ -48,9 +49,10 @@ def test_mass_matrix_matches_eq9_and_mujoco():
         np.testing.assert_allclose(M, full[np.ix_(va, va)], atol=1e-14)
 
 
-@pytest.mark.parametrize("params", [{}, ASYM])
+@pytest.mark.parametrize("params", [{}, ASYM, COM, {**ASYM, **COM}])
 def test_bias_and_gravity_match_mujoco_rne(params):
-    """B + G against MuJoCo's bias forces (mj_rne), also for unequal distal links."""
+    """B + G and M against MuJoCo's bias forces (mj_rne) and mass matrix, also for unequal distal links and
+    for COM offsets dc0-dc2 (the exact model supports them: its terms are derived from the COM kinematics)."""
     r = Crawler(**params)
     P = H.Params.from_robot(r)
     m, d, qa, va = _mujoco(r)
@@ -102,13 +104,17 @@ def test_foot_jacobians_are_eqs_12_13_and_differentiate_the_feet():
         np.testing.assert_allclose(np.vstack([W1, W2]), num, atol=1e-7)
 
 
-def test_energy_consistency_skew_symmetry():
-    """q'^T B = 1/2 q'^T M' q' (B is the Coriolis term of this M): no spurious power."""
-    P = H.Params.from_robot(Crawler(**ASYM))
+@pytest.mark.parametrize("params", [ASYM, {**ASYM, **COM}])
+def test_energy_consistency_skew_symmetry(params):
+    """q'^T B = 1/2 q'^T M' q' (B is the Coriolis term of this M): no spurious power; G = dV/dq."""
+    P = H.Params.from_robot(Crawler(**params))
+    model = H.Model(P)
     for q, qd in _random_states(10, seed=4):
         h = 1e-6
         Mdot = (H.mass_matrix(q + h * qd, P) - H.mass_matrix(q - h * qd, P)) / (2 * h)
         assert qd @ H.bias(q, qd, P) == pytest.approx(0.5 * qd @ Mdot @ qd, rel=1e-6, abs=1e-10)
+        dV = [(model.potential(q + h * e) - model.potential(q - h * e)) / (2 * h) for e in np.eye(5)]
+        np.testing.assert_allclose(H.gravity(q, P), dV, atol=1e-8)
 
 
 # ---- hybrid simulation ----------------------------------------------------------------
@@ -409,3 +415,15 @@ def test_twin_vs_hybrid_full_table(tmp_path):
     rows = _rows(out / "comparison.csv")
     assert len(rows) == 18
     assert all(r["within"] == "True" for r in rows), [(r["omega"], r["err_mm"]) for r in rows]
+
+
+def test_twin_within_target_of_hybrid_with_com_offsets():
+    """COM offsets dc0-dc2 (robustness draws are +-3 mm): the exact model supports them and the twin stays
+    within issue #13's target of it; the offsets matter (S moves by > 10 mm at omega = 1 in both engines)."""
+    off = dict(dc0=-0.005, dc1=0.005, dc2=-0.005)
+    tw, hy = _twin_and_hybrid([1.0, 3.2], cycles=30, **off)
+    for omega in (1.0, 3.2):
+        assert _within(tw[omega]["S"], hy[omega]["S"]), (omega, tw[omega]["S"], hy[omega]["S"])
+        assert tw[omega]["steady"] and hy[omega]["steady"]
+    nominal = H.summarize(H.simulate(dict(omega=1.0), cycles=30))["S"]
+    assert abs(hy[1.0]["S"] - nominal) > 0.01 and abs(tw[1.0]["S"] - nominal) > 0.01

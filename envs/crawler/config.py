@@ -39,6 +39,15 @@ class Params:
     J2: float = param(98.7e-6, "kg m^2", gt=0, le=10, model=True)
     l0: float = param(0.187, "m", gt=0, le=10, model=True)
     l: float = param(0.17, "m", gt=0, le=10, model=True)
+    # centre-of-mass offsets along each link's own axis (not in the paper, whose eq. 9 puts every COM at its
+    # link's midpoint: 0 is that model).  Not named c_i: the appendix's c1, c2 are cosines.  J0-J2 stay about
+    # the (moved) COM; the COM must stay on its link (|dc0| < l0/2, |dc_i| < l/2, checked in validate)
+    dc0: float = param(0.0, "m", ge=-0.05, le=0.05, model=True,
+                       note="robustness only: central-link COM from its midpoint towards the link-2 hinge (+x)")
+    dc1: float = param(0.0, "m", ge=-0.05, le=0.05, model=True,
+                       note="robustness only: link-1 COM from l/2 along the link, positive towards foot 1")
+    dc2: float = param(0.0, "m", ge=-0.05, le=0.05, model=True,
+                       note="robustness only: link-2 COM from l/2 along the link, positive towards foot 2")
     foot_radius: float = param(0.001, "m", gt=0, le=0.01, model=True, note="assumption: point-like feet")
     # simulation (contact recipe, README): max timestep, impratio, servo gains
     timestep: float = param(2e-4, "s", gt=0, le=1e-3)
@@ -150,13 +159,17 @@ class Feedback(Experiment):
 @dataclasses.dataclass
 class CrawlerRobustness(Robustness):
     """Issue #17: S and V at the Table I gait over randomised worlds: per-foot friction (eq. 7's box as a uniform
-    draw), link masses, servo gains, contact time constant (distributions stated here;
-    models/crawler/README.md "Robustness")."""
+    draw), link masses, servo gains, contact time constant, COM offsets along the links (distributions stated
+    here; models/crawler/README.md "Robustness")."""
 
     name: str = "crawler_robustness"
+    # COM offsets: uniform +-3 mm (1.6 % of l0 = 187 mm, 1.8 % of l = 170 mm); the paper gives no COM, the
+    # model puts it at mid-link: a few mm is what balancing a link on an edge locates, and what moving 10 %
+    # of a link's mass (the mass spread) by a quarter of its length (4-5 mm) would shift
     spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
         **uniform(0.1, "mu1", "mu2", of="mu"), **uniform(0.1, "m0", "m1", "m2"),
-        **uniform(0.2, "kp", "kv", "contact_timeconst")})
+        **uniform(0.2, "kp", "kv", "contact_timeconst"),
+        **{k: dict(dist="uniform", abs=0.003) for k in ("dc0", "dc1", "dc2")}})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(S="max", V="max"))
     # S peaks near equal feet and falls on both sides (eq. 7's asymmetry): analysed as the ratio too
     derived: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"mu2/mu1": ["mu2", "mu1"]})

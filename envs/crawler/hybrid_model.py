@@ -56,25 +56,33 @@ class Params:
     mu1: float
     mu2: float
     g: float = G_ACC
+    dc0: float = 0.0    # COM offsets along the links (envs/crawler/config.py); 0: the paper's midpoints
+    dc1: float = 0.0
+    dc2: float = 0.0
 
     @classmethod
     def from_robot(cls, r: Crawler, g: float = G_ACC) -> "Params":
         p = r.p
         mu1 = p["mu1"] if p["mu1"] is not None else p["mu"]
         mu2 = p["mu2"] if p["mu2"] is not None else p["mu"]
-        return cls(p["m0"], p["m1"], p["m2"], p["J0"], p["J1"], p["J2"], p["l0"], p["l"], mu1, mu2, g)
+        return cls(p["m0"], p["m1"], p["m2"], p["J0"], p["J1"], p["J2"], p["l0"], p["l"], mu1, mu2, g,
+                   p["dc0"], p["dc1"], p["dc2"])
+
+    @property
+    def d(self):   # COM distances: along the central link from its midpoint, along links 1, 2 from the hinges
+        return self.dc0, 0.5 * self.l + self.dc1, 0.5 * self.l + self.dc2
 
 
 def com_jacobians(q, P: Params):
     """COM Jacobians (2x5) of the centre link and the two distal links."""
     _, _, th, p1, p2 = q
-    h, hl = 0.5 * P.l0, 0.5 * P.l
+    h, (d0, d1, d2) = 0.5 * P.l0, P.d
     a1, a2 = p1 - th, p2 + th
     st, ct = math.sin(th), math.cos(th)
     s1, c1, s2, c2 = math.sin(a1), math.cos(a1), math.sin(a2), math.cos(a2)
-    J0 = np.array([[1.0, 0, 0, 0, 0], [0, 1.0, 0, 0, 0]])
-    J1 = np.array([[1.0, 0, h * st + hl * s1, -hl * s1, 0], [0, 1.0, -h * ct + hl * c1, -hl * c1, 0]])
-    J2 = np.array([[1.0, 0, -h * st + hl * s2, 0, hl * s2], [0, 1.0, h * ct - hl * c2, 0, -hl * c2]])
+    J0 = np.array([[1.0, 0, -d0 * st, 0, 0], [0, 1.0, d0 * ct, 0, 0]])
+    J1 = np.array([[1.0, 0, h * st + d1 * s1, -d1 * s1, 0], [0, 1.0, -h * ct + d1 * c1, -d1 * c1, 0]])
+    J2 = np.array([[1.0, 0, -h * st + d2 * s2, 0, d2 * s2], [0, 1.0, h * ct - d2 * c2, 0, -d2 * c2]])
     return J0, J1, J2
 
 
@@ -91,8 +99,8 @@ def mass_matrix(q, P: Params) -> np.ndarray:
     return M
 
 
-def _link_point_bias(q, qd, P: Params, d: float):
-    """J' q' (acceleration at zero q'') of the points at distance d along distal links 1 and 2."""
+def _link_point_bias(q, qd, P: Params, d: float, d2: float):
+    """J' q' (acceleration at zero q'') of the points at distance d along distal link 1, d2 along link 2."""
     _, _, th, p1, p2 = q
     thd, p1d, p2d = qd[2], qd[3], qd[4]
     h = 0.5 * P.l0
@@ -100,20 +108,22 @@ def _link_point_bias(q, qd, P: Params, d: float):
     a1d, a2d = p1d - thd, p2d + thd
     st, ct = math.sin(th), math.cos(th)
     b1 = np.array([h * ct * thd**2 - d * math.cos(a1) * a1d**2, h * st * thd**2 + d * math.sin(a1) * a1d**2])
-    b2 = np.array([-h * ct * thd**2 + d * math.cos(a2) * a2d**2, -h * st * thd**2 + d * math.sin(a2) * a2d**2])
+    b2 = np.array([-h * ct * thd**2 + d2 * math.cos(a2) * a2d**2, -h * st * thd**2 + d2 * math.sin(a2) * a2d**2])
     return b1, b2
 
 
 def com_bias(q, qd, P: Params):
-    """COM accelerations at zero q'' (J' q') of links 1 and 2 (the centre link has none)."""
-    return _link_point_bias(q, qd, P, 0.5 * P.l)
+    """COM accelerations at zero q'' (J' q') of the centre link (0 at dc0 = 0) and links 1 and 2."""
+    th, thd = q[2], qd[2]
+    b0 = -P.dc0 * thd**2 * np.array([math.cos(th), math.sin(th)])
+    return (b0,) + _link_point_bias(q, qd, P, *P.d[1:])
 
 
 def bias(q, qd, P: Params) -> np.ndarray:
     """B(q, q') of eq. 3 (Coriolis/centrifugal): sum_k m_k J_k^T J_k' q'."""
-    _, J1, J2 = com_jacobians(q, P)
-    b1, b2 = com_bias(q, qd, P)
-    return P.m1 * J1.T @ b1 + P.m2 * J2.T @ b2
+    J0, J1, J2 = com_jacobians(q, P)
+    b0, b1, b2 = com_bias(q, qd, P)
+    return P.m0 * J0.T @ b0 + P.m1 * J1.T @ b1 + P.m2 * J2.T @ b2
 
 
 def gravity(q, P: Params) -> np.ndarray:
@@ -136,7 +146,7 @@ def foot_jacobians(q, P: Params):
 
 def foot_bias(q, qd, P: Params):
     """W_i' q' (foot accelerations at zero q''), rows x, y."""
-    return _link_point_bias(q, qd, P, P.l)
+    return _link_point_bias(q, qd, P, P.l, P.l)
 
 
 # ---- the printed equations (for the tests: what the paper says) -------------------
@@ -197,27 +207,31 @@ class Model:
         P = self.P
         th, p1, p2 = q[2], q[3], q[4]
         thd, p1d, p2d = qd[2], qd[3], qd[4]
-        h, hl, l = 0.5 * P.l0, 0.5 * P.l, P.l
-        m1, m2 = P.m1, P.m2
+        h, l, (d0, hl1, hl2) = 0.5 * P.l0, P.l, P.d
+        m0, m1, m2 = P.m0, P.m1, P.m2
         mt = P.m0 + m1 + m2
         a1, a2 = p1 - th, p2 + th
         a1d, a2d = p1d - thd, p2d + thd
         st, ct = math.sin(th), math.cos(th)
         s1, c1, s2, c2 = math.sin(a1), math.cos(a1), math.sin(a2), math.cos(a2)
-        # COM Jacobian entries (theta and phi columns)
-        j1xt, j1yt, j1xp, j1yp = h * st + hl * s1, -h * ct + hl * c1, -hl * s1, -hl * c1
-        j2xt, j2yt, j2xp, j2yp = -h * st + hl * s2, h * ct - hl * c2, hl * s2, -hl * c2
-        Mb = [[mt, 0.0, m1 * j1xt + m2 * j2xt, m1 * j1xp, m2 * j2xp],
-              [0.0, mt, m1 * j1yt + m2 * j2yt, m1 * j1yp, m2 * j2yp],
-              [m1 * j1xt + m2 * j2xt, m1 * j1yt + m2 * j2yt,
-               m1 * (j1xt * j1xt + j1yt * j1yt) + m2 * (j2xt * j2xt + j2yt * j2yt) + P.J0 + P.J1 + P.J2,
+        # COM Jacobian entries (theta and phi columns); the centre link's theta column (dc0)
+        j0xt, j0yt = -d0 * st, d0 * ct
+        j1xt, j1yt, j1xp, j1yp = h * st + hl1 * s1, -h * ct + hl1 * c1, -hl1 * s1, -hl1 * c1
+        j2xt, j2yt, j2xp, j2yp = -h * st + hl2 * s2, h * ct - hl2 * c2, hl2 * s2, -hl2 * c2
+        Mb = [[mt, 0.0, m0 * j0xt + m1 * j1xt + m2 * j2xt, m1 * j1xp, m2 * j2xp],
+              [0.0, mt, m0 * j0yt + m1 * j1yt + m2 * j2yt, m1 * j1yp, m2 * j2yp],
+              [m0 * j0xt + m1 * j1xt + m2 * j2xt, m0 * j0yt + m1 * j1yt + m2 * j2yt,
+               m0 * d0 * d0 + m1 * (j1xt * j1xt + j1yt * j1yt) + m2 * (j2xt * j2xt + j2yt * j2yt)
+               + P.J0 + P.J1 + P.J2,
                m1 * (j1xt * j1xp + j1yt * j1yp) - P.J1, m2 * (j2xt * j2xp + j2yt * j2yp) + P.J2]]
         t2, a12, a22 = thd * thd, a1d * a1d, a2d * a2d
-        b1x, b1y = h * ct * t2 - hl * c1 * a12, h * st * t2 + hl * s1 * a12
-        b2x, b2y = -h * ct * t2 + hl * c2 * a22, -h * st * t2 + hl * s2 * a22
+        b0x, b0y = -d0 * ct * t2, -d0 * st * t2      # j0 . b0 = 0: no theta-row term
+        b1x, b1y = h * ct * t2 - hl1 * c1 * a12, h * st * t2 + hl1 * s1 * a12
+        b2x, b2y = -h * ct * t2 + hl2 * c2 * a22, -h * st * t2 + hl2 * s2 * a22
         g = P.g
-        hb = [m1 * b1x + m2 * b2x, m1 * b1y + m2 * b2y + g * mt,
-              m1 * (j1xt * b1x + j1yt * b1y) + m2 * (j2xt * b2x + j2yt * b2y) + g * (m1 * j1yt + m2 * j2yt)]
+        hb = [m0 * b0x + m1 * b1x + m2 * b2x, m0 * b0y + m1 * b1y + m2 * b2y + g * mt,
+              m1 * (j1xt * b1x + j1yt * b1y) + m2 * (j2xt * b2x + j2yt * b2y)
+              + g * (m0 * j0yt + m1 * j1yt + m2 * j2yt)]
         W = [[1.0, 0.0, h * st + l * s1, -l * s1, 0.0],
              [0.0, 1.0, -h * ct + l * c1, -l * c1, 0.0],
              [1.0, 0.0, -h * st + l * s2, 0.0, l * s2],
@@ -302,9 +316,10 @@ class Model:
     def potential(self, q):
         P = self.P
         _, y, th, p1, p2 = q
-        y1 = y - 0.5 * P.l0 * math.sin(th) - 0.5 * P.l * math.sin(p1 - th)
-        y2 = y + 0.5 * P.l0 * math.sin(th) - 0.5 * P.l * math.sin(p2 + th)
-        return P.g * (P.m0 * y + P.m1 * y1 + P.m2 * y2)
+        d0, d1, d2 = P.d
+        y1 = y - 0.5 * P.l0 * math.sin(th) - d1 * math.sin(p1 - th)
+        y2 = y + 0.5 * P.l0 * math.sin(th) - d2 * math.sin(p2 + th)
+        return P.g * (P.m0 * (y + d0 * math.sin(th)) + P.m1 * y1 + P.m2 * y2)
 
 
 # ---- inputs: prescribed or feedback ------------------------------------------------

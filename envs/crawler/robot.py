@@ -124,6 +124,9 @@ class Crawler(Robot):
 
     # ---- validation ---------------------------------------------------------
     def validate(self) -> None:
+        for k, half in (("dc0", self.p["l0"] / 2), ("dc1", self.p["l"] / 2), ("dc2", self.p["l"] / 2)):
+            if abs(self.p[k]) >= half:
+                raise ConfigError(k, self.cfg[k], f"({-half:g}, {half:g}) m", "the centre of mass must lie on its link")
         problem = self._geometry_problem(self.p["A"])
         if problem:
             a_max = self._max_amplitude()
@@ -152,9 +155,10 @@ class Crawler(Robot):
         y = l * np.sin(a1) + 0.5 * l0 * np.sin(th)
         hx1 = -0.5 * l0 * np.cos(th)
         hx2 = 0.5 * l0 * np.cos(th)
-        c1 = hx1 + 0.5 * l * np.cos(a1)
-        c2 = hx2 - 0.5 * l * np.cos(a2)
-        xc = (p["m1"] * c1 + p["m2"] * c2) / (p["m0"] + p["m1"] + p["m2"])
+        c0 = p["dc0"] * np.cos(th)
+        c1 = hx1 + (0.5 * l + p["dc1"]) * np.cos(a1)
+        c2 = hx2 - (0.5 * l + p["dc2"]) * np.cos(a2)
+        xc = (p["m0"] * c0 + p["m1"] * c1 + p["m2"] * c2) / (p["m0"] + p["m1"] + p["m2"])
         if np.any(xc <= np.minimum(x1, x2)) or np.any(xc >= np.maximum(x1, x2)):
             return "the centre of mass would leave the support and a foot would leave the floor"
         if np.any(y <= 0):
@@ -179,14 +183,14 @@ class Crawler(Robot):
         mu1 = p["mu1"] if p["mu1"] is not None else p["mu"]
         mu2 = p["mu2"] if p["mu2"] is not None else p["mu"]
         center = spec.body("center")
-        center.mass, center.inertia[1] = p["m0"], p["J0"]
+        center.mass, center.inertia[1], center.ipos = p["m0"], p["J0"], [p["dc0"], 0, 0]
         center.inertia[2] = p["J0"]
         center.inertia[0] = 0.05 * p["J0"]
         spec.geom("center").fromto = [-l0 / 2, 0, 0, l0 / 2, 0, 0]
         for i, (sgn, mu) in enumerate(((+1, mu1), (-1, mu2)), start=1):
             body = spec.body(f"link{i}")
             body.pos = [-sgn * l0 / 2, 0, 0]
-            body.mass, body.ipos = p[f"m{i}"], [sgn * l / 2, 0, 0]
+            body.mass, body.ipos = p[f"m{i}"], [sgn * l / 2 + sgn * p[f"dc{i}"], 0, 0]   # dc = 0: exactly l/2
             body.inertia = [0.05 * p[f"J{i}"], p[f"J{i}"], p[f"J{i}"]]
             spec.geom(f"link{i}").fromto = [0, 0, 0, sgn * l, 0, 0]
             foot = spec.geom(f"foot{i}")
