@@ -10,7 +10,8 @@ An experiment `<robot>_robustness` declares (its options dataclass derives from 
             {dist: normal, rel: 0.1}    normal, sd = 0.1 nominal, truncated at +-3 sd
           optional keys: `size: 4` draws a list-valued parameter element by element (a null
           nominal counts as zeros), `of: mu` takes the nominal of a null parameter from another
-          (the crawler's per-foot mu1/mu2 default to mu).  The whole support (nominal +- half-width,
+          (the crawler's per-foot mu1/mu2 default to mu; with `size`, every element's nominal is
+          it: MinIAQ's mu_d_feet of mu_d).  The whole support (nominal +- half-width,
           +-3 sd for normal) must lie in the parameter's declared range: else one ConfigError naming
           `experiment.spread.<name>`, before anything is written.
   merit   figure-of-merit metric -> its sense: `max` (larger is better: the worst case is the
@@ -171,6 +172,7 @@ def nominal(robot, d: Dist):
     v = robot.cfg[d.name]
     if v is None and d.of is not None:
         v = robot.cfg[d.of]
+        v = [v] * d.size if d.size is not None and v is not None else v   # a per-element list of it
     if v is None and d.size is None:          # resolved by the robot (e.g. BOLT's mass set), SI in p
         si = d.name[:-4] if d.name.endswith("_deg") else d.name
         v = robot.p.get(si)

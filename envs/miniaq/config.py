@@ -60,6 +60,14 @@ class Params:
     c_max: float = param(588.0, "N s/m", ge=0, le=1e6, model=True)
     d: float = param(0.0001, "m", gt=0, le=0.01, model=True)
     mu_d: float = param(0.3, gt=0, le=2, model=True)
+    # robustness-only (not in the paper, README "Robustness"): per-foot friction and a torso COM offset
+    mu_d_feet: Optional[List[float]] = param(None, gt=0, le=2, model=True,
+                                             note="4 values [fl, fr, hl, hr] each in (0, 2]: the "
+                                                  "friction of each foot's contact; null: mu_d on every foot")
+    com_offset_x: float = param(0.0, "m", ge=-0.02, le=0.02, model=True,
+                                note="torso centre of mass ahead of the body centroid")
+    com_offset_y: float = param(0.0, "m", ge=-0.01, le=0.01, model=True,
+                                note="torso centre of mass left of the body centroid")
     contact_law: str = param("linear", choices=("linear", "power"), model=True,
                              note="linear: constant solimp, the secant at the load point; power: "
                                   "depth-dependent solimp shaped to K delta^e, use timestep 5e-5 (README)")
@@ -120,11 +128,15 @@ class GeometryMap(Experiment):
 @dataclasses.dataclass
 class MiniAQRobustness(Robustness):
     """Issue #17: forward speed and yaw rate of the 2.5 Hz trot over randomised worlds: the paper's +-20 deg
-    phase error per leg, friction, masses, motor gains, contact stiffness and damping (distributions stated
-    here; models/miniaq/README.md "Robustness")."""
+    phase error per leg, each foot's friction (uniform +-20 % of mu_d, the four drawn independently; mu_d
+    itself is then only the floor's, which no foot contact uses: not drawn), the torso's centre of mass
+    (+-3 mm along, +-1.5 mm across the 88 x 36 mm body), masses, motor gains, contact stiffness and
+    damping (distributions stated here; models/miniaq/README.md "Robustness")."""
 
     name: str = "miniaq_robustness"
     spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
-        "phase_error_deg": dict(dist="uniform", abs=20.0, size=4), **uniform(0.2, "mu_d"),
+        "phase_error_deg": dict(dist="uniform", abs=20.0, size=4),
+        "mu_d_feet": dict(dist="uniform", rel=0.2, size=4, of="mu_d"),
+        "com_offset_x": dict(dist="uniform", abs=0.003), "com_offset_y": dict(dist="uniform", abs=0.0015),
         **uniform(0.1, "m", "m_leg"), **uniform(0.2, "kp", "kv"), **uniform(0.3, "K", "c_max")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", yaw_rate_deg_s="abs"))

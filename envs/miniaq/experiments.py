@@ -41,8 +41,13 @@ PAPER_KEYS = ("method", "rtol", "atol", "max_step", "clip_normal", "mu_s", "V_s"
 
 
 def engine_of(cfg) -> str:
-    """The configured engine, checked against the robot's (MiniAQ.engines)."""
-    return config.validate(cfg)["engine"]
+    """The configured engine, checked against the robot's (MiniAQ.engines); a point the paper engine
+    would run (engine=paper, or experiment.compare) is checked against what that model has."""
+    engine = config.validate(cfg)["engine"]
+    if engine == "paper" or options(cfg).get("compare"):
+        from envs.miniaq.paper import check_supported
+        check_supported(robot_params(cfg))
+    return engine
 
 
 def paper_kw(cfg) -> dict:

@@ -11,7 +11,8 @@ weight into the body force and moment (eqs. 18-19).  SciPy's stiff integrators (
 LSODA by default: see models/miniaq/README.md for the method and tolerance study).
 
 A `MiniAQ(**params)` point configures both engines: geometry, leg placement (pivots), mass, body
-box, K, e, c_max, d, mu_d and the gait.  What the twin does not declare is an argument here with
+box, K, e, c_max, d, mu_d and the gait (the twin's per-foot friction mu_d_feet and torso COM
+offset are refused: TWIN_ONLY).  What the twin does not declare is an argument here with
 the paper's Table II value: mu_s = 0.4, V_s = 1 mm/s, V_d = 10 mm/s.  Differences from the twin
 that are the paper's modelling choices: massless legs (the whole m in the body box, assumption 3),
 no motor dynamics (the cranks turn exactly at constant speed), the power-law contact with
@@ -42,6 +43,7 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from envs.core.errors import ConfigError
 from envs.miniaq.paper_laws import (LegTable, _perp, _step_f, damping, euler_to_quat,  # noqa: F401
                                     friction_coefficient, friction_ratio, leg_kinematics, leg_table,
                                     normal_force, rotation_b2i, step)
@@ -55,6 +57,19 @@ DAMPING = ("depth", "constant")     # eq. 15's STEP(L_p; 0, 0, d, c_max), or the
 MU_S = 0.4
 V_S = 1.0e-3
 V_D = 1.0e-2
+
+
+# the twin's robustness-only parameters this model does not have (one mu_d, the mass at the
+# centroid): a non-default value is refused, never silently dropped
+TWIN_ONLY = {"mu_d_feet": None, "com_offset_x": 0.0, "com_offset_y": 0.0}
+
+
+def check_supported(cfg: dict) -> None:
+    """ConfigError for a parameter of TWIN_ONLY away from its default (config values)."""
+    for k, v0 in TWIN_ONLY.items():
+        if cfg.get(k, v0) != v0:
+            raise ConfigError(k, cfg[k], f"{'null' if v0 is None else v0} with engine=paper",
+                              "the paper's model has one mu_d and its mass at the centroid: use engine=mujoco")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,6 +108,7 @@ class Params:
         K L_p^e / STEP damping: the paper model with one of the twin's differences switched on."""
         if stiffness not in STIFFNESS or damping not in DAMPING:
             raise ValueError(f"stiffness must be one of {STIFFNESS}, damping one of {DAMPING}")
+        check_supported(r.cfg)
         p = r.p
         lin = r.contact()
         m = p["m"]

@@ -18,7 +18,7 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from envs.core import metrics
+from envs.core import metrics, schema
 from envs.core.errors import ConfigError
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
@@ -113,6 +113,10 @@ class MiniAQ(Robot):
         pe = cfg["phase_error_deg"]
         if pe is not None and (len(pe) != 4 or any(abs(v) > 180 for v in pe)):
             raise ConfigError("phase_error_deg", pe, self.allowed("phase_error_deg"), "not 4 errors in [-180, 180]")
+        mu = cfg["mu_d_feet"]
+        ok = schema.fields(self.Params)["mu_d_feet"].spec.contains
+        if mu is not None and (len(mu) != 4 or not all(ok(v) for v in mu)):
+            raise ConfigError("mu_d_feet", mu, self.allowed("mu_d_feet"), "not 4 friction coefficients in (0, 2]")
         problem = grashof_problem(p["l1"], p["l2"], p["l3"], p["l4"])
         if problem:
             lo, hi = grashof_l1_range(p["l2"], p["l3"], p["l4"])
@@ -184,6 +188,7 @@ class MiniAQ(Robot):
         mb = p["m"] - 4 * p["m_leg"]
         torso = spec.body("torso")
         torso.mass = mb
+        torso.ipos = [p["com_offset_x"], p["com_offset_y"], 0.0]   # the box's inertia, moved with its COM
         torso.inertia = [mb / 12 * (Ly**2 + Lz**2), mb / 12 * (Lx**2 + Lz**2), mb / 12 * (Lx**2 + Ly**2)]
         spec.geom("torso").size = [Lx / 2, Ly / 2, Lz / 2]
         A = (p["l1"] * math.cos(p["theta1"]), p["l1"] * math.sin(p["theta1"]))
@@ -192,7 +197,8 @@ class MiniAQ(Robot):
         F = (p["l6"] * math.cos(t36), p["l6"] * math.sin(t36))
         # leg mass split (assumption): crank 10 %, coupler 60 %, rocker 30 %
         mc, mk, mr = 0.1 * p["m_leg"], 0.6 * p["m_leg"], 0.3 * p["m_leg"]
-        for leg, left, front in zip(LEGS, LEFT, FRONT):
+        mu_feet = p["mu_d_feet"] or (p["mu_d"],) * 4
+        for leg, left, front, mu in zip(LEGS, LEFT, FRONT, mu_feet):
             B = (p["pivot_x"] if front else -p["pivot_x"], p["pivot_y"] if left else -p["pivot_y"], p["pivot_z"])
             crank, coupler, rocker = (spec.body(f"{leg}_{n}") for n in ("crank", "coupler", "rocker"))
             crank.pos = list(B)
@@ -208,7 +214,7 @@ class MiniAQ(Robot):
             spec.geom(f"{leg}_l5").fromto = [F[0], 0, F[1], E[0], 0, E[1]]
             foot = spec.geom(f"{leg}_foot")
             foot.pos, foot.size[0] = [E[0], 0, E[1]], p["foot_radius"]
-            foot.friction[0] = p["mu_d"]
+            foot.friction[0] = mu         # priority 1: the foot's friction is its contact's, not max(foot, floor)
             foot.solimp[:3] = [p["impedance"], p["impedance"], 0.001]
             spec.site(f"{leg}_foot").pos = [E[0], 0, E[1]]
             spec.site(f"{leg}_foot").size[0] = 3 * p["foot_radius"]
