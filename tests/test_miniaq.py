@@ -43,12 +43,77 @@ def test_grashof_range_is_the_full_rotation_range():
 @pytest.mark.parametrize("kw, param", [
     (dict(gait="gallop"), "gait"), (dict(phase_deg=[0, 90, 180]), "phase_deg"),
     (dict(direction_left=0), "direction_left"), (dict(f=0), "f"), (dict(m_leg=0.01), "m_leg"),
-    (dict(pivot_z=0.03), "pivot_z"),
+    (dict(pivot_z=0.03), "pivot_z"), (dict(mu_d_feet=[0.3, 0.3, 0.3]), "mu_d_feet"),
+    (dict(mu_d_feet=[0.3, 0.3, 0.3, 0.0]), "mu_d_feet"), (dict(mu_d_feet=[0.3, 2.5, 0.3, 0.3]), "mu_d_feet"),
+    (dict(com_offset_x=0.05), "com_offset_x"), (dict(com_offset_y=-0.02), "com_offset_y"),
 ])
 def test_bad_parameters_rejected(kw, param):
     with pytest.raises(ConfigError) as e:
         MiniAQ(**kw)
     assert e.value.param == param
+
+
+def test_bad_per_foot_friction_exits_2_nothing_written(tmp_path):
+    assert_fails_early(tmp_path, "mu_d_feet", "experiment=miniaq_trot", "robot.mu_d_feet=[0.3,0.3,0.3]",
+                       text="(0, 2]")
+
+
+# ---- robustness-only parameters: per-foot friction, torso COM offset -------------------------
+def _model_arrays(**kw) -> dict:
+    m = MiniAQ(**kw).spec().compile()
+    return {k: getattr(m, k).copy() for k in dir(m) if not k.startswith("_")
+            and isinstance(getattr(m, k, None), np.ndarray)}
+
+
+def _changed(a: dict, b: dict) -> dict:
+    """name -> sorted first-axis indices where two models' arrays differ (bit-exact)."""
+    return {k: sorted(set(np.argwhere(a[k] != b[k])[:, 0].tolist())) for k in a if not np.array_equal(a[k], b[k])}
+
+
+def test_default_robustness_parameters_leave_the_model_unchanged():
+    """mu_d on every foot and a zero COM offset, given explicitly, compile bit-exactly to the default model."""
+    a = _model_arrays()
+    assert _changed(a, _model_arrays(mu_d_feet=[0.3] * 4, com_offset_x=0.0, com_offset_y=0.0)) == {}
+
+
+def test_per_foot_friction_changes_only_that_foot_and_reaches_its_contact():
+    """mu_d_feet changes exactly the feet's geom friction; while walking each foot's floor force stays in
+    its own friction cone and reaches its edge (the feet slide): max |F_t| / F_N equals that foot's mu
+    (rel 1e-9), 0.03 on the hind feet, 0.3 on the front ones (priority 1: the foot's, not max with the floor)."""
+    mu = [0.3, 0.3, 0.03, 0.03]
+    m = MiniAQ(mu_d_feet=mu).model()
+    diff = _changed(_model_arrays(), _model_arrays(mu_d_feet=mu))
+    assert diff == {"geom_friction": sorted(m.geom(f"{leg}_foot").id for leg in ("hl", "hr"))}
+    r = batch.run_point(dict(mu_d_feet=mu), MiniAQ, cycles=2, nthread=1)
+    assert r.error is None
+    for leg, mu_j in zip(LEGS, mu):
+        f = r.sensor(f"{leg}_contact")
+        fn = np.abs(f[:, 2])
+        on = fn > 1e-3                                        # N, 7 % of m g / 2
+        assert on.sum() > 50, leg
+        assert np.max(np.linalg.norm(f[on, :2], axis=1) / fn[on]) == pytest.approx(mu_j, rel=1e-9), leg
+
+
+def test_com_offset_moves_the_torso_mass_centre_only():
+    """com_offset_x/y move the torso's inertial frame (its mass and inertia unchanged): the robot's mass
+    centre moves by (m - 4 m_leg) / m x the offset (tolerance 1e-12 m); contact softness is recalibrated."""
+    off = (0.003, -0.002)
+    a, b = _model_arrays(), _model_arrays(com_offset_x=off[0], com_offset_y=off[1])
+    diff = _changed(a, b)
+    assert diff["body_ipos"] == [1] and np.array_equal(b["body_ipos"][1], [off[0], off[1], 0.0])
+    for k in ("body_mass", "body_inertia", "body_pos", "geom_size", "geom_pos", "geom_friction", "actuator_gainprm"):
+        assert k not in diff, k
+    coms = []
+    for kw in (dict(), dict(com_offset_x=off[0], com_offset_y=off[1])):
+        r = MiniAQ(**kw)
+        m = r.model()
+        d = mujoco.MjData(m)
+        r.initial_pose(m, d)
+        mujoco.mj_forward(m, d)
+        coms.append(d.subtree_com[1].copy())
+    p = MiniAQ().p
+    shift = (p["m"] - 4 * p["m_leg"]) / p["m"] * np.array([off[0], off[1], 0.0])
+    np.testing.assert_allclose(coms[1] - coms[0], shift, rtol=0, atol=1e-12)
 
 
 # ---- kinematics ------------------------------------------------------------------------------

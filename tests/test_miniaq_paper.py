@@ -418,3 +418,28 @@ def test_trot_compare_draws_both_engines(tmp_path):
     assert s["engine"] == "mujoco" and s["other_engine"]["engine"] == "paper"
     assert s["other_engine"]["hl_duty_factor"] > 0.8 and "hl_touchdowns_per_cycle" in s["other_engine"]
     assert (out / "gait_diagram_engines.png").stat().st_size > 40_000
+
+
+# ---- the twin's robustness-only parameters: refused, never dropped ------------------------------
+@pytest.mark.parametrize("kw", [dict(mu_d_feet=[0.3, 0.3, 0.2, 0.3]), dict(com_offset_x=0.001),
+                                dict(com_offset_y=-0.001)])
+def test_twin_only_parameters_refused_by_the_paper_engine(kw):
+    from envs.core import config
+    from envs.core.errors import ConfigError
+    from envs.miniaq import experiments as ex
+    (name, value), = kw.items()
+    with pytest.raises(ConfigError, match=f"^{name}=.*engine=paper") as e:
+        mp.Params.from_robot(MiniAQ(**kw))
+    assert e.value.param == name
+    over = f"robot.{name}={value}".replace(" ", "")
+    for engine in (["engine=paper"], ["experiment.compare=true"]):          # compare runs the paper engine too
+        with pytest.raises(ConfigError, match=f"^{name}="):
+            ex.engine_of(config.compose(["experiment=miniaq_trot", over, *engine]))
+    assert ex.engine_of(config.compose(["experiment=miniaq_trot", over])) == "mujoco"
+    mp.Params.from_robot(MiniAQ(mu_d_feet=None, com_offset_x=0.0, com_offset_y=0.0))     # defaults: accepted
+
+
+def test_twin_only_parameter_on_paper_engine_exits_2_nothing_written(tmp_path):
+    from tests.util import assert_fails_early
+    assert_fails_early(tmp_path, "com_offset_x", "experiment=miniaq_turn", "engine=paper", "robot.com_offset_x=0.002",
+                       text="engine=paper")

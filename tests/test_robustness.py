@@ -81,6 +81,12 @@ def test_same_seed_same_draws_and_prefix_stable():
     ph = X[:, [names.index(f"phase_error_deg[{e}]") for e in range(4)]]
     assert ph[0].tolist() == [0.0] * 4 and np.all(np.abs(ph) <= 20) and robots[0].cfg["phase_error_deg"] is None
     assert robots[3].cfg["phase_error_deg"] == ph[3].tolist() and key[:2] == ["seed", "world"]
+    # per-foot friction: `size: 4, of: mu_d` -> four draws around mu_d (+-20 %); the COM offset around 0 (+-3 mm)
+    mu = X[:, [names.index(f"mu_d_feet[{e}]") for e in range(4)]]
+    assert mu[0].tolist() == [0.3] * 4 and robots[0].cfg["mu_d_feet"] is None and "mu_d" not in names
+    assert np.all((mu >= 0.3 * 0.8) & (mu <= 0.3 * 1.2)) and robots[3].cfg["mu_d_feet"] == mu[3].tolist()
+    cx = X[:, names.index("com_offset_x")]
+    assert cx[0] == 0.0 and np.all(np.abs(cx) <= 0.003) and robots[2].cfg["com_offset_x"] == cx[2]
 
 
 def test_statistics_and_sensitivity_ranking():
