@@ -9,10 +9,12 @@ An experiment `<robot>_robustness` declares (its options dataclass derives from 
             {dist: uniform, abs: 20}    uniform on nominal + [-20, 20] (the parameter's config unit)
             {dist: normal, rel: 0.1}    normal, sd = 0.1 nominal, truncated at +-3 sd
           optional keys: `size: 4` draws a list-valued parameter element by element (a null
-          nominal counts as zeros), `of: mu` takes the nominal of a null parameter from another
-          (the crawler's per-foot mu1/mu2 default to mu; with `size`, every element's nominal is
-          it: MinIAQ's mu_d_feet of mu_d).  The whole support (nominal +- half-width,
-          +-3 sd for normal) must lie in the parameter's declared range: else one ConfigError naming
+          nominal counts as zeros; `size: N`: as long as the robot's integer parameter N, the snake's
+          sections; a length the robot refuses: one ConfigError naming `experiment.spread.<name>.size`),
+          `of: mu` takes the nominal of a null parameter from another (the crawler's per-foot mu1/mu2
+          default to mu; with `size`, every element's nominal is it: MinIAQ's mu_d_feet of mu_d).  The
+          whole support (nominal +- half-width, +-3 sd for normal) must lie in the parameter's declared
+          range and pass the robot's own checks at both ends: else one ConfigError naming
           `experiment.spread.<name>`, before anything is written.
   merit   figure-of-merit metric -> its sense: `max` (larger is better: the worst case is the
           smallest), `min` (smaller is better) or `abs` (nearer zero is better: the worst case is
@@ -120,8 +122,9 @@ class Dist:
         return x0 + h * ndtri(lo + u * (hi - lo))
 
 
-def parse_spread(cls, spread: dict) -> list[Dist]:
-    """The declared distributions, checked against the robot's schema (ConfigError naming the entry)."""
+def parse_spread(cls, spread: dict, params: dict | None = None) -> list[Dist]:
+    """The declared distributions, checked against the robot's schema (ConfigError naming the entry);
+    `size: <parameter>` resolved with the robot's `params` (config names; defaults where absent)."""
     fields = schema.fields(cls.Params)
     out = []
     for name, entry in (spread or {}).items():
@@ -142,10 +145,12 @@ def parse_spread(cls, spread: dict) -> list[Dist]:
         if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0:
             raise ConfigError(f"{key}.{'rel' if 'rel' in entry else 'abs'}", w, "a finite number > 0")
         size = entry.get("size")
+        if isinstance(size, str) and size in fields and fields[size].kind is int and not fields[size].optional:
+            size = (params or {}).get(size, fields[size].default)
         if (f.kind is list) != (size is not None):
             raise ConfigError(f"{key}.size", size, "an integer >= 1 for a list-valued parameter, else absent")
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
-            raise ConfigError(f"{key}.size", size, "an integer >= 1")
+            raise ConfigError(f"{key}.size", entry["size"], f"an integer >= 1 or an integer parameter of {cls.name}")
         if f.kind not in (float, list):
             raise ConfigError(key, entry, "a real-valued parameter (integers, strings and flags are not drawn)")
         of = entry.get("of")
@@ -188,6 +193,14 @@ def nominal(robot, d: Dist):
     return float(v)
 
 
+def _robot_accepts(cls, base: dict, name: str, value, key: str, entry, allowed: str) -> None:
+    """The robot at `base` with `name` = `value` validates; else one ConfigError naming `key`."""
+    try:
+        cls(**{**base, name: value})
+    except ConfigError as e:
+        raise ConfigError(key, entry, allowed, f"the robot refuses it: {e}") from None
+
+
 def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[dict], list[str], np.ndarray]:
     """(points, variable names, X): world 0 is `base` itself; worlds 1..n carry the draws.
     X[i, j] is world i's value of variable j (world 0: the nominal values)."""
@@ -197,14 +210,19 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
     names, cols = [], []
     for d in dists:
         x0s = nominal(nom, d)
+        width = d.rel if d.abs is None else d.abs
+        if d.size is not None:                # a length the robot refuses (e.g. its N changed)
+            _robot_accepts(cls, base, d.name, x0s, f"experiment.spread.{d.name}.size", d.size,
+                           f"the length robot.{d.name} takes")
         elems = x0s if d.size is not None else [x0s]
-        vals = []
+        vals, ends = [], []
         for e, x0 in enumerate(elems):
             var = d.variables[e]
             lo, hi = d.support(x0)
+            ends.append((lo, hi))
             for end in (lo, hi):
                 if not fields[d.name].spec.contains(end):
-                    raise ConfigError(f"experiment.spread.{d.name}", d.rel if d.abs is None else d.abs,
+                    raise ConfigError(f"experiment.spread.{d.name}", width,
                                       f"a width keeping {d.name} within {fields[d.name].allowed}",
                                       f"{var}: nominal {x0:g}, drawn range [{lo:g}, {hi:g}]")
             rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(var.encode())]))
@@ -212,6 +230,10 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
             names.append(var)
             cols.append(np.concatenate([[x0], x]))
             vals.append(x)
+        for j in (0, 1):                      # the robot's own checks (e.g. the snake's |com_offset| < l/2)
+            end = [float(w[j]) for w in ends] if d.size is not None else float(ends[0][j])
+            _robot_accepts(cls, base, d.name, end, f"experiment.spread.{d.name}", width,
+                           f"a width keeping every drawn {d.name} valid")
         for i in range(n):
             points[i + 1][d.name] = [float(v[i]) for v in vals] if d.size is not None else float(vals[0][i])
     X = np.column_stack(cols) if cols else np.zeros((n + 1, 0))
@@ -346,9 +368,10 @@ def worlds(cfg):
     from envs.core.experiment import options, robot_cls, robot_params
     opts = options(cfg)
     cls = robot_cls(cfg)
-    dists = parse_spread(cls, opts["spread"])
+    base = robot_params(cfg)
+    dists = parse_spread(cls, opts["spread"], cls(**base).cfg)     # the robot's own values checked first
     merit = parse_merit(cls, opts["merit"])
-    points, names, X = draw(cls, robot_params(cfg), dists, int(opts["n"]), int(opts["seed"]))
+    points, names, X = draw(cls, base, dists, int(opts["n"]), int(opts["seed"]))
     X, names = add_derived(X, names, opts.get("derived"))
     robots = [cls(**p) for p in points]
     meta = [dict(seed=int(opts["seed"]), world=i) for i in range(len(points))]

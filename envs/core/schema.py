@@ -8,9 +8,9 @@ A robot's parameters are a dataclass (`<Robot>.Params`, registered in Hydra's Co
     omega: float = param(1.0, "rad/s", gt=0, le=200)          # (0, 200] rad/s
     mu1: Optional[float] = param(None, gt=0, le=5, model=True) # None: unset
 
-`gt`/`ge` and `lt`/`le` make each end of a range explicitly open or closed.  Defaults, allowed
-ranges, the range text of error messages, the model keys and type checks all derive from
-these declarations; YAML files only override them.
+`gt`/`ge` and `lt`/`le` make each end of a range explicitly open or closed (a list-valued field's
+range holds for each element).  Defaults, allowed ranges, the range text of error messages, the
+model keys and type checks all derive from these declarations; YAML files only override them.
 """
 from __future__ import annotations
 
@@ -137,6 +137,9 @@ def value(f: Field, v, key: str):
     if f.kind is list:
         if not isinstance(v, (list, tuple)) or not all(_is_number(x) and math.isfinite(x) for x in v):
             raise ConfigError(key, v, f.allowed, "a list of finite numbers")
+        bad = [x for x in v if not f.spec.contains(x)]
+        if bad:                                  # a list's bounds hold for each element
+            raise ConfigError(key, v, f.allowed, f"element {bad[0]!r} is out of range")
         return [float(x) for x in v]
     if f.kind is bool:
         if not isinstance(v, bool):

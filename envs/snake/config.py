@@ -6,13 +6,14 @@ Config names: angles in degrees with a `_deg` suffix, everything else SI
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict
+from typing import Any, Dict, List, Optional
 
 from envs.core.config import experiment, plain_experiment
 from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
+COM_OFFSET_HALF_WIDTH = 0.0084   # m, l/10: a section's centre of mass anywhere in its middle fifth (README)
 
 
 @dataclasses.dataclass
@@ -30,10 +31,20 @@ class Params:
     m: float = param(0.22, "kg", gt=0, le=100, model=True)
     r: float = param(0.002, "m", gt=0, lt=1, model=True, note="and below l/2")
     mu: float = param(0.4, gt=0, le=5, model=True, note="calibrated: snake_calibrate, envs/snake/calibration.py")
+    mu_links_rel: Optional[List[float]] = param(None, gt=-1, le=4, model=True,
+                                                note="each: section k's friction is mu (1 + value k); N values, "
+                                                     "link1 (tail) first; null: mu on every section")
     timestep: float = param(3.125e-5, "s", gt=0, le=2e-3, note="converged: snake_convergence")
     impratio: float = param(100.0, ge=1, le=1e4, model=True)
     kp: float = param(2000.0, "N m/rad", gt=0, le=1e6, model=True)
     kv: float = param(6.0, "N m s/rad", ge=0, le=1e4, model=True)
+    # section-floor contact (the sections' geoms win every contact: priority 1, models/snake/README.md)
+    contact_timeconst: float = param(0.004, "s", gt=0, le=1, model=True,
+                                     note="solref[0] of every section; MuJoCo uses max(this, 2 timestep)")
+    contact_dampratio: float = param(1.0, gt=0, le=100, model=True, note="solref[1] of every section")
+    com_offset: float = param(0.0, "m", gt=-0.5, lt=0.5, model=True,
+                              note="every section's centre of mass from its middle, toward the head; "
+                                   "and |com_offset| < l/2")
 
 
 for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "snake_servo_sweep"):
@@ -49,10 +60,12 @@ plain_experiment("snake_calibrate", "envs.snake.experiments.calibrate")
 @dataclasses.dataclass
 class SnakeRobustness(Robustness):
     """Issue #17: stride per period and speed at the n = 4, alpha = 30 deg gait over randomised worlds: floor
-    friction (calibrated), section mass, servo gains (distributions stated here; models/snake/README.md
-    "Robustness")."""
+    friction (calibrated) and each section's own friction around it, section mass and centre-of-mass
+    offset, servo gains, contact softness (distributions stated here; models/snake/README.md "Robustness")."""
 
     name: str = "snake_robustness"
     spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
-        **uniform(0.2, "mu"), **uniform(0.1, "m"), **uniform(0.2, "kp", "kv")})
+        **uniform(0.2, "mu"), "mu_links_rel": dict(dist="uniform", abs=0.2, size="N"), **uniform(0.1, "m"),
+        **uniform(0.2, "kp", "kv"), **uniform(0.3, "contact_timeconst"),
+        "com_offset": dict(dist="uniform", abs=COM_OFFSET_HALF_WIDTH)})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))

@@ -28,6 +28,7 @@ relative angle phi_k = theta_{k+1} - theta_k at point P_k (eq. 1).
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import mujoco
@@ -96,6 +97,13 @@ class Snake(Robot):
                               "eq. 14: theta_1^0 must stay below 90 deg")
         if p["r"] >= p["l"] / 2:
             raise ConfigError("r", cfg["r"], f"(0, {p['l'] / 2:g}) m (below l/2)")
+        if abs(p["com_offset"]) >= p["l"] / 2:
+            raise ConfigError("com_offset", cfg["com_offset"], f"({-p['l'] / 2:g}, {p['l'] / 2:g}) m (within the "
+                              f"section: |com_offset| < l/2)")
+        rel = cfg["mu_links_rel"]
+        if rel is not None and len(rel) != N:     # each element's bounds: the schema
+            raise ConfigError("mu_links_rel", rel, f"a list of N = {N} values, each in (-1, 4], or null",
+                              f"{len(rel)} values for N = {N}")
 
     # ---- inputs -----------------------------------------------------------------------
     @property
@@ -134,12 +142,18 @@ class Snake(Robot):
         spec.option.impratio = p["impratio"]
         set_links(spec, p["N"])
         l, r, mu = p["l"], p["r"], p["mu"]
+        rel = p["mu_links_rel"] or [0.0] * p["N"]
+        iquat, inertia = section_inertia(l, r, p["m"])
         spec.geom("floor").friction[0] = mu
         spec.body("link1").pos = [0.0, 0.0, r]
         for k in range(1, p["N"] + 1):
-            g = spec.geom(f"link{k}")
+            g = spec.geom(f"link{k}")      # priority 1: its friction and solref are every contact's
             g.fromto = [0, 0, 0, l, 0, 0]
-            g.size[0], g.mass, g.friction[0] = r, p["m"], mu
+            g.size[0], g.mass, g.friction[0] = r, p["m"], mu * (1.0 + rel[k - 1])
+            g.solref = [p["contact_timeconst"], p["contact_dampratio"]]
+            b = spec.body(f"link{k}")      # the capsule's inertia, its centre moved by com_offset along the link
+            b.explicitinertial, b.mass, b.ipos = True, p["m"], [0.5 * l + p["com_offset"], 0, 0]
+            b.iquat, b.inertia = iquat, inertia
             v = spec.geom(f"link{k}_visual")
             v.fromto = [0, 0, v.fromto[2], l, 0, v.fromto[5]]
             spec.site(f"P{k}").pos = [l, 0, 0]
@@ -187,6 +201,18 @@ class Snake(Robot):
         else:
             out["tracking_error_deg"] = out["clearance_min"] = float("nan")
         return out
+
+
+@functools.lru_cache(maxsize=64)
+def section_inertia(l: float, r: float, m: float) -> tuple:
+    """(iquat, principal inertia) of one section (capsule of length l, radius r, mass m, along x) about
+    its centre, as MuJoCo computes them from the geom: explicit body inertials with these values and
+    com_offset = 0 compile to exactly the model whose inertia MuJoCo infers from the geoms (tested)."""
+    spec = mujoco.MjSpec()
+    spec.worldbody.add_body().add_geom(type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[r, 0, 0],
+                                       fromto=[0, 0, 0, l, 0, 0], mass=m)
+    model = spec.compile()
+    return tuple(model.body_iquat[1]), tuple(model.body_inertia[1])
 
 
 def set_links(spec: mujoco.MjSpec, N: int) -> None:
