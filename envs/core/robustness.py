@@ -194,10 +194,9 @@ def nominal(robot, d: Dist):
 
 
 def _robot_accepts(cls, base: dict, name: str, value, key: str, entry, allowed: str) -> None:
-    """The robot at `base` with `name` = `value` validates; else one ConfigError naming `key`."""
-    try:
+    try:                                      # the robot at base with name = value validates, else ...
         cls(**{**base, name: value})
-    except ConfigError as e:
+    except ConfigError as e:                  # ... one ConfigError naming key
         raise ConfigError(key, entry, allowed, f"the robot refuses it: {e}") from None
 
 
@@ -209,8 +208,7 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
     points = [dict(base)] + [dict(base) for _ in range(n)]
     names, cols = [], []
     for d in dists:
-        x0s = nominal(nom, d)
-        width = d.rel if d.abs is None else d.abs
+        x0s, width = nominal(nom, d), d.rel if d.abs is None else d.abs
         if d.size is not None:                # a length the robot refuses (e.g. its N changed)
             _robot_accepts(cls, base, d.name, x0s, f"experiment.spread.{d.name}.size", d.size,
                            f"the length robot.{d.name} takes")
