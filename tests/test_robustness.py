@@ -121,11 +121,28 @@ def test_statistics_and_sensitivity_ranking():
     ({"psi_deg": {"dist": "uniform", "abs": 400}}, "experiment.spread.psi_deg"),
     ({"mu1": {"dist": "uniform", "rel": 0.1}}, "experiment.spread.mu1"),        # null nominal, no `of`
     ({"kp": {"dist": "uniform", "rel": 0.1, "size": 2}}, "experiment.spread.kp.size"),
+    ({"kp": {"dist": "normal", "rel": 0.1, "side": "up"}}, "experiment.spread.kp.side"),   # uniform only
+    ({"kp": {"dist": "uniform", "rel": 0.1, "side": "left"}}, "experiment.spread.kp.side"),
+    ({"kv": {"dist": "uniform", "abs": 1.5, "side": "down"}}, "experiment.spread.kv"),      # 1.2 - 1.5 < 0
 ])
 def test_bad_spread_one_error(spread, key):
     with pytest.raises(ConfigError) as e:
         rb.draw(envs.Crawler, {}, rb.parse_spread(envs.Crawler, spread), 3, 0)
     assert str(e.value).startswith(f"{key}=")
+
+
+def test_one_sided_uniform_draws_only_above_or_below_the_nominal():
+    """side: up / down: uniform on nominal + [0, w] / nominal - [0, w] (a quantity whose nominal is
+    the end of its range, e.g. a passive joint's damping of 0); both: the symmetric default."""
+    for side, lo, hi in (("up", 1.2, 1.7), ("down", 0.7, 1.2), ("both", 0.7, 1.7)):
+        d = rb.parse_spread(envs.Crawler, {"kv": {"dist": "uniform", "abs": 0.5, "side": side}})
+        assert d[0].support(1.2) == pytest.approx((lo, hi))
+        _, names, X = rb.draw(envs.Crawler, {}, d, 400, 0)
+        x = X[1:, 0]
+        assert X[0, 0] == 1.2 and lo <= x.min() and x.max() <= hi, (side, x.min(), x.max())
+        assert x.max() - x.min() > 0.9 * (hi - lo)                        # fills its interval
+        if side == "both":
+            assert (x < 1.2).any() and (x > 1.2).any()
 
 
 def test_bad_options_exit_2_nothing_written(tmp_path):

@@ -8,6 +8,9 @@ An experiment `<robot>_robustness` declares (its options dataclass derives from 
             {dist: uniform, rel: 0.1}   uniform on nominal * [1 - 0.1, 1 + 0.1]
             {dist: uniform, abs: 20}    uniform on nominal + [-20, 20] (the parameter's config unit)
             {dist: normal, rel: 0.1}    normal, sd = 0.1 nominal, truncated at +-3 sd
+            {dist: uniform, abs: 1e-4, side: up}   one-sided: uniform on nominal + [0, 1e-4] (`down`:
+                                        nominal - [0, 1e-4]); for a quantity whose nominal sits at
+                                        the end of its range (a passive joint's damping of 0)
           optional keys: `size: 4` draws a list-valued parameter element by element (a null
           nominal counts as zeros; `size: N`: as long as the robot's integer parameter N, the snake's
           sections; a length the robot refuses: one ConfigError naming `experiment.spread.<name>.size`),
@@ -33,21 +36,7 @@ percentile of |value|), the worst case and its world, and the sensitivity rankin
 robustness.png (envs/core/robustness_plot.py).  engine=hybrid / engine=paper (reference models
 outside the batch path) are refused with a ConfigError.
 
-Sensitivity method: Spearman's rank correlation rho of the figure of merit against each drawn variable
-over the healthy randomised worlds (monotone, robust to non-linear response); the ranking is by |rho|.
-Standardized regression coefficients (a least-squares fit of the z-scored merit on the z-scored
-variables, with its R^2) are given beside it when there are more worlds than variables + 1 (drawn
-variables only: a derived one is a function of them). `rho_noise`: the |rho| an unrelated variable stays
-below with family-wise probability 95 % over the k variables (Bonferroni, large-sample null rho ~ N(0,
-1/(worlds - 1)): z(1 - 0.025/k) / sqrt(worlds - 1); 0.51 for 32 worlds and 11 variables);
-`most_sensitive_significant` says whether the top |rho| is above it. Rank correlation sees only monotone
-effects; a merit that peaks inside the drawn range (the crawler's S over the feet's friction ratio)
-shows in the correlation ratio eta^2 beside it: the share of the merit's variance explained by its mean
-over round(sqrt(worlds)) quantile bins of the variable, with `eta2_noise`, its family-wise 95 % level
-(the 1 - 0.05/k quantile of eta^2 over 2000 seeded permutations of the merit); `most_sensitive_eta2`
-names the variable of largest eta^2 when it is above that noise. `derived` (optional) adds ratio
-variables of two drawn ones, `{"mu2/mu1": [mu2, mu1]}`, to the analysis (they are not drawn). Failed or
-unhealthy worlds are counted and listed, never used as values.
+Sensitivity method: envs/core/sensitivity.py (Spearman rho with its noise level, eta^2, regression).
 """
 from __future__ import annotations
 
@@ -62,13 +51,13 @@ from envs.core import config, schema
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.schema import param
+from envs.core.sensitivity import METHOD, add_derived, analyse, eta2, rho_noise, sensitivity, worst_index  # noqa: F401
 
 DISTS = ("uniform", "normal")
+SIDES = ("both", "up", "down")
+KEYS = ("dist", "rel", "abs", "size", "of", "side")
 SENSES = ("max", "min", "abs")
 TRUNCATE_SD = 3.0            # normal draws are truncated at +-3 sd
-QUANTILES = (5.0, 50.0, 95.0)
-METHOD = ("Spearman rank correlation of the merit against each drawn variable over the healthy randomised "
-          "worlds, ranked by |rho|; standardized regression coefficients (least squares on z-scores) beside it")
 
 
 @dataclasses.dataclass
@@ -98,6 +87,7 @@ class Dist:
     abs: float | None = None
     size: int | None = None
     of: str | None = None
+    side: str = "both"             # uniform only: "up" draws nominal + [0, w], "down" nominal - [0, w]
 
     @property
     def variables(self) -> list[str]:
@@ -110,13 +100,13 @@ class Dist:
 
     def support(self, x0: float) -> tuple[float, float]:
         h = self.half_width(x0) * (TRUNCATE_SD if self.dist == "normal" else 1.0)
-        return x0 - h, x0 + h
+        return x0 - (h if self.side != "up" else 0.0), x0 + (h if self.side != "down" else 0.0)
 
     def sample(self, x0: float, u: np.ndarray) -> np.ndarray:
         """Values for uniforms u in [0, 1): inverse-CDF sampling (one uniform per world)."""
         h = self.half_width(x0)
         if self.dist == "uniform":
-            return x0 + h * (2.0 * u - 1.0)
+            return x0 + h * {"both": 2.0 * u - 1.0, "up": u, "down": -u}[self.side]
         from scipy.special import ndtr, ndtri
         lo, hi = ndtr(-TRUNCATE_SD), ndtr(TRUNCATE_SD)
         return x0 + h * ndtri(lo + u * (hi - lo))
@@ -133,10 +123,14 @@ def parse_spread(cls, spread: dict, params: dict | None = None) -> list[Dist]:
         if f is None or name == "name":
             raise ConfigError(key, entry, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
         if not isinstance(entry, dict):
-            raise ConfigError(key, entry, "{dist: uniform|normal, rel: x | abs: x[, size: k][, of: param]}")
-        unknown = sorted(set(entry) - {"dist", "rel", "abs", "size", "of"})
+            raise ConfigError(key, entry, "{dist: uniform|normal, rel: x | abs: x[, size: k][, of: param]"
+                                          "[, side: up|down]}")
+        unknown = sorted(set(entry) - set(KEYS))
         if unknown:
-            raise ConfigError(f"{key}.{unknown[0]}", entry[unknown[0]], "one of ['dist', 'rel', 'abs', 'size', 'of']")
+            raise ConfigError(f"{key}.{unknown[0]}", entry[unknown[0]], f"one of {list(KEYS)}")
+        side = entry.get("side", "both")
+        if side not in SIDES or (side != "both" and entry.get("dist") != "uniform"):
+            raise ConfigError(f"{key}.side", side, f"one of {list(SIDES)} (up/down: dist uniform only)")
         if entry.get("dist") not in DISTS:
             raise ConfigError(f"{key}.dist", entry.get("dist"), f"one of {list(DISTS)}")
         if ("rel" in entry) == ("abs" in entry):
@@ -157,7 +151,7 @@ def parse_spread(cls, spread: dict, params: dict | None = None) -> list[Dist]:
         if of is not None and (of not in fields or fields[of].kind is not float):
             raise ConfigError(f"{key}.of", of, f"a real-valued parameter of {cls.name}")
         out.append(Dist(name, entry["dist"], float(w) if "rel" in entry else None,
-                        float(w) if "abs" in entry else None, size, of))
+                        float(w) if "abs" in entry else None, size, of, side))
     return out
 
 
@@ -236,115 +230,6 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
             points[i + 1][d.name] = [float(v[i]) for v in vals] if d.size is not None else float(vals[0][i])
     X = np.column_stack(cols) if cols else np.zeros((n + 1, 0))
     return points, names, X
-
-
-# ---- statistics -------------------------------------------------------------------------------
-def _ranks(x: np.ndarray) -> np.ndarray:
-    from scipy.stats import rankdata
-    return rankdata(x)
-
-
-def sensitivity(X: np.ndarray, y: np.ndarray, names: list[str], drawn: int | None = None) -> tuple[list[dict], float]:
-    """Per variable: Spearman rho and the standardized regression coefficient; ranked by |rho|.
-    Returns (ranking, R^2 of the linear fit on z-scores; NaN when there are too few worlds)."""
-    k = len(names)
-    rho = np.full(k, np.nan)
-    ry = _ranks(y)
-    for j in range(k):
-        rx = _ranks(X[:, j])
-        if len(y) > 2 and np.std(rx) > 0 and np.std(ry) > 0:
-            rho[j] = float(np.corrcoef(rx, ry)[0, 1])
-    src, r2 = np.full(k, np.nan), math.nan
-    d = k if drawn is None else drawn          # the regression uses the drawn variables only
-    sx, sy = X[:, :d].std(axis=0), y.std()
-    if len(y) > d + 1 and sy > 0 and (sx > 0).all():
-        Z = (X[:, :d] - X[:, :d].mean(axis=0)) / sx
-        zy = (y - y.mean()) / sy
-        A = np.column_stack([Z, np.ones(len(y))])
-        coef = np.linalg.lstsq(A, zy, rcond=None)[0]
-        src[:d] = coef[:d]
-        r2 = float(1.0 - np.sum((zy - A @ coef) ** 2) / np.sum(zy ** 2))
-    order = sorted(range(k), key=lambda j: -abs(rho[j]) if np.isfinite(rho[j]) else math.inf)
-    return [dict(parameter=names[j], spearman_rho=float(rho[j]), src=float(src[j])) for j in order], r2
-
-
-def eta2(x: np.ndarray, y: np.ndarray, bins: int) -> float:
-    """Correlation ratio: the share of var(y) explained by y's mean over `bins` quantile bins of x."""
-    if len(y) < 2 * bins or np.var(y) == 0:
-        return math.nan
-    groups = np.array_split(np.argsort(x, kind="stable"), bins)
-    m = y.mean()
-    return float(sum(len(g) * (y[g].mean() - m) ** 2 for g in groups) / np.sum((y - m) ** 2))
-
-
-def eta2_noise(y: np.ndarray, bins: int, k: int, n_perm: int = 2000) -> float:
-    """The eta^2 that k unrelated variables stay below with family-wise probability 95 % (the
-    1 - 0.05/k quantile over seeded permutations of y)."""
-    rng = np.random.default_rng(0)
-    x = np.arange(len(y))
-    vals = [eta2(x, rng.permutation(y), bins) for _ in range(n_perm)]
-    return float(np.percentile(vals, 100 * (1 - 0.05 / k))) if np.isfinite(vals).all() else math.nan
-
-
-def rho_noise(n: int, k: int) -> float:
-    """The |rho| that k unrelated variables stay below with family-wise probability 95 % (n worlds)."""
-    from scipy.special import ndtri
-    return float(ndtri(1 - 0.025 / k) / math.sqrt(n - 1)) if n > 1 else math.nan
-
-
-def add_derived(X: np.ndarray, names: list[str], derived: dict) -> tuple[np.ndarray, list[str]]:
-    """X and names with the declared ratio variables appended (ConfigError for a bad entry)."""
-    cols, out = [X], list(names)
-    for label, pair in (derived or {}).items():
-        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and all(v in names for v in pair)):
-            raise ConfigError(f"experiment.derived.{label}", pair, f"[numerator, denominator], two of {names}")
-        cols.append((X[:, names.index(pair[0])] / X[:, names.index(pair[1])])[:, None])
-        out.append(str(label))
-    return np.hstack(cols), out
-
-
-def worst_index(y: np.ndarray, sense: str) -> int:
-    if sense == "max":
-        return int(np.argmin(y))
-    if sense == "min":
-        return int(np.argmax(y))
-    return int(np.argmax(np.abs(y)))
-
-
-def analyse(rows: list[dict], X: np.ndarray, names: list[str], merit: dict, drawn: int | None = None) -> dict:
-    """The distribution, worst case and sensitivity ranking of each merit over worlds 1..n."""
-    ok = np.array([not r.get("error") for r in rows])
-    out = {}
-    for m, sense in merit.items():
-        y = np.array([sw.num(r.get(m)) for r in rows], dtype=float)
-        good = ok & np.isfinite(y)
-        good[0] = False                       # world 0 is the nominal, not a draw
-        idx = np.flatnonzero(good)
-        res = dict(sense=sense, nominal=float(y[0]) if ok[0] else math.nan, healthy_worlds=int(len(idx)))
-        if len(idx):
-            q = np.percentile(y[idx], QUANTILES)
-            w = int(idx[worst_index(y[idx], sense)])
-            ranking, r2 = sensitivity(X[idx], y[idx], names, drawn)
-            bins = max(2, round(math.sqrt(len(idx))))
-            for s in ranking:
-                s["eta2"] = eta2(X[idx, names.index(s["parameter"])], y[idx], bins)
-            noise, rnoise = eta2_noise(y[idx], bins, len(names)), rho_noise(len(idx), len(names))
-            top = max(ranking, key=lambda s: s["eta2"] if np.isfinite(s["eta2"]) else -1.0, default=None)
-            res.update(median=float(q[1]), p5=float(q[0]), p95=float(q[2]), mean=float(y[idx].mean()),
-                       std=float(y[idx].std(ddof=1)) if len(idx) > 1 else math.nan, min=float(y[idx].min()),
-                       max=float(y[idx].max()), worst=float(y[w]), worst_world=w,
-                       rho_noise=rnoise,
-                       eta2_noise=noise, eta2_bins=bins,
-                       most_sensitive_significant=bool(ranking and abs(ranking[0]["spearman_rho"]) > rnoise),
-                       most_sensitive_eta2=top["parameter"] if top and top["eta2"] > noise else None,
-                       worst_params={v: float(X[w, j]) for j, v in enumerate(names)},
-                       most_sensitive=ranking[0]["parameter"] if ranking and np.isfinite(ranking[0]["spearman_rho"])
-                       else None, sensitivity=ranking, src_r2=r2)
-            if sense == "abs":                # nearer zero is better: the spread of |value| too
-                a = np.abs(y[idx])
-                res.update(abs_median=float(np.median(a)), abs_p95=float(np.percentile(a, 95)))
-        out[m] = res
-    return out
 
 
 # ---- the experiment ---------------------------------------------------------------------------
