@@ -281,6 +281,49 @@ def test_pd_law_is_eq20():
     assert d.actuator_force[0] == pytest.approx(tau)
 
 
+def test_passive_damping_acts_on_exactly_the_six_pins():
+    """passive_damping b: dof_damping b on q_2..q_5 (pins D, C, A, E) and nothing else changed in
+    dof_damping; two tendons of damping b whose length and velocity are the relative angle and rate of
+    the links at the loop pins B (hfe/femur) and G (kfe/tibia), from MuJoCo's body frames (tol 1e-9);
+    the damping force is -b x (each pin's relative rate) through each pin (tol 1e-9 relative)."""
+    b = 0.05
+    m0, m = Bolt().model(), Bolt(passive_damping=b).model()
+    assert m0.ntendon == 0 and m.ntendon == 2
+    pins = [int(m.jnt_dofadr[m.joint(j).id]) for j in ("q_2", "q_3", "q_4", "q_5")]
+    expect = m0.dof_damping.copy()
+    expect[pins] = b
+    assert np.array_equal(m.dof_damping, expect) and not m0.dof_damping[pins].any()
+    assert np.array_equal(m.tendon_damping, [b, b])
+    d = mujoco.MjData(m)
+    d.qpos[:] = m.qpos0
+    d.qvel[:] = np.random.default_rng(0).normal(size=m.nv)
+    mujoco.mj_forward(m, d)
+    angle = lambda body: math.atan2(d.body(body).xmat[6], d.body(body).xmat[0])   # noqa: E731  (about -y)
+    rate = lambda body: -d.body(body).cvel[1]                                       # noqa: E731
+    for t, (i, o) in (("pin_B", ("hfe", "femur")), ("pin_G", ("kfe", "tibia"))):
+        rel = d.tendon(t).length[0] - (angle(i) - angle(o))
+        assert abs(math.remainder(rel, 2 * math.pi)) < 1e-9, t
+        assert d.tendon(t).velocity[0] == pytest.approx(rate(i) - rate(o), abs=1e-9), t
+    J = np.zeros((m.ntendon, m.nv))
+    mujoco.mju_sparse2dense(J, d.ten_J, m.ten_J_rownnz, m.ten_J_rowadr, m.ten_J_colind)
+    expect = -m.dof_damping * d.qvel - b * J.T @ (J @ d.qvel)
+    np.testing.assert_allclose(d.qfrc_damper, expect, rtol=1e-9, atol=1e-12)
+    assert np.abs(d.qfrc_damper[pins]).min() > 0
+
+
+def test_loops_healthy_with_the_largest_drawn_passive_damping():
+    """bolt_robustness draws passive_damping up to its spread's width: a short run there (6 strides from
+    rest, crank period 0.3 s) still runs forwards with the loops closed under LOOP_GAP_RUNNING."""
+    from envs.bolt.config import BoltRobustness
+    w = BoltRobustness().spread["passive_damping"]["abs"]
+    r = Bolt(passive_damping=w)
+    run = batch.run_point(r, Bolt, cycles=6, nthread=1)
+    s = r.summarize(run)
+    assert run.error is None and r.run_error(s) is None and s["loop_gap_ok"]
+    assert s["max_loop_gap"] < LOOP_GAP_RUNNING
+    assert s["speed"] > 0.5
+
+
 @pytest.mark.parametrize("kw, param", [
     (dict(l_2=0.2), "l_2"),                 # loop 1 cannot close for every crank angle
     (dict(l_3=0.25), "l_3"),                # loop 2 cannot close
@@ -292,6 +335,7 @@ def test_pd_law_is_eq20():
     (dict(loop_timeconst=1e-4), "loop_timeconst"),
     (dict(loop_dmin=0.999, loop_dmax=0.99), "loop_dmin"),
     (dict(loop_dmax=1.0), "loop_dmax"),
+    (dict(passive_damping=-0.01), "passive_damping"),
 ])
 def test_bad_parameters_rejected_before_simulation(kw, param):
     with pytest.raises(ConfigError, match=rf"^{param}=.*allowed range is") as e:

@@ -14,6 +14,11 @@ from envs.core.robot import MODELS
 MODEL_DIR = MODELS / "bolt"
 SCENE = MODEL_DIR / "scene.xml"
 LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
+# the six passive pins: four are tree joints (D: q_2, C: q_3, A: q_4, E: q_5); the loop pins B and G are
+# `connect` equalities, damped through a fixed tendon on the relative angle of the two links they join
+# (absolute link angles: crank q_1, hfe q_1 + q_2, kfe q_1 + q_2 + q_3, femur q_4, tibia q_4 + q_5)
+PIN_JOINTS = ("q_2", "q_3", "q_4", "q_5")
+LOOP_PINS = dict(B=dict(q_1=1.0, q_2=1.0, q_4=-1.0), G=dict(q_1=1.0, q_2=1.0, q_3=1.0, q_4=-1.0, q_5=-1.0))
 
 
 class BoltModel:
@@ -78,11 +83,26 @@ class BoltModel:
             spec.equality(eq).solref = [p["loop_timeconst"], 1.0]
             spec.equality(eq).solimp[:2] = [p["loop_dmin"], p["loop_dmax"]]
         spec.joint("q_1").armature = p["armature"]
+        if p["passive_damping"] > 0:   # 0: nothing added, the model is the undamped one bit for bit
+            self._add_pin_damping(spec, p["passive_damping"])
         act = spec.actuator("crank")
         act.gainprm[0], act.biasprm[1], act.biasprm[2] = p["K_P"], -p["K_P"], -p["K_D"]
         # the flight limit; feedback() switches it to the power limit in stance every step
         act.forcerange = [-p["tau_max"], p["tau_max"]]
         return spec
+
+    @staticmethod
+    def _add_pin_damping(spec, b: float) -> None:
+        """Viscous damping b (N m s/rad) on every passive pin: joint damping on the four tree pins, and
+        a fixed tendon of damping b on the relative angle at each loop pin (its torque b x relative rate
+        acts on the two links as the pin's would: planar, so the relative angle is a sum of joint angles)."""
+        for j in PIN_JOINTS:
+            spec.joint(j).damping[0] = b
+        for pin, coefs in LOOP_PINS.items():
+            t = spec.add_tendon(name=f"pin_{pin}")
+            t.damping[0] = b
+            for j, c in coefs.items():
+                t.wrap_joint(j, c)
 
     def _take_from_tibia(self, spec, m: float, name: str) -> None:
         """Move mass m from the tibia to the foot point F (l_5): the tibia keeps the rest with its
