@@ -46,6 +46,7 @@ def test_grashof_range_is_the_full_rotation_range():
     (dict(pivot_z=0.03), "pivot_z"), (dict(mu_d_feet=[0.3, 0.3, 0.3]), "mu_d_feet"),
     (dict(mu_d_feet=[0.3, 0.3, 0.3, 0.0]), "mu_d_feet"), (dict(mu_d_feet=[0.3, 2.5, 0.3, 0.3]), "mu_d_feet"),
     (dict(com_offset_x=0.05), "com_offset_x"), (dict(com_offset_y=-0.02), "com_offset_y"),
+    (dict(passive_damping=-1e-6), "passive_damping"), (dict(passive_damping=0.02), "passive_damping"),
 ])
 def test_bad_parameters_rejected(kw, param):
     with pytest.raises(ConfigError) as e:
@@ -58,7 +59,7 @@ def test_bad_per_foot_friction_exits_2_nothing_written(tmp_path):
                        text="(0, 2]")
 
 
-# ---- robustness-only parameters: per-foot friction, torso COM offset -------------------------
+# ---- robustness-only parameters: per-foot friction, torso COM offset, hinge damping -----------
 def _model_arrays(**kw) -> dict:
     m = MiniAQ(**kw).spec().compile()
     return {k: getattr(m, k).copy() for k in dir(m) if not k.startswith("_")
@@ -73,7 +74,35 @@ def _changed(a: dict, b: dict) -> dict:
 def test_default_robustness_parameters_leave_the_model_unchanged():
     """mu_d on every foot and a zero COM offset, given explicitly, compile bit-exactly to the default model."""
     a = _model_arrays()
-    assert _changed(a, _model_arrays(mu_d_feet=[0.3] * 4, com_offset_x=0.0, com_offset_y=0.0)) == {}
+    assert _changed(a, _model_arrays(mu_d_feet=[0.3] * 4, com_offset_x=0.0, com_offset_y=0.0,
+                                     passive_damping=0.0)) == {}
+
+
+def test_passive_damping_damps_only_the_passive_hinges_and_loads_the_motors():
+    """passive_damping changes exactly dof_damping of the 8 coupler and rocker hinges (not the cranks, not
+    the free joint), to b.  Walking, the hinges' dissipation reaches the motors: each crank's mean torque
+    over 2 steady cycles grows by b mean(w_D^2 + w_A^2) / w, the four-bar's own pin rates (w_D of the
+    coupler relative to the crank, w_A of the rocker) at crank rate w, within 2 %."""
+    b = 5e-5
+    m = MiniAQ().model()
+    diff = _changed(_model_arrays(), _model_arrays(passive_damping=b))
+    passive = sorted(int(m.joint(f"{leg}_{j}").dofadr[0]) for leg in LEGS for j in ("coupler", "rocker"))
+    assert diff == {"dof_damping": passive}
+    damping = _model_arrays(passive_damping=b)["dof_damping"]
+    assert np.array_equal(damping[passive], [b] * 8) and np.count_nonzero(damping) == 8
+    p = MiniAQ().p
+    w = 2 * math.pi * p["f"]
+    th2 = np.linspace(0.0, 2 * math.pi, 20001)
+    _, _, th3, th4 = fourbar(th2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
+    rate = [np.gradient(np.unwrap(a), th2) * w for a in (th3 - th2, th4)]
+    predicted = FORWARD_SPIN * b * np.mean(rate[0] ** 2 + rate[1] ** 2) / w     # torque along the crank's spin
+    mean = []
+    for kw in (dict(), dict(passive_damping=b)):
+        r = batch.run_point(kw, MiniAQ, cycles=3, nthread=1)
+        assert r.error is None
+        steady = slice(len(r.t) // 3, None)
+        mean.append(np.array([r.sensor(f"{leg}_motor_torque")[steady, 0].mean() for leg in LEGS]))
+    np.testing.assert_allclose(mean[1] - mean[0], predicted, rtol=0.02)
 
 
 def test_per_foot_friction_changes_only_that_foot_and_reaches_its_contact():

@@ -422,7 +422,7 @@ def test_trot_compare_draws_both_engines(tmp_path):
 
 # ---- the twin's robustness-only parameters: refused, never dropped ------------------------------
 @pytest.mark.parametrize("kw", [dict(mu_d_feet=[0.3, 0.3, 0.2, 0.3]), dict(com_offset_x=0.001),
-                                dict(com_offset_y=-0.001)])
+                                dict(com_offset_y=-0.001), dict(passive_damping=1e-5)])
 def test_twin_only_parameters_refused_by_the_paper_engine(kw):
     from envs.core import config
     from envs.core.errors import ConfigError
@@ -436,7 +436,7 @@ def test_twin_only_parameters_refused_by_the_paper_engine(kw):
         with pytest.raises(ConfigError, match=f"^{name}="):
             ex.engine_of(config.compose(["experiment=miniaq_trot", over, *engine]))
     assert ex.engine_of(config.compose(["experiment=miniaq_trot", over])) == "mujoco"
-    mp.Params.from_robot(MiniAQ(mu_d_feet=None, com_offset_x=0.0, com_offset_y=0.0))     # defaults: accepted
+    mp.Params.from_robot(MiniAQ(mu_d_feet=None, com_offset_x=0.0, com_offset_y=0.0, passive_damping=0.0))  # defaults
 
 
 def test_twin_only_parameter_on_paper_engine_exits_2_nothing_written(tmp_path):

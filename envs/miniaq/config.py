@@ -81,6 +81,10 @@ class Params:
     kp: float = param(0.5, "N m/rad", gt=0, le=1e3, model=True)
     kv: float = param(0.002, "N m s/rad", ge=0, le=10, model=True)
     armature: float = param(1e-6, "kg m^2", ge=0, le=1, model=True, note="reflected rotor inertia")
+    # robustness-only (not in the paper, whose legs have ideal pins; README "Robustness"): the folded
+    # cellulose-acetate hinges' viscous loss, on the coupler (pin D) and rocker (pin A) joints
+    passive_damping: float = param(0.0, "N m s/rad", ge=0, le=0.01, model=True,
+                                   note="viscous damping of every passive leg hinge (the cranks have kv)")
     timestep: float = param(1e-4, "s", gt=0, le=1e-3)
     impratio: float = param(10.0, ge=1, le=1e4, model=True)
     loop_timeconst: float = param(4e-4, "s", gt=0, le=0.1, model=True,
@@ -131,12 +135,15 @@ class MiniAQRobustness(Robustness):
     phase error per leg, each foot's friction (uniform +-20 % of mu_d, the four drawn independently; mu_d
     itself is then only the floor's, which no foot contact uses: not drawn), the torso's centre of mass
     (+-3 mm along, +-1.5 mm across the 88 x 36 mm body), masses, motor gains, contact stiffness and
-    damping (distributions stated here; models/miniaq/README.md "Robustness")."""
+    damping, and the passive leg hinges' viscous damping (one-sided: uniform on [0, 5e-5] N m s/rad, an
+    assumption: a folded acetate hinge's loss; at the top the hinges take ~9 % of tau_max off each motor)
+    (distributions stated here; models/miniaq/README.md "Robustness")."""
 
     name: str = "miniaq_robustness"
     spread: Dict[str, Any] = dataclasses.field(default_factory=lambda: {
         "phase_error_deg": dict(dist="uniform", abs=20.0, size=4),
         "mu_d_feet": dict(dist="uniform", rel=0.2, size=4, of="mu_d"),
         "com_offset_x": dict(dist="uniform", abs=0.003), "com_offset_y": dict(dist="uniform", abs=0.0015),
-        **uniform(0.1, "m", "m_leg"), **uniform(0.2, "kp", "kv"), **uniform(0.3, "K", "c_max")})
+        **uniform(0.1, "m", "m_leg"), **uniform(0.2, "kp", "kv"), **uniform(0.3, "K", "c_max"),
+        "passive_damping": dict(dist="uniform", abs=5e-5, side="up")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", yaw_rate_deg_s="abs"))

@@ -11,8 +11,8 @@ weight into the body force and moment (eqs. 18-19).  SciPy's stiff integrators (
 LSODA by default: see models/miniaq/README.md for the method and tolerance study).
 
 A `MiniAQ(**params)` point configures both engines: geometry, leg placement (pivots), mass, body
-box, K, e, c_max, d, mu_d and the gait (the twin's per-foot friction mu_d_feet and torso COM
-offset are refused: TWIN_ONLY).  What the twin does not declare is an argument here with
+box, K, e, c_max, d, mu_d and the gait (the twin's per-foot friction mu_d_feet, torso COM
+offset and passive hinge damping are refused: TWIN_ONLY).  What the twin does not declare is an argument here with
 the paper's Table II value: mu_s = 0.4, V_s = 1 mm/s, V_d = 10 mm/s.  Differences from the twin
 that are the paper's modelling choices: massless legs (the whole m in the body box, assumption 3),
 no motor dynamics (the cranks turn exactly at constant speed), the power-law contact with
@@ -59,17 +59,19 @@ V_S = 1.0e-3
 V_D = 1.0e-2
 
 
-# the twin's robustness-only parameters this model does not have (one mu_d, the mass at the
-# centroid): a non-default value is refused, never silently dropped
-TWIN_ONLY = {"mu_d_feet": None, "com_offset_x": 0.0, "com_offset_y": 0.0}
+# the twin's robustness-only parameters this model does not have: name -> (default, why); a
+# non-default value is refused, never silently dropped
+_CENTROID = "its mass at the centroid"
+TWIN_ONLY = {"mu_d_feet": (None, "one mu_d"), "com_offset_x": (0.0, _CENTROID), "com_offset_y": (0.0, _CENTROID),
+             "passive_damping": (0.0, "massless legs with ideal pins and prescribed cranks")}
 
 
 def check_supported(cfg: dict) -> None:
     """ConfigError for a parameter of TWIN_ONLY away from its default (config values)."""
-    for k, v0 in TWIN_ONLY.items():
+    for k, (v0, why) in TWIN_ONLY.items():
         if cfg.get(k, v0) != v0:
             raise ConfigError(k, cfg[k], f"{'null' if v0 is None else v0} with engine=paper",
-                              "the paper's model has one mu_d and its mass at the centroid: use engine=mujoco")
+                              f"the paper's model has {why}: use engine=mujoco")
 
 
 @dataclasses.dataclass(frozen=True)

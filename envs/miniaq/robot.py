@@ -33,6 +33,7 @@ SCENE = MODEL_DIR / "scene.xml"
 LEGS = ("fl", "fr", "hl", "hr")           # leg j = 1..4 of the paper: front/hind, left/right
 LEFT = (True, False, True, False)
 FRONT = (True, True, False, False)
+PASSIVE = ("coupler", "rocker")           # each leg's unactuated hinges: pins D and A (C is a connect)
 
 # Gait phase offsets (deg) per leg (fl, fr, hl, hr): the fraction of a crank cycle by which a
 # leg lags leg fl, i.e. each leg passes its mid-stance (lowest foot point) phase_deg/360 of a
@@ -225,6 +226,8 @@ class MiniAQ(Robot):
             spec.geom(f"{leg}_l4").fromto = [0, 0, 0, p["l4"], 0, 0]
             spec.site(f"{leg}_C_rocker").pos = [p["l4"], 0, 0]
             spec.joint(f"{leg}_crank").armature = p["armature"]
+            for j in PASSIVE:
+                spec.joint(f"{leg}_{j}").damping[0] = p["passive_damping"]
             spec.equality(f"{leg}_loop").solref = [p["loop_timeconst"], 1.0]
             act = spec.actuator(f"{leg}_motor")
             act.gainprm[0] = p["kp"]
