@@ -76,7 +76,7 @@ ENSEMBLE = (   # name: (opt.tolerance or None = the model's, swept-parameter fac
     ("tol,param+", WARP_SOLVER_TOLERANCE, 1 + PERTURB, 1.0, None),
     ("tol,param-", WARP_SOLVER_TOLERANCE, 1 - PERTURB, 1.0, None),
     ("tol,qpos+", WARP_SOLVER_TOLERANCE, 1.0, 1 + PERTURB, None),
-    # v2: the model (every float field but cameras' and lights') and initial state in float32, and
+    # v2: the model (its physics float fields, model_fields) and initial state in float32, and
     # the model's float fields jittered at float32's resolution: model None (as compiled), "f32"
     # (rounded to float32) or a seed k (x (1 + PERTURB * U(-1, 1)), element-wise)
     ("f32", None, 1.0, 1.0, "f32"), ("f32,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, "f32"),

@@ -44,8 +44,7 @@ def available() -> bool:
 def unsupported(cls) -> str:
     """Why robot class `cls` cannot run on MuJoCo Warp ("" if it can): a per-step Python hook."""
     if cls.closed_loop:
-        return (f"{cls.name} steps a per-step Python feedback hook (closed_loop: its contact-switched "
-                "actuator limit) that MuJoCo Warp cannot run")
+        return f"{cls.name} steps a per-step Python feedback hook (closed_loop) that MuJoCo Warp cannot run"
     return ""
 
 
@@ -58,8 +57,9 @@ def check_class(cls) -> None:
     """engine=warp for robot class `cls` in the batch runner: ConfigError if it cannot run there
     (a configured run falls back to the C engine before this: envs/core/config.py validate)."""
     check_installed()
-    if unsupported(cls):
-        raise ConfigError("engine", "warp", f"mujoco for {cls.name}", unsupported(cls))
+    why = unsupported(cls)
+    if why:
+        raise ConfigError("engine", "warp", f"mujoco for {cls.name}", why)
 
 
 def check(robots) -> None:
