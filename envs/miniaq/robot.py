@@ -18,7 +18,7 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from envs.core import metrics, schema
+from envs.core import metrics
 from envs.core.errors import ConfigError
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
@@ -114,9 +114,8 @@ class MiniAQ(Robot):
         pe = cfg["phase_error_deg"]
         if pe is not None and (len(pe) != 4 or any(abs(v) > 180 for v in pe)):
             raise ConfigError("phase_error_deg", pe, self.allowed("phase_error_deg"), "not 4 errors in [-180, 180]")
-        mu = cfg["mu_d_feet"]
-        ok = schema.fields(self.Params)["mu_d_feet"].spec.contains
-        if mu is not None and (len(mu) != 4 or not all(ok(v) for v in mu)):
+        mu = cfg["mu_d_feet"]                 # each element's range: the schema (envs/core/schema.py)
+        if mu is not None and len(mu) != 4:
             raise ConfigError("mu_d_feet", mu, self.allowed("mu_d_feet"), "not 4 friction coefficients in (0, 2]")
         problem = grashof_problem(p["l1"], p["l2"], p["l3"], p["l4"])
         if problem:
