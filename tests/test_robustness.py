@@ -11,6 +11,7 @@ import pytest
 import envs
 from envs.core import batch, config
 from envs.core import robustness as rb
+from envs.core import sensitivity as sn
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.experiment import robot_params, run, run_kw
@@ -97,7 +98,7 @@ def test_statistics_and_sensitivity_ranking():
     y = 3 * X[:, 0] - 0.5 * X[:, 1] + 0.01 * rng.standard_normal(401)
     rows = [dict(world=i, y=v, error="") for i, v in enumerate(y)]
     rows[7]["error"], rows[9]["y"] = "MuJoCo warning", np.nan
-    res = rb.analyse(rows, X, ["x0", "x1", "x2"], {"y": "max"})["y"]
+    res = sn.analyse(rows, X, ["x0", "x1", "x2"], {"y": "max"})["y"]
     good = np.delete(y, [0, 7, 9])
     assert res["healthy_worlds"] == 398 and res["nominal"] == y[0]
     assert res["median"] == np.median(good) and res["p5"] == np.percentile(good, 5)
@@ -109,7 +110,7 @@ def test_statistics_and_sensitivity_ranking():
     assert abs(res["sensitivity"][1]["src"] + 0.5 * np.std(X[1:, 1]) / sd) < tol
     assert res["sensitivity"][1]["spearman_rho"] < 0 and abs(res["sensitivity"][2]["spearman_rho"]) < 0.15
     assert res["most_sensitive_significant"] and res["most_sensitive_eta2"] == "x0"
-    assert rb.worst_index(np.array([1.0, -5.0, 3.0]), "abs") == 1 and rb.worst_index(np.array([1.0, 2.0]), "min") == 1
+    assert sn.worst_index(np.array([1.0, -5.0, 3.0]), "abs") == 1 and sn.worst_index(np.array([1.0, 2.0]), "min") == 1
 
 
 @pytest.mark.parametrize("spread, key", [
@@ -183,11 +184,11 @@ def test_peaked_response_shows_in_eta2_and_derived_ratio():
     X = rng.uniform(0.9, 1.1, (201, 3))
     X[0] = 1.0
     y = 1.0 - 50 * (X[:, 1] / X[:, 0] - 1.0) ** 2 + 0.01 * rng.standard_normal(201)
-    Xd, names = rb.add_derived(X, ["a", "b", "c"], {"b/a": ["b", "a"]})
+    Xd, names = sn.add_derived(X, ["a", "b", "c"], {"b/a": ["b", "a"]})
     assert names[-1] == "b/a" and np.allclose(Xd[:, 3], X[:, 1] / X[:, 0])
-    res = rb.analyse([dict(y=v, error="") for v in y], Xd, names, {"y": "max"}, drawn=3)["y"]
+    res = sn.analyse([dict(y=v, error="") for v in y], Xd, names, {"y": "max"}, drawn=3)["y"]
     by = {s["parameter"]: s for s in res["sensitivity"]}
     assert abs(by["b/a"]["spearman_rho"]) < res["rho_noise"] and np.isnan(by["b/a"]["src"])   # blind to a peak
     assert by["b/a"]["eta2"] > max(0.5, res["eta2_noise"]) and res["most_sensitive_eta2"] == "b/a"
     with pytest.raises(ConfigError, match="^experiment.derived.r="):
-        rb.add_derived(X, ["a", "b", "c"], {"r": ["b", "z"]})
+        sn.add_derived(X, ["a", "b", "c"], {"r": ["b", "z"]})

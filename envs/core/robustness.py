@@ -51,7 +51,7 @@ from envs.core import config, schema
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.schema import param
-from envs.core.sensitivity import METHOD, add_derived, analyse, eta2, rho_noise, sensitivity, worst_index  # noqa: F401
+from envs.core.sensitivity import METHOD, add_derived, analyse
 
 DISTS = ("uniform", "normal")
 SIDES = ("both", "up", "down")
