@@ -119,6 +119,8 @@ def prepare(argv) -> list[str]:
         except OSError as e:
             raise RunDirError(f"{key}={str(path)!r} cannot be created: {e.strerror or e}") from None
         argv = [*argv, f"{key}={path}"]
+    elif "${" in _given(argv, key):                # pinned as checked (a ${now:...} would move on)
+        argv = [f"{key}={path}" if a.lstrip("+").partition("=")[0] == key else a for a in argv]
     if not multirun:
         check_dir(path, key)
     return list(argv)
