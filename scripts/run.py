@@ -5,6 +5,9 @@ Outputs go to Hydra's run directory (results.csv exported from the run's store
 results.sqlite, summary.json, plots, .hydra/ provenance).  Bad input stops before
 anything is simulated, with the parameter and its allowed range (exit code 2): a new
 run directory is removed, and an existing one keeps its results and its provenance.
+The run directory is checked and claimed first (envs/core/rundir.py): a bad or unwritable
+hydra.run.dir, another robot's directory, or one in use by a run with other settings is one
+line, exit code 2; a full disk mid-run likewise.
 """
 from __future__ import annotations
 
