@@ -63,7 +63,7 @@ def main(cfg: DictConfig) -> None:
         old = write_provenance(cfg, out)
         summary = experiment.run(cfg, out)
     except (envs.ConfigError, StoreError, OSError, sqlite3.Error) as e:
-        if not had_results and claim.first:
+        if not had_results and claim.alone():      # never remove a directory another run writes into
             logging.shutdown()
             shutil.rmtree(out, ignore_errors=True)
         elif old is not None:

@@ -44,7 +44,9 @@ def test_a_second_writer_with_other_settings_is_refused(tmp_path):
     assert not b.first
     with pytest.raises(rundir.RunDirError, match="in use by another run .* with different settings"):
         rundir.claim(tmp_path, _cfg(cycles=2))
+    assert not a.alone()                                   # b writes there too: a failing a removes nothing
     a.fh.close()
+    assert b.alone()
     b.fh.close()
     c = rundir.claim(tmp_path, _cfg(cycles=2))             # free again: the new settings own it
     assert c.first

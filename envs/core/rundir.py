@@ -128,11 +128,20 @@ def prepare(argv) -> list[str]:
 
 # ---- once Hydra has made it --------------------------------------------------------------------
 class Claim:
-    """The held lock of a run directory (released when the process ends).  first: this run
-    created the claim (no other writer was in it), so it may remove the directory it failed in."""
+    """The held lock of a run directory (released when the process ends).  first: no other run
+    was writing into it when this one claimed it."""
 
     def __init__(self, fh, first: bool):
         self.fh, self.first = fh, first
+
+    def alone(self) -> bool:
+        """No other run holds the directory now (so a failed run may remove what it made).  Takes
+        the lock exclusively when so; called on the way out."""
+        try:
+            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
 
 
 def _settings(cfg) -> str:
