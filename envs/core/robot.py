@@ -248,8 +248,9 @@ class Robot:
     def code_files(cls) -> list:
         """The code that builds and scores this robot's points: its package's modules (envs/<robot>/
         *.py; a robot defined elsewhere: its module's file) and the shared model code (CORE_CODE)."""
-        mod = pathlib.Path(sys.modules[cls.__module__].__file__).resolve()
-        own = sorted(mod.parent.glob("*.py")) if mod.parent.parent == ROOT / "envs" else [mod]
+        f = getattr(sys.modules.get(cls.__module__), "__file__", None)    # None: defined in `python -c`
+        mod = pathlib.Path(f).resolve() if f else None
+        own = [] if mod is None else sorted(mod.parent.glob("*.py")) if mod.parent.parent == ROOT / "envs" else [mod]
         return own + [ROOT / "envs" / "core" / f for f in CORE_CODE]
 
     @classmethod
