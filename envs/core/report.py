@@ -273,8 +273,8 @@ def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, re
             groups.append((robot, title, fn(ctx)))
         wall = time.perf_counter() - t0
         name = "fidelity_report_reduced.md" if reduced else "fidelity_report.md"
-        (stage / name).write_text(render(groups, reduced, plots_rel, ctx.plot_files, ctx.timings, wall,
-                                         resumed=ctx.resume, flags=ctx.flags, omitted_claims=omitted() if not only else ()))
+        (stage / name).write_text(render(groups, reduced, plots_rel, ctx.plot_files, ctx.timings, wall, resumed=ctx.resume,
+                                         flags=ctx.flags, omitted_claims=omitted() if not only else ()))
         (stage / name).with_suffix(".json").write_text(
             json.dumps([r.record() for _, _, rs in groups for r in rs], indent=0) + "\n")
         path = _replace(stage, out_dir, name, plots_rel)
