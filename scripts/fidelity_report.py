@@ -1,35 +1,57 @@
 #!/usr/bin/env python
-"""Regenerate the fidelity report: python scripts/fidelity_report.py [--reduced] [--out docs/].
+"""Regenerate the fidelity report: python scripts/fidelity_report.py [--reduced] [--out docs].
 
-Writes <out>/fidelity_report.md (reduced: fidelity_report_reduced.md), the fields every verdict
+Writes (default --out: outputs/fidelity_report/; the committed copy only with `--out docs`)
+<out>/fidelity_report.md (reduced: fidelity_report_reduced.md), the fields every verdict
 read (<out>/fidelity_report.json, reduced: fidelity_report_reduced.json) and its plots
 (<out>/fidelity/*.png, reduced: <out>/fidelity_reduced/*.png).  The claims, the paper's values
 and the grids live in envs/<robot>/claims.py (machinery: envs/core/report.py, verdicts:
-envs/core/verdict.py).  Full: several minutes on 2 cores; reduced: about five.
+envs/core/verdict.py).  Full: several minutes on 2 cores; reduced: about five.  The old
+report is replaced only when the new one is finished (built in a hidden directory beside it).
+Bad arguments, an unwritable --out, a damaged store under --resume: one line, exit code 2.
 """
 from __future__ import annotations
 
 import argparse
 import pathlib
+import shutil
+import sqlite3
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from envs.core import report as fidelity  # noqa: E402  (importing envs first chooses the GL backend)
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from envs.core import report as fidelity, rundir  # noqa: E402  (importing envs first chooses the GL backend)
+from envs.core.errors import ConfigError, StoreError  # noqa: E402
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reduced", action="store_true", help="tiny grids, fewer cycles (CI's reproducibility check)")
-    ap.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent.parent / "docs"),
-                    help="output directory (default: docs/)")
+    ap.add_argument("--out", default=str(ROOT / "outputs" / "fidelity_report"),
+                    help="output directory (default: outputs/fidelity_report/; the committed report: --out docs)")
     ap.add_argument("--work", default=None, help="keep the runners' outputs here (default: a temporary dir)")
     ap.add_argument("--resume", action="store_true",
                     help="with --work: reuse the finished sweep points there (after an interrupted run)")
     ap.add_argument("--only", nargs="*", default=None, help="claim groups whose function name contains these")
     a = ap.parse_args(argv)
+    names = [fn.__name__ for _, _, fn in fidelity.claim_groups()]
+    bad = [o for o in a.only or () if not any(o in n for n in names)]
+    if bad or a.only == []:
+        ap.exit(2, f"error: --only {' '.join(bad)!s}: matches no claim group; allowed: parts of {names}\n")
+    if a.resume and not a.work:
+        ap.exit(2, "error: --resume needs --work (the directory of the interrupted run)\n")
     t0 = time.perf_counter()
-    path = fidelity.generate(a.out, reduced=a.reduced, work=a.work, only=a.only, resume=a.resume)
+    fresh = not pathlib.Path(a.out).exists()
+    try:
+        rundir.check_dir(pathlib.Path(a.out), "--out")
+        if a.work:
+            rundir.check_dir(pathlib.Path(a.work), "--work")
+        path = fidelity.generate(a.out, reduced=a.reduced, work=a.work, only=a.only, resume=a.resume)
+    except (rundir.RunDirError, ConfigError, StoreError, OSError, sqlite3.Error) as e:
+        if fresh:                                   # nothing left behind
+            shutil.rmtree(a.out, ignore_errors=True)
+        ap.exit(2, f"error: {e}\n")
     print(f"wrote {path} in {time.perf_counter() - t0:.0f} s")
     return 0
 

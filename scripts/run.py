@@ -5,12 +5,17 @@ Outputs go to Hydra's run directory (results.csv exported from the run's store
 results.sqlite, summary.json, plots, .hydra/ provenance).  Bad input stops before
 anything is simulated, with the parameter and its allowed range (exit code 2): a new
 run directory is removed, and an existing one keeps its results and its provenance.
+The run directory is checked and claimed first (envs/core/rundir.py): a bad or unwritable
+hydra.run.dir, another robot's directory, or one in use by a run with other settings is one
+line, exit code 2; a full disk mid-run likewise.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import pathlib
 import shutil
+import sqlite3
 import sys
 
 import hydra
@@ -19,7 +24,7 @@ from omegaconf import DictConfig, OmegaConf
 
 import _cli  # noqa: E402  (puts the project on sys.path; chooses the GL backend before MuJoCo)
 import envs  # noqa: E402
-from envs.core import experiment  # noqa: E402
+from envs.core import experiment, rundir  # noqa: E402
 from envs.core.errors import StoreError  # noqa: E402
 from envs.core.sweep import finite  # noqa: E402
 
@@ -51,18 +56,22 @@ def restore_provenance(out: pathlib.Path, old: dict) -> None:
 @hydra.main(config_path="../configs", config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
     out = pathlib.Path(HydraConfig.get().runtime.output_dir)
+    claim = or_exit(rundir.claim, out, cfg)    # one robot, one run's settings at a time (a lock)
     had_results = any(out.glob("*.csv")) or (out / "results.sqlite").exists()
     old = None
     try:
         old = write_provenance(cfg, out)
         summary = experiment.run(cfg, out)
-    except (envs.ConfigError, StoreError) as e:
-        if not had_results:
+    except (envs.ConfigError, StoreError, OSError, sqlite3.Error) as e:
+        if not had_results and claim.alone():      # never remove a directory another run writes into
             logging.shutdown()
             shutil.rmtree(out, ignore_errors=True)
         elif old is not None:
-            restore_provenance(out, old)
-        print(f"error: {e}", file=sys.stderr)
+            with contextlib.suppress(OSError):
+                restore_provenance(out, old)
+        where = (f"{out / 'results.sqlite'}: " if isinstance(e, sqlite3.Error)
+                 else f"{out}: " if isinstance(e, OSError) and not e.filename else "")
+        print(f"error: {where}{e}", file=sys.stderr)
         sys.exit(2)
     log.info("wrote %s", out)
     print(f"results in {out}")
@@ -71,6 +80,15 @@ def main(cfg: DictConfig) -> None:
         print(OmegaConf.to_yaml(OmegaConf.create(finite(brief))))
 
 
+def or_exit(fn, *args):
+    try:
+        return fn(*args)
+    except rundir.RunDirError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
 if __name__ == "__main__":
     _cli.check_or_exit(sys.argv[1:])
+    sys.argv[1:] = or_exit(rundir.prepare, sys.argv[1:])   # the run directory: resolved, checked, unique
     main()

@@ -30,9 +30,9 @@ def _current_format(text: str) -> bool:
 def test_every_row_is_complete(path):
     """Each claim row has a kind, a paper value (or 'withheld'), a twin value, a verdict that fits its kind,
     a tolerance where it is judged, a source; a disagreement has its reason."""
-    assert path.exists(), f"{path} missing: run scripts/fidelity_report.py{' --reduced' if 'reduced' in path.name else ''}"
+    assert path.exists(), f"{path} missing: run scripts/fidelity_report.py{' --reduced' if 'reduced' in path.name else ''} --out docs"
     if not _current_format(path.read_text()) and "reduced" not in path.name:
-        pytest.skip(f"{path.name} predates the kind/tolerance columns: regenerate it (scripts/fidelity_report.py)")
+        pytest.skip(f"{path.name} predates the kind/tolerance columns: regenerate it (scripts/fidelity_report.py --out docs)")
     rows = _rows(path)
     assert len(rows) >= 80
     for rid, r in rows.items():
@@ -75,7 +75,7 @@ def test_cells_match_tolerance():
 def test_reduced_report_is_reproducible(tmp_path):
     """Regenerate the reduced report (about a minute on 2 cores) and compare with the committed one."""
     committed = DOCS / "fidelity_report_reduced.md"
-    assert committed.exists(), "run scripts/fidelity_report.py --reduced"
+    assert committed.exists(), "run scripts/fidelity_report.py --reduced --out docs"
     path = fidelity.generate(tmp_path, reduced=True, log=lambda *a: None)
     new, old = _rows(path), _rows(committed)
     assert list(new) == list(old), f"claim rows differ: +{set(new) - set(old)} -{set(old) - set(new)}"

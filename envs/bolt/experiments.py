@@ -210,13 +210,14 @@ def treadmill(cfg, out) -> Result:
     cls = robot_cls(cfg)
     params = robot_params(cfg)
     periods = [float(T) for T in sweep_lists(cfg).get("crank_period", [params["crank_period"]])]
-    for T in periods:                                   # validation before anything runs
-        cls(**dict(params, crank_period=T, belt_speed=0.0))
     ex = options(cfg)
     tol, max_iter, target = float(ex["tolerance"]), int(ex["max_iter"]), float(ex["target_speed"])
     kw = run_kw(cfg)
     kw.pop("retry_failed")
     kw["stop_when_steady"] = False
+    for T in periods:          # validation before anything runs; the step budget bounds the point's every run
+        cls(**dict(params, crank_period=T, belt_speed=0.0)).check_steps(
+            max(kw["cycles"], math.ceil(float(ex["min_time"]) / T)), kw["max_steps"], runs=1 + max_iter)
     t0 = time.perf_counter()
     rows, history = [], {}
     for T in periods:

@@ -18,7 +18,7 @@ class StepBudgetError(ConfigError):
     def __init__(self, steps: int, max_steps: int, detail: str):
         ValueError.__init__(self, f"run.max_steps={max_steps:.3g} is exceeded: a point needs {steps:.3g} steps "
                                   f"({detail}); allowed are at most run.max_steps steps per point (the default "
-                                  f"is about an hour of one core): shorten the period or run.cycles, use a larger "
+                                  f"is 0.5-2 h of one core): shorten the period or run.cycles, use a larger "
                                   f"timestep, or raise run.max_steps")
         self.param, self.value, self.allowed = "run.max_steps", max_steps, f"<= {max_steps} steps per point"
         self.steps = steps

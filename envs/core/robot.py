@@ -44,6 +44,7 @@ import functools
 import hashlib
 import math
 import pathlib
+import sys
 from typing import ClassVar
 
 import mujoco
@@ -62,9 +63,12 @@ REQUIRED = ("period", "spec", "controls", "initial_pose", "progress", "summarize
 # contact sensor, all contacts, reduced to the minimum distance), so the batch runner reads
 # each run's penetration at every step.  Sensors do not change the physics.
 PENETRATION_SENSOR = "gaittwin_contact_dist"
-# Steps per point allowed by default (run.max_steps): about an hour of one core at the
-# measured single-thread speeds (17k-110k steps/s; scripts/bench_store.py prints them).
+# Steps per point allowed by default (run.max_steps): 0.5-2 h of one core at the measured
+# single-thread speeds (16k-52k steps/s, per robot in README.md; scripts/bench_store.py prints them).
 DEFAULT_MAX_STEPS = 100_000_000
+# The shared modules (envs/core/) that build every robot's model, inputs and metrics: part of a
+# stored point's identity with the robot's own package (Robot.code_hash).
+CORE_CODE = ("robot.py", "inputs.py", "metrics.py")
 
 
 def to_si(params: dict) -> dict:
@@ -214,14 +218,17 @@ class Robot:
         return np.stack([np.linalg.norm(run.sensor(a) - run.sensor(b), axis=-1) for a, b in self.loops], axis=-1)
 
     # ---- bounded runs -------------------------------------------------------------
-    def check_steps(self, cycles: int, max_steps: int | None = None) -> int:
-        """Steps of a run of `cycles` periods; StepBudgetError over `max_steps`."""
+    def check_steps(self, cycles: int, max_steps: int | None = None, runs: int = 1) -> int:
+        """Steps of a point of `runs` simulations of `cycles` periods each (an experiment that
+        simulates a point several times, e.g. BOLT's treadmill search, bounds all of them);
+        StepBudgetError over `max_steps`."""
         max_steps = DEFAULT_MAX_STEPS if max_steps is None else max_steps
         spc = self.steps_per_cycle
-        steps = int(cycles) * spc
+        steps = int(runs) * int(cycles) * spc
         if steps > max_steps:
-            raise StepBudgetError(steps, max_steps, f"{self.name}: {int(cycles)} cycles x {spc:.3g} steps: period "
-                                                    f"{self.period:.4g} s at timestep {self.timestep:.3g} s")
+            many = f"up to {int(runs)} runs x " if runs > 1 else ""
+            raise StepBudgetError(steps, max_steps, f"{self.name}: {many}{int(cycles)} cycles x {spc:.3g} steps: "
+                                                    f"period {self.period:.4g} s at timestep {self.timestep:.3g} s")
         return steps
 
     # ---- identity ---------------------------------------------------------------
@@ -236,6 +243,20 @@ class Robot:
         """sha256 of the model files (relative names and contents)."""
         root = cls.model_dir or MODELS / cls.name
         return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.model_files()), root)
+
+    @classmethod
+    def code_files(cls) -> list:
+        """The code that builds and scores this robot's points: its package's modules (envs/<robot>/
+        *.py; a robot defined elsewhere: its module's file) and the shared model code (CORE_CODE)."""
+        f = getattr(sys.modules.get(cls.__module__), "__file__", None)    # None: defined in `python -c`
+        mod = pathlib.Path(f).resolve() if f else None
+        own = [] if mod is None else sorted(mod.parent.glob("*.py")) if mod.parent.parent == ROOT / "envs" else [mod]
+        return own + [ROOT / "envs" / "core" / f for f in CORE_CODE]
+
+    @classmethod
+    def code_hash(cls) -> str:
+        """sha256 of code_files() (part of a stored point's identity: an edited robot.py recomputes)."""
+        return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.code_files()), ROOT)
 
     def model_key(self) -> tuple:
         return (type(self).__name__, self.timestep) + tuple(
@@ -302,7 +323,7 @@ def _files_hash(files: tuple, root: pathlib.Path) -> str:
     """files: (path, mtime_ns, size) triples, so an edited file is hashed again."""
     h = hashlib.sha256()
     for f, _, _ in files:
-        h.update(str(f.relative_to(root)).encode() + b"\0")
+        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f.name).encode() + b"\0")
         data = f.read_bytes()
         h.update(len(data).to_bytes(8, "little") + data)
     return h.hexdigest()

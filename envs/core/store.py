@@ -20,7 +20,8 @@ the canonical JSON of the identity document
      "engine": {"name": "mujoco", "cycles": 20, "min_cycles": 3, "stop_when_steady": true,
                 "steady_kw": {...}, ...},  # the run settings that change results or metrics
      "versions": {"mujoco": "3.17.0",     # the simulator ...
-                  "models": "<sha256>"},  # ... and the robot's model files (models/<robot>/*)
+                  "models": "<sha256>",   # ... the robot's model files (models/<robot>/*)
+                  "code": "<sha256>"},    # ... and its code (envs/<robot>/*.py, Robot.code_hash)
      "schema": [...]}                     # the declared metric and health columns
 
 Canonical encoding: numbers of any type (bool, int, float, numpy scalars) are the float they
@@ -28,10 +29,9 @@ equal, written with repr (exact: 1.0 and 1.0 + 1e-12 differ, True == 1 == 1.0, s
 `body_fixed: false` and 0.0 agree); NaN and infinities are the strings "nan", "inf", "-inf";
 strings, null and lists as themselves; objects with sorted keys.  Run settings that cannot
 change a result (threads, chunk size, progress bars, the step budget) are not part of it.
-Anything else is recomputed, and `Plan.reasons` counts why: "new point", "robot parameters
-changed", "run settings changed", "model files changed", "MuJoCo version changed", "results
-schema changed", "damaged row" (its checksum does not match), "previous error" (only with
-retry_failed).
+Anything else is recomputed, and `Plan.reasons` counts why: "new point", "robot parameters changed",
+"run settings changed", "model files changed", "MuJoCo version changed", "code changed", "results
+schema changed", "damaged row" (checksum mismatch), "previous error" (only with retry_failed).
 
 Schema (version 1)
 ------------------
@@ -54,29 +54,25 @@ Schema (version 1)
         digest   TEXT NOT NULL,        -- sha256 of ident, row and error: a damaged row is detected
         PRIMARY KEY (file, key))
 
-A results file has one row per key: a point recomputed with another identity replaces the
-row of the same key.  When a later call addresses a file by more key columns (e.g. the crawler
-keys every parameter that differs from its default), the stored rows are re-keyed over the
-union of columns (their `row` holds every parameter), so they stay distinct.
+A results file has one row per key: a point recomputed with another identity replaces the row
+of the same key.  A later call addressing a file by more key columns (the crawler keys every
+parameter that differs from its default) re-keys the stored rows over the union of columns.
 
 Journal mode and concurrency
 ----------------------------
-Cluster jobs (SLURM, Ray) often write to network filesystems, where SQLite's WAL mode is
-unsafe (it needs shared memory between the writers).  The store uses the rollback journal
-(`journal_mode=DELETE`, `synchronous=FULL`) and POSIX locks, with a busy timeout so that
-concurrent writers wait for each other instead of failing.  Each finished point is one
-`BEGIN IMMEDIATE ... COMMIT` transaction, made by a background thread (Committer) so that the
-simulation does not wait for the fsyncs; a killed process loses only the points still
-running or queued.
+Cluster jobs (SLURM, Ray) often write to network filesystems, where SQLite's WAL mode is unsafe
+(it needs shared memory between the writers).  The store uses the rollback journal (`journal_mode=
+DELETE`, `synchronous=FULL`) and POSIX locks, with a busy timeout: concurrent writers wait for each
+other.  Each finished point is one `BEGIN IMMEDIATE ... COMMIT` transaction, made by a background
+thread (Committer) so the simulation never waits for fsyncs; a killed process loses only the
+points still running or queued.
 
 Damage
 ------
-Opening runs `PRAGMA quick_check`; a file that is not a database or fails the check is
-*refused* (StoreError, exit code 2 from scripts/run.py) rather than rebuilt: a damaged
-database points at a storage problem worth seeing, and its rows may still be salvageable
-(`sqlite3 results.sqlite .recover`); moving the file aside recomputes everything.  A row
-whose checksum does not match (an edit or damage inside a row that the structure check
-cannot see) is not reused: it is recomputed and replaced.
+Opening runs `PRAGMA quick_check`; a file that is not a database or fails the check is *refused*
+(StoreError, exit 2 from scripts/run.py), not rebuilt: it points at a storage problem, and its rows
+may be salvageable (`sqlite3 results.sqlite .recover`); moving it aside recomputes everything.  A
+row whose checksum does not match (damage the structure check cannot see) is recomputed.
 """
 from __future__ import annotations
 
@@ -177,6 +173,8 @@ def stale_reason(old_ident: str, new_doc: dict) -> str:
         return "model files changed"
     if ov.get("mujoco") != nv.get("mujoco"):
         return "MuJoCo version changed"
+    if ov.get("code") != nv.get("code"):
+        return "code changed"       # the robot package's modules or the shared model code (Robot.code_hash)
     if ov != nv:
         return "software version changed"
     return "identity changed"
@@ -220,12 +218,14 @@ class Store:
         except StoreError:
             self.con.close()
             raise
+        except sqlite3.OperationalError as e:      # full disk, I/O or permission: the storage, not the file
+            self.con.close()
+            raise StoreError(f"{self.path} cannot be written ({e}); nothing was computed") from None
         except sqlite3.DatabaseError as e:
             self.con.close()
             raise StoreError(f"{self.path} is damaged ({e}); nothing was computed. Its rows may be salvageable "
                              f"with `sqlite3 {self.path} .recover`; move it aside to recompute the run") from None
 
-    # ---- plumbing --------------------------------------------------------------------
     @contextlib.contextmanager
     def transaction(self):
         """BEGIN IMMEDIATE (the write lock, waiting up to the busy timeout) ... COMMIT."""
@@ -233,7 +233,8 @@ class Store:
         try:
             yield self.con
         except BaseException:
-            self.con.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):   # SQLite may have rolled back itself (disk full):
+                self.con.execute("ROLLBACK")            # the original error is the one to see
             raise
         self.con.execute("COMMIT")
 
@@ -249,7 +250,6 @@ class Store:
     # ---- results files -------------------------------------------------------------------
     def has_file(self, file: str) -> bool:
         return self.con.execute("SELECT 1 FROM results_files WHERE file=?", (file,)).fetchone() is not None
-
     def open_file(self, file: str, key_columns: list, columns: list) -> tuple[list, list]:
         """Register a results file (or widen its key columns); returns (key columns, header)."""
         with self.transaction() as con:

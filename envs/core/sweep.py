@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from envs.core import store as st
+from envs.core import rundir, store as st
 from envs.core.csvio import read_csv, write_csv  # noqa: F401  (sw.read_csv / sw.write_csv)
 from envs.core.errors import ConfigError
 
@@ -123,6 +123,7 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
                         chunk=kw.get("chunk", 2000), max_steps=kw.get("max_steps", batch.DEFAULT_MAX_STEPS))
         if name == "warp":
             from envs.core import warp_engine
+            warp_engine.device(kw.get("device"))        # a bad run.device: one line, before any model is put
             warp_engine.check(robots)
 
     def versions(cls):
@@ -185,7 +186,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
     header = columns_of(cls, key, extra_columns, engine.metrics, metrics)
     metric_cols = [c for c in header if c not in key and c != "error"]
     keyrows = [{**r.cfg, **m} for r, m in zip(robots, meta)]
-    versions = engine.versions(cls)
+    versions = {**engine.versions(cls), "code": cls.code_hash()}      # code: the robot package's
     schema = sorted(set(cls.metrics if metrics is None else metrics) | set(engine.metrics)
                     | set(cls.health_columns()))
     docs = [dict(store=st.IDENTITY_VERSION, robot=cls.__name__, params=r.cfg, meta=m,
@@ -199,7 +200,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         moved = None
         res_path = out / filename
         if not db.has_file(filename) and res_path.exists():
-            moved = res_path.with_name(res_path.name + ".bak")     # not from this store: unverifiable
+            moved = rundir.aside(res_path)     # not from this store: unverifiable (.bak, never a user's file)
             res_path.replace(moved)
         K, _ = db.open_file(filename, key, header)
         keys = [st.key_of(kr, K) for kr in keyrows]

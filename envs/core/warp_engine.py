@@ -76,7 +76,11 @@ def device(name: str | None = None) -> str:
     wp.config.quiet = True
     wp.init()
     if name:
-        return str(wp.get_device(name))
+        try:
+            return str(wp.get_device(name))
+        except (ValueError, RuntimeError) as e:      # unknown name; cuda without a usable GPU
+            raise ConfigError("run.device", name, f"one of {[str(d) for d in wp.get_devices()]} on this machine "
+                              f"(null: cuda if usable, else cpu)", str(e).strip('"')) from None
     return "cuda:0" if wp.is_cuda_available() else "cpu"
 
 

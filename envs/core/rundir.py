@@ -1,0 +1,215 @@
+"""A run directory (scripts/run.py's Hydra output directory): where it is, who may write into it.
+
+- `prepare(argv)`, before Hydra starts: resolves `hydra.run.dir` (an unset environment variable or
+  a broken interpolation is a one-line error), and checks the file system -- the path must be a
+  writable directory (or creatable), and results.csv / results.sqlite / summary.json in it must
+  not be directories.  Default directories (`outputs/<experiment>/<timestamp>`, multirun
+  `multirun/<experiment>/<timestamp>`) are claimed atomically (mkdir); a run starting in the same
+  second as another gets the next free suffix (`<timestamp>_1`, ...), so two runs never share one.
+- `claim(out, cfg)`, once Hydra has made it: a run directory holds one robot's results (a second
+  robot's run is refused) and belongs to one run at a time -- a lock (`.gaittwin.lock`, fcntl)
+  held until the process ends; a second writer with the same settings (another grid of the same
+  experiment, the store keeps both) may share it, one with different settings is refused.
+- `aside(path)`: a free name beside `path` to move a file the store cannot verify to
+  (`results.csv.bak`, `results.csv.bak1`, ...): a user's file is never overwritten.
+
+Refusals are RunDirError: one line, exit code 2 from scripts/run.py, nothing written.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import pathlib
+import time
+
+LOCK = ".gaittwin.lock"
+RESULT_FILES = ("results.csv", "results.sqlite", "summary.json")
+
+
+class RunDirError(RuntimeError):
+    """The run directory cannot be used (file system, another run, another robot)."""
+
+
+# ---- before Hydra ------------------------------------------------------------------------------
+def _given(argv, key: str):
+    for a in argv:
+        k, eq, v = a.lstrip("+").partition("=")
+        if eq and k == key:
+            return v
+    return None
+
+
+def _resolved(argv, key: str) -> str:
+    """The value of hydra.<...> that Hydra would use for this command line."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from envs.core.config import CONFIG_DIR
+
+    overrides = [a for a in argv if not a.startswith("-")]
+    try:
+        if key == "hydra.sweep.dir":               # a multirun: its first job (comma lists are not values)
+            from envs.core.config import expand_multirun
+            overrides = [o for o in overrides if o.startswith("hydra")] + expand_multirun(overrides)[0]
+        with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+            cfg = compose(config_name="config", overrides=overrides, return_hydra_config=True)
+        return str(OmegaConf.select(cfg, key, throw_on_missing=True))
+    except Exception as e:  # noqa: BLE001  (interpolation, resolver, missing env: all one line)
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise RunDirError(f"{key}={_given(argv, key)!r} cannot be resolved: {msg}") from None
+
+
+def _claim_unique(base: pathlib.Path) -> pathlib.Path:
+    """mkdir base, or base_1, base_2, ... (the first that did not exist): atomic per name."""
+    base.parent.mkdir(parents=True, exist_ok=True)
+    for k in range(10_000):
+        p = base if k == 0 else base.with_name(f"{base.name}_{k}")
+        try:
+            p.mkdir()
+            return p
+        except FileExistsError:
+            continue
+    raise RunDirError(f"{base}: no free run directory name")
+
+
+def check_dir(path: pathlib.Path, key: str = "hydra.run.dir") -> None:
+    """path is (or can be made) a writable directory whose results files are not directories;
+    RunDirError otherwise, with whatever this check created removed again."""
+    created = []
+    try:
+        if path.exists() and not path.is_dir():
+            raise RunDirError(f"{key}={str(path)!r} is an existing file, not a directory: choose another path")
+        missing = [p for p in [path, *path.parents] if not p.exists()]
+        for p in reversed(missing):
+            p.mkdir()
+            created.append(p)
+        probe = path / f".gaittwin_probe.{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        for f in RESULT_FILES:
+            if (path / f).is_dir():
+                raise RunDirError(f"{path / f} is a directory; the run writes a file there: move it aside "
+                                  f"or choose another {key}")
+    except OSError as e:
+        for p in reversed(created):
+            with contextlib.suppress(OSError):
+                p.rmdir()
+        raise RunDirError(f"{key}={str(path)!r} cannot be written: {e.strerror or e}") from None
+    except RunDirError:
+        for p in reversed(created):
+            with contextlib.suppress(OSError):
+                p.rmdir()
+        raise
+
+
+def prepare(argv) -> list[str]:
+    """The command line to hand to Hydra: a default run (or multirun) directory pinned to a fresh,
+    unique one; a given hydra.run.dir resolved and checked.  RunDirError on a bad directory."""
+    multirun = any(a in ("-m", "--multirun") for a in argv)
+    if any(a.startswith("-") and a not in ("-m", "--multirun") for a in argv):
+        return list(argv)                          # --help, --cfg, ...: Hydra's own business
+    key = "hydra.sweep.dir" if multirun else "hydra.run.dir"
+    path = pathlib.Path(_resolved(argv, key))
+    if _given(argv, key) is None:                  # the default: claim a fresh one
+        try:
+            path = _claim_unique(path)
+        except OSError as e:
+            raise RunDirError(f"{key}={str(path)!r} cannot be created: {e.strerror or e}") from None
+        argv = [*argv, f"{key}={path}"]
+    elif "${" in _given(argv, key):                # pinned as checked (a ${now:...} would move on)
+        argv = [f"{key}={path}" if a.lstrip("+").partition("=")[0] == key else a for a in argv]
+    if not multirun:
+        check_dir(path, key)
+    return list(argv)
+
+
+# ---- once Hydra has made it --------------------------------------------------------------------
+class Claim:
+    """The held lock of a run directory (released when the process ends).  first: no other run
+    was writing into it when this one claimed it."""
+
+    def __init__(self, fh, first: bool):
+        self.fh, self.first = fh, first
+
+    def alone(self) -> bool:
+        """No other run holds the directory now (so a failed run may remove what it made).  Takes
+        the lock exclusively when so; called on the way out."""
+        try:
+            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+
+def _settings(cfg) -> str:
+    """What two writers of one directory must agree on: the whole config but the sweep lists."""
+    from omegaconf import OmegaConf
+    c = OmegaConf.to_container(cfg, resolve=False)
+    c.pop("sweep", None)
+    return hashlib.sha256(json.dumps(c, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _robot_of(out: pathlib.Path):
+    """The robot whose run wrote `out` before (its .hydra/config.yaml), or None."""
+    f = out / ".hydra" / "config.yaml"
+    if not f.is_file():
+        return None
+    try:
+        from omegaconf import OmegaConf
+        return OmegaConf.select(OmegaConf.load(f), "robot.name")
+    except Exception:  # noqa: BLE001  (an unreadable provenance says nothing about the robot)
+        return None
+
+
+def claim(out, cfg) -> Claim:
+    """Lock run directory `out` for this run of `cfg` (see the module docstring); RunDirError if a
+    run of another robot wrote it, or another run with different settings is writing it now."""
+    out = pathlib.Path(out)
+    robot = cfg.robot.name if "robot" in cfg else None
+    old = _robot_of(out)
+    if old is not None and robot is not None and old != robot:
+        raise RunDirError(f"hydra.run.dir={str(out)!r} holds a {old} run: a run directory holds one robot's "
+                          f"results, so robot {robot} cannot write there; choose another directory")
+    mine = {"settings": _settings(cfg), "pid": os.getpid(), "since": time.time()}
+    try:
+        guard = os.open(out, os.O_RDONLY)
+        fh = open(out / LOCK, "a+")
+    except OSError as e:
+        raise RunDirError(f"hydra.run.dir={str(out)!r} cannot be locked: {e.strerror or e}") from None
+    try:
+        fcntl.flock(guard, fcntl.LOCK_EX)            # held only while deciding
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:                      # other runs hold it: join them if the settings agree
+            fh.seek(0)
+            try:
+                theirs = json.loads(fh.read() or "{}")
+            except ValueError:
+                theirs = {}
+            if theirs.get("settings") != mine["settings"]:
+                fh.close()
+                raise RunDirError(f"hydra.run.dir={str(out)!r} is in use by another run (pid {theirs.get('pid')}) "
+                                  f"with different settings: wait for it to finish or choose another directory")
+            fcntl.flock(fh, fcntl.LOCK_SH)
+            return Claim(fh, first=False)
+        fh.seek(0)
+        fh.truncate()
+        fh.write(json.dumps(mine))
+        fh.flush()
+        fcntl.flock(fh, fcntl.LOCK_SH)               # others with the same settings may join
+        return Claim(fh, first=True)
+    finally:
+        os.close(guard)
+
+
+def aside(path) -> pathlib.Path:
+    """A name beside `path` that no file has: path.bak, path.bak1, ... (never a user's file)."""
+    path = pathlib.Path(path)
+    for k in range(10_000):
+        p = path.with_name(f"{path.name}.bak{k or ''}")
+        if not p.exists():
+            return p
+    raise RunDirError(f"{path}: no free name to move it aside")
