@@ -301,7 +301,8 @@ def main(argv=None):
             print_envelopes(robot, sweeps)
         return 0
     import warp as wp
-    wp.config.quiet = True
+    from envs.core.warp_law import quiet
+    quiet()
     if a.cold:
         wp.config.kernel_cache_dir = tempfile.mkdtemp(prefix="warp-cache-")
     from envs.core import warp_engine

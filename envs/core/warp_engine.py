@@ -73,7 +73,8 @@ def check(robots) -> None:
 def device(name: str | None = None) -> str:
     """The Warp device: `name`, or cuda where a GPU is usable, else cpu."""
     import warp as wp
-    wp.config.quiet = True
+    from envs.core.warp_law import quiet
+    quiet()
     wp.init()
     if name:
         try:

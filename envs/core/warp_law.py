@@ -8,7 +8,16 @@ from __future__ import annotations
 import numpy as np
 import warp as wp
 
-wp.config.quiet = True      # Warp's init and compile lines only when asked (wp.config.quiet = False)
+
+
+def quiet(on: bool = True) -> None:
+    """Warp's init banner and its per-module compile/load lines off (on=False: back on, e.g. to
+    time compiles); warnings still print."""
+    wp.config.quiet = on
+    wp.config.log_level = wp.LOG_WARNING if on else wp.LOG_INFO
+
+
+quiet()
 
 HEAD = 4        # per-world columns: omega, alpha, upsilon, dt
 PER_ACT = 5     # per-actuator columns: c0, c1, a_sin, a_cos, delta
