@@ -62,7 +62,7 @@ put card "$("$PY" -c 'import json,sys; print(json.dumps(dict(name=sys.argv[1], c
 run() {
   local name=$1 lim=$2; shift 2; local s=$(date +%s)
   say "== $name (limit $lim s): $*"
-  timeout "$lim" "$@" 2>&1 | tee -a "$TXT" | tail -n 40 > "$OUTDIR/$name.tail"
+  timeout "$lim" "$@" 2>&1 | tee -a "$TXT"
   local rc=${PIPESTATUS[0]} w=$(( $(date +%s) - s ))
   local st=ok; [ $rc = 124 ] && st="killed at its $lim s limit"; [ $rc != 0 ] && [ $rc != 124 ] && st="failed (exit $rc)"
   say "-- $name: $st, $w s"

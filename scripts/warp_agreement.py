@@ -39,6 +39,7 @@ import tempfile
 import time
 import warnings
 
+import _cli  # noqa: F401  (this checkout's envs on sys.path, GL backend chosen)
 import numpy as np
 
 # Each robot's small sweep (two points that differ in a per-world model field, short periods, a few
