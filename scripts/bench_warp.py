@@ -140,6 +140,8 @@ def section_b(a, dev: str) -> dict:
     state = dict(points=len(pts), omega_min=a.map_omega_min, cycles=a.map_cycles, stop_when_steady=True,
                  finished=0, wall_s=None)
 
+    record(a.summary, "b_fig6_map", dict(state, elapsed_s=0.0))
+
     def on_result(i, run):
         done[0] += 1
         now = time.perf_counter() - t0
@@ -171,7 +173,8 @@ def main(argv=None) -> int:
     ap.add_argument("--map-cycles", type=int, default=10, help="section b's cycles (default 10, the paper's)")
     ap.add_argument("--map-omega-min", type=float, default=0.3, help="section b's lowest omega (default 0.3 rad/s)")
     ap.add_argument("--summary", default=None, help="JSON file the sections are written into as they finish")
-    ap.add_argument("--warp-log", action="store_true", help="Warp's init and module compile/load lines (quiet otherwise)")
+    ap.add_argument("--warp-log", action="store_true",
+                    help="Warp's init and module compile/load lines (quiet otherwise)")
     ap.add_argument("--quick", action="store_true", help="tiny sizes (Warp's CPU device): 4 worlds, 1 cycle, "
                                                          "a 2x2 map at omega 12-16, 1 cycle")
     a = ap.parse_args(argv)
