@@ -127,7 +127,7 @@ def section_c(a, dev: str, sweep: dict | None) -> dict:
     res.update(sweep_steps_s=sweep["warp_steps_s"], ratio_sweep_bare=sweep["warp_steps_s"] / res["bare_steps_s"],
                nworld=a.nworld)
     print(f"(c) sweep/bare = {res['ratio_sweep_bare']:.2f}: sweep {res['sweep_steps_s']:,.0f} world-steps/s, bare "
-          f"graph-captured mjw.step {res['bare_steps_s']:,.0f} ({res['bare_ms_per_step']:.2f} ms a step, "
+          f"mjw.step (graph-captured on cuda) {res['bare_steps_s']:,.0f} ({res['bare_ms_per_step']:.2f} ms a step, "
           f"{a.nworld} worlds)")
     return res
 

@@ -164,7 +164,7 @@ def groups(models) -> list[list[int]]:
         by[layout(m)].append(i)
     out = []
     for idx in by.values():
-        keys = {id(models[i]): layout_key(_put(models[i])) for i in idx}
+        keys = {k: layout_key(_put(m)) for k, m in {id(models[i]): models[i] for i in idx}.items()}
         sub: dict = collections.defaultdict(list)
         for i in idx:
             sub[keys[id(models[i])]].append(i)
