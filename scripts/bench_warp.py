@@ -189,9 +189,10 @@ def main(argv=None) -> int:
         quiet(False)
     cuda = dev.startswith("cuda")
     if a.quick:
-        a.nworld, a.cycles, a.bare_steps, a.map_n, a.map_cycles, a.map_omega_min = a.nworld or 4, 1, 50, 2, 1, 12.0
-    a.nworld = a.nworld or (16384 if cuda else 8)
-    a.cpu_points = a.cpu_points or 16 * (a.threads or batch.available_cores())
+        a.nworld, a.cycles, a.bare_steps, a.map_n, a.map_cycles, a.map_omega_min = \
+            4 if a.nworld is None else a.nworld, 1, 50, 2, 1, 12.0
+    a.nworld = (16384 if cuda else 8) if a.nworld is None else a.nworld
+    a.cpu_points = 16 * (a.threads or batch.available_cores()) if a.cpu_points is None else a.cpu_points
     for k, v in (("nworld", a.nworld), ("cycles", a.cycles), ("map_n", a.map_n), ("cpu_points", a.cpu_points),
                  ("map_cycles", a.map_cycles), ("bare_steps", a.bare_steps)):
         if v < 1:
