@@ -1,35 +1,75 @@
 #!/usr/bin/env bash
-# The one short check to run on a lent GPU machine (total well under 8 minutes on an H100):
-#   1. install the .[gpu] extra with the mujoco constraint (into .venv, made by setup.sh if absent),
-#   2. the warp agreement against the C engine on CUDA (scripts/warp_agreement.py: the crawler and
-#      MinIAQ-II sweeps; ROBOTS="crawler snake miniaq" adds the snake's 48000 steps and its compile),
-#   3. bench --engine warp: a 32x32-point crawler sweep x 2 cycles on warp (4096 worlds at most) and on
-#      the C batch runner (every core), and the Fig. 6 map's wall time extrapolated from its own worlds,
-#   4. a summary (the card, versions, the numbers) printed and written to $OUT/gpu_check.txt if $OUT is set.
-# Usage: bash scripts/gpu_check.sh [sweep_n]   (each step has its own timeout; a failed step is reported)
+# The one short check for a lent GPU machine (<= 7 min in all on an H100, kernel compiles included).
+# On the device it runs from the bundle (../shared/device/gpu-bundle.sh: no pip there; go.sh sets
+# PYTHONPATH and python3 is 3.12 with numpy/scipy):
+#     bash .gpu-bundle/b/go.sh bash scripts/gpu_check.sh --out $OUT
+# Sections, each with its own time limit, each written into the summary as it finishes (a section
+# killed by its limit is recorded as such; the others keep their numbers):
+#   0. the card (nvidia-smi) and the versions (mujoco, mujoco_warp, warp, python)
+#   1. agreement: scripts/warp_agreement.py on the device (crawler, then MinIAQ-II; the kernels compile here)
+#   2. bench a: homogeneous crawler batch (16384 worlds) against the C batch runner on every core, ratio first
+#   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld
+#   4. bench b: the Fig. 6 map end to end on warp (records how far it got if its limit ends it)
+# Summary: DIR/summary.json (one object per section) and DIR/summary.txt (everything printed).
+# Usage: bash scripts/gpu_check.sh [--out DIR] [--quick] [--help]
+#   --out DIR  where the summary goes (default: a new directory gpu_check-<UTC time> under /tmp)
+#   --quick    Warp's CPU device and tiny sizes: the whole script end to end on a machine without a GPU
+# Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-32}
-ROBOTS=${ROBOTS:-"crawler miniaq bolt"}
-OUTDIR=${OUT:-/tmp}
-LOG="$OUTDIR/gpu_check.txt"
-: > "$LOG"
-say() { echo "$@" | tee -a "$LOG"; }
-t0=$(date +%s)
-say "== gpu_check $(date -u +%FT%TZ) on $(hostname)"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1 | sed 's/^/gpu: /' | tee -a "$LOG"
-if [ ! -x .venv/bin/python ]; then
-  timeout 240 bash scripts/setup.sh > "$OUTDIR/setup.log" 2>&1 || say "setup.sh FAILED (see setup.log)"
+OUTDIR="" QUICK=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) [ $# -ge 2 ] || { echo "error: --out needs a directory" >&2; exit 2; }; OUTDIR=$2; shift 2;;
+    --quick) QUICK=1; shift;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    *) echo "error: unknown argument '$1' (allowed: --out DIR, --quick, --help)" >&2; exit 2;;
+  esac
+done
+OUTDIR=${OUTDIR:-/tmp/gpu_check-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$OUTDIR" || { echo "error: --out $OUTDIR: cannot create the directory" >&2; exit 2; }
+if [ -z "${PY:-}" ]; then
+  if [ -x .venv/bin/python ] && .venv/bin/python -c "import mujoco_warp" 2>/dev/null; then PY=.venv/bin/python
+  elif [ -x /work/main/.venv/bin/python ] && [ -z "${PYTHONPATH:-}" ]; then PY=/work/main/.venv/bin/python
+  else PY=python3; fi
 fi
-timeout 180 .venv/bin/python -m pip install -q -e ".[gpu]" -c constraints.txt > "$OUTDIR/pip.log" 2>&1 \
-  && say "install .[gpu]: ok ($(( $(date +%s) - t0 )) s)" || say "install .[gpu]: FAILED (see pip.log)"
-.venv/bin/python -c "import mujoco, mujoco_warp, warp; from importlib.metadata import version as v; \
-print('versions: mujoco', mujoco.__version__, 'mujoco-warp', v('mujoco-warp'), 'warp', warp.config.version)" 2>&1 \
-  | grep versions | tee -a "$LOG"
-say "== agreement on cuda ($ROBOTS; sweeps and tolerances in scripts/warp_agreement.py)"
-timeout 270 .venv/bin/python scripts/warp_agreement.py --device cuda --robots $ROBOTS 2>&1 \
-  | grep -v "^Module\|^Warp\|^   " | tee -a "$LOG"
-say "== bench --engine warp (sweep ${N}x${N}, 2 cycles)"
-timeout 180 .venv/bin/python scripts/bench.py --engine warp --device cuda --sweep-n "$N" --cycles 2 2>&1 \
-  | grep -v "^Module\|^Warp\|^   " | tee -a "$LOG"
-say "== done in $(( $(date +%s) - t0 )) s"
+J=$OUTDIR/summary.json TXT=$OUTDIR/summary.txt
+: > "$TXT"; rm -f "$J"
+say() { echo "$@" | tee -a "$TXT"; }
+put() { "$PY" - "$J" "$1" "$2" <<'P'
+import json, pathlib, sys
+p, k, v = pathlib.Path(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+d = json.loads(p.read_text()) if p.exists() else {}
+d[k] = v
+p.write_text(json.dumps(d, indent=1))
+P
+}
+if [ $QUICK = 1 ]; then DEV=cpu; else DEV=cuda; fi
+# limits (s): agreement, bench a, bench c, bench b
+if [ $QUICK = 1 ]; then L1=400 L2=200 L3=120 L4=200; ROBOTS=crawler; BENCH="--quick"
+else L1=150 L2=130 L3=40 L4=70; ROBOTS="crawler miniaq"
+  BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; fi
+t0=$(date +%s)
+say "== gpu_check $(date -u +%FT%TZ) on $(hostname), device $DEV, quick=$QUICK, summary in $OUTDIR"
+CARD=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1)
+say "card: ${CARD:-none (no nvidia-smi)}; CPU cores: $(nproc)"
+VER=$(timeout 60 "$PY" -c "import json, platform, mujoco, mujoco_warp, warp; from envs.core import warp_engine as w; \
+print(json.dumps(dict(w.versions(), python=platform.python_version())))" 2>>"$OUTDIR/errors.log")
+say "versions: ${VER:-could not import mujoco/mujoco_warp/warp (see errors.log)}"
+put card "$("$PY" -c 'import json,sys; print(json.dumps(dict(name=sys.argv[1], cores=int(sys.argv[2]))))' "${CARD:-none}" "$(nproc)")"
+[ -n "$VER" ] && put versions "$VER"
+# run NAME LIMIT CMD...: the command's output into the text summary; its status and time into the JSON
+run() {
+  local name=$1 lim=$2; shift 2; local s=$(date +%s)
+  say "== $name (limit $lim s): $*"
+  timeout "$lim" "$@" 2>&1 | tee -a "$TXT"
+  local rc=${PIPESTATUS[0]} w=$(( $(date +%s) - s ))
+  local st=ok; [ $rc = 124 ] && st="killed at its $lim s limit"; [ $rc != 0 ] && [ $rc != 124 ] && st="failed (exit $rc)"
+  say "-- $name: $st, $w s"
+  put "run_$name" "{\"status\": \"$st\", \"exit\": $rc, \"wall_s\": $w}"
+}
+run agreement $L1 "$PY" scripts/warp_agreement.py --device $DEV --robots $ROBOTS
+run bench_a $L2 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections a --summary "$J"
+run bench_c $L3 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections c --summary "$J"
+run bench_b $L4 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections b --summary "$J"
+say "== done in $(( $(date +%s) - t0 )) s; summary: $J, $TXT"

@@ -39,6 +39,7 @@ import tempfile
 import time
 import warnings
 
+import _cli  # noqa: F401  (this checkout's envs on sys.path, GL backend chosen)
 import numpy as np
 
 # Each robot's small sweep (two points that differ in a per-world model field, short periods, a few
@@ -301,7 +302,8 @@ def main(argv=None):
             print_envelopes(robot, sweeps)
         return 0
     import warp as wp
-    wp.config.quiet = True
+    from envs.core.warp_law import quiet
+    quiet()
     if a.cold:
         wp.config.kernel_cache_dir = tempfile.mkdtemp(prefix="warp-cache-")
     from envs.core import warp_engine

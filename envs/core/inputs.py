@@ -82,3 +82,32 @@ class Crank:
         q = np.asarray(self.offsets)[None, :] + sgn[None, :] * self.omega * t
         qd = np.broadcast_to(sgn[None, :] * self.omega, q.shape).copy()
         return q, qd, np.zeros_like(q)
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceLaw:
+    """A prescribed input law in the form MuJoCo Warp evaluates on the device (envs/core/warp_law.py):
+    per actuator i, with xi_i = omega t + delta_i and eq. 8's s(xi) = xi + alpha sin(xi + upsilon),
+
+        ctrl_i(t) = c0_i + c1_i t + a_sin_i sin(s(xi_i)) + a_cos_i cos(s(xi_i)) ds/dxi(xi_i)
+
+    which holds the crawler's eq. 5 with time scaling (q and qd = dq/dt) and constant-speed cranks
+    with phase offsets (MinIAQ-II).  `Robot.device_law()` returns one where the robot's `controls`
+    is exactly this law (None otherwise: its controls are computed on the host)."""
+
+    omega: float
+    c0: tuple
+    c1: tuple
+    a_sin: tuple
+    a_cos: tuple
+    delta: tuple
+    alpha: float = 0.0
+    upsilon: float = 0.0
+
+    def __call__(self, t):
+        """The law on the host, (len(t), nu): what the device kernel computes."""
+        t = np.asarray(t, float)[:, None]
+        xi = self.omega * t + np.asarray(self.delta)[None]
+        s, ds, _ = time_scaling(xi, self.alpha, self.upsilon)
+        return (np.asarray(self.c0)[None] + np.asarray(self.c1)[None] * t + np.asarray(self.a_sin)[None] * np.sin(s)
+                + np.asarray(self.a_cos)[None] * np.cos(s) * ds)

@@ -152,6 +152,11 @@ class Robot:
         """Actuator controls at times t, shape (len(t), nu)."""
         raise NotImplementedError
 
+    def device_law(self):
+        """`controls` as an `inputs.DeviceLaw` that MuJoCo Warp evaluates on the device, or None
+        (the default: engine=warp computes this robot's controls on the host, a chunk at a time)."""
+        return None
+
     def initial_pose(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         """Set data.qpos/qvel to the t=0 state (at rest, in contact where the robot starts so)."""
         raise NotImplementedError

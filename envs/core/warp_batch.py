@@ -9,11 +9,12 @@ import mujoco
 import numpy as np
 import warp as wp
 
-from envs.core import runs, warp_engine as we
+from envs.core import runs, warp_engine as we, warp_law
 from envs.core.robot import PENETRATION_SENSOR
 
 STATE = ("qpos", "qvel", "act", "qacc_warmstart", "ctrl", "time", "eq_active")
 IDLE = 1 << 30          # the sampling stride of a world with no point: it never records
+GRAPH_STEPS = 50        # steps per captured CUDA graph (at most; a divisor of the chunk)
 
 
 @wp.kernel
@@ -62,9 +63,11 @@ def _record(sd: wp.array2d(dtype=wp.float32), nefc: wp.array(dtype=wp.int32), na
 class _Pool:
     """One batch of `nworld` worlds of one warp layout, with its per-world fields and state."""
 
-    def __init__(self, models, nworld: int, chunk: int, min_stride: int, dev: str):
+    def __init__(self, models, nworld: int, chunk: int, min_stride: int, dev: str, law: bool = False):
+        """law: the controls come from each point's `device_law()` (evaluated on the device before
+        every step); else run_chunk takes them from the host."""
         import mujoco_warp as mjw
-        self.dev, self.nworld, self.chunk = dev, nworld, chunk
+        self.dev, self.nworld, self.chunk, self.law = dev, nworld, chunk, law
         m0 = models[0]
         self.m0 = m0
         Ms = {id(m): we._put(m) for m in models}
@@ -89,7 +92,9 @@ class _Pool:
             self.nsamp_max = -(-chunk // min_stride) + 1
             self.out = wp.zeros((self.nsamp_max, nworld, ns + we.HEALTH), dtype=wp.float32)
             self.health = wp.array(np.tile([-1e30, 0, 0, 0], (nworld, 1)).astype(np.float32))
-            self.ctrl = wp.zeros((chunk, nworld, m0.nu), dtype=wp.float32)
+            self.ctrl = wp.zeros((1 if law else chunk, nworld, m0.nu), dtype=wp.float32)
+            self.P_host = np.zeros((nworld, warp_law.HEAD + warp_law.PER_ACT * m0.nu))
+            self.P = wp.array(self.P_host, dtype=wp.float64)
             self.j = wp.zeros(1, dtype=wp.int32)
             self.wstep = wp.zeros(nworld, dtype=wp.int32)
             self.stride = wp.array(np.full(nworld, IDLE, np.int32))
@@ -97,23 +102,33 @@ class _Pool:
             self.pen_adr = int(m0.sensor(PENETRATION_SENSOR).adr[0])
             self.state = {}
             self.pull_state()
+        self._initial: dict = {}
         self.graph = None
+        self.graph_steps = max(k for k in range(1, min(chunk, GRAPH_STEPS) + 1) if chunk % k == 0)
 
     def load(self, k: int, robot, model) -> None:
         """World k starts point `robot` (its model's per-world fields, its initial state), on the host
         mirrors (push() copies them over)."""
         for p in self.varying:
             self.host[p][k] = self.field_rows[id(model)][p]
-        d = mujoco.MjData(model)
-        mujoco.mj_setState(model, d, robot.initial_state(model), mujoco.mjtState.mjSTATE_INTEGRATION)
+        hit = self._initial.get(id(robot))
+        if hit is None or hit[0] is not robot:         # a point run again (the same Robot): computed once
+            d = mujoco.MjData(model)
+            mujoco.mj_setState(model, d, robot.initial_state(model), mujoco.mjtState.mjSTATE_INTEGRATION)
+            if len(self._initial) > 4096:
+                self._initial.clear()
+            hit = self._initial[id(robot)] = (robot, {name: np.copy(getattr(d, name)) for name in STATE})
         for name in STATE:
-            self.state[name][k] = getattr(d, name)
+            self.state[name][k] = hit[1][name]
+        if self.law:
+            self.P_host[k] = warp_law.row(robot.device_law(), robot.timestep, model.nu)
         self.state["stride"][k] = robot.steps_per_cycle // robot.samples_per_cycle
         self.state["wstep"][k] = 0
         self.state["health"][k] = (-1e30, 0, 0, 0)
 
     def idle(self, k: int) -> None:
         self.state["stride"][k] = IDLE
+        self.P_host[k] = 0.0
 
     def _arrays(self):
         return {**{k: getattr(self.D, k) for k in STATE}, "stride": self.stride, "wstep": self.wstep,
@@ -123,6 +138,8 @@ class _Pool:
         """Copy the host's per-world fields and states to the device."""
         for p in self.varying:
             we.getattr_path(self.M, p).assign(self.host[p])
+        if self.law:
+            self.P.assign(self.P_host)
         for name, a in self._arrays().items():
             if a.size:
                 a.assign(self.state[name])
@@ -131,11 +148,13 @@ class _Pool:
         for name, a in self._arrays().items():
             self.state[name] = a.numpy().copy()
 
-    def run_chunk(self, ctrl: np.ndarray, loops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Step every world `chunk` times with controls ctrl (chunk, nworld, nu); returns the
-        recorded samples (nsamp_max, nworld, nsens + HEALTH) and each world's sample count."""
+    def run_chunk(self, ctrl: np.ndarray | None, loops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Step every world `chunk` times with controls ctrl (chunk, nworld, nu), or with the device
+        law (ctrl None); returns the recorded samples (nsamp_max, nworld, nsens + HEALTH) and each
+        world's sample count.  On CUDA the steps run as captured graphs of `graph_steps` steps."""
         import mujoco_warp as mjw
-        self.ctrl.assign(ctrl.astype(np.float32))
+        if not self.law:
+            self.ctrl.assign(ctrl.astype(np.float32))
         self.j.zero_()
         self.nsamp.zero_()
         D = self.D
@@ -145,7 +164,12 @@ class _Pool:
                     self.stride, self.nsamp, self.health, self.out, self.j]
 
         def one():
-            wp.launch(_set_ctrl, dim=(self.nworld, self.m0.nu), inputs=[self.ctrl, self.j, D.ctrl], device=self.dev)
+            if self.law:
+                wp.launch(warp_law.law_kernel, dim=(self.nworld, self.m0.nu), inputs=[self.P, self.wstep, D.ctrl],
+                          device=self.dev)
+            else:
+                wp.launch(_set_ctrl, dim=(self.nworld, self.m0.nu), inputs=[self.ctrl, self.j, D.ctrl],
+                          device=self.dev)
             mjw.step(self.M, D)
             wp.launch(_record, dim=self.nworld, inputs=rec_args, device=self.dev)
 
@@ -157,9 +181,10 @@ class _Pool:
                     self.j.zero_()
                     self.nsamp.zero_()
                     with wp.ScopedCapture() as cap:
-                        one()
+                        for _ in range(self.graph_steps):
+                            one()
                     self.graph = cap.graph
-                for _ in range(self.chunk):
+                for _ in range(self.chunk // self.graph_steps):
                     wp.capture_launch(self.graph)
             else:
                 for _ in range(self.chunk):
@@ -185,7 +210,8 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
     pending = collections.deque(sorted(idx, key=lambda i: -robots[i].steps_per_cycle * robots[i].period))
     distinct = list({id(models[i]): models[i] for i in idx}.values())
     min_stride = min(robots[i].steps_per_cycle // robots[i].samples_per_cycle for i in idx)
-    pool = _Pool(distinct, nworld, chunk, min_stride, dev)
+    law = all(robots[i].device_law() is not None for i in idx)
+    pool = _Pool(distinct, nworld, chunk, min_stride, dev, law)
     m0 = models[idx[0]]
     loops = np.array([[m0.sensor(a).adr[0], m0.sensor(b).adr[0]] for a, b in robots[idx[0]].loops], dtype=np.int32)
     nsens = m0.nsensordata
@@ -204,10 +230,12 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
         assign(k)
     pool.push()
     while any(s is not None for s in slots):
-        ctrl = np.zeros((chunk, nworld, m0.nu))
-        for k, s in enumerate(slots):
-            if s is not None:
-                ctrl[:, k] = s.robot.controls((s.step + np.arange(chunk)) * s.robot.timestep)
+        ctrl = None
+        if not law:
+            ctrl = np.zeros((chunk, nworld, m0.nu))
+            for k, s in enumerate(slots):
+                if s is not None:
+                    ctrl[:, k] = s.robot.controls((s.step + np.arange(chunk)) * s.robot.timestep)
         out, nsamp = pool.run_chunk(ctrl, loops)
         changed = False
         for k, s in enumerate(slots):
@@ -255,9 +283,10 @@ def first_step(robot, device=None) -> float:
     t0 = time.perf_counter()
     m = robot.model()
     we.check([robot])
-    pool = _Pool([m], 1, 1, robot.steps_per_cycle // robot.samples_per_cycle, we.device(device))
+    law = robot.device_law() is not None
+    pool = _Pool([m], 1, 1, robot.steps_per_cycle // robot.samples_per_cycle, we.device(device), law)
     pool.load(0, robot, m)
     pool.push()
     loops = np.array([[m.sensor(a).adr[0], m.sensor(b).adr[0]] for a, b in robot.loops], dtype=np.int32)
-    pool.run_chunk(robot.controls(np.zeros(1))[:, None], loops)
+    pool.run_chunk(None if law else robot.controls(np.zeros(1))[:, None], loops)
     return time.perf_counter() - t0

@@ -4,8 +4,9 @@ Points whose compiled models share one layout (every model field MuJoCo Warp can
 world is equal) run as the worlds of one batch; the fields that differ between them (friction,
 masses, gains, opt.timestep, ...) are set per world.  Like the C runner (envs/core/batch.py) it
 keeps a pool of `nworld` worlds and refills a world with the next point as one finishes.  Open-loop
-inputs are evaluated on the host one chunk at a time (`robot.controls`, as every path does) and
-copied in; on the device one kernel per step records only what the metrics and the health checks
+inputs a robot states as a `DeviceLaw` (`Robot.device_law`) are evaluated on the device before each
+step (envs/core/warp_law.py); others on the host one chunk at a time (`robot.controls`, as every
+path does) and copied in; on the device one kernel per step records only what the metrics and the health checks
 need: the sensors at the sampled steps (samples_per_cycle a cycle) and, for every step, the
 deepest penetration, the largest loop gap, non-finite sensors and constraint/contact overflow
 (folded into the next sample, so a run's health covers exactly the steps the C runner checks).
@@ -73,7 +74,8 @@ def check(robots) -> None:
 def device(name: str | None = None) -> str:
     """The Warp device: `name`, or cuda where a GPU is usable, else cpu."""
     import warp as wp
-    wp.config.quiet = True
+    from envs.core.warp_law import quiet
+    quiet()
     wp.init()
     if name:
         try:
@@ -162,7 +164,7 @@ def groups(models) -> list[list[int]]:
         by[layout(m)].append(i)
     out = []
     for idx in by.values():
-        keys = {id(models[i]): layout_key(_put(models[i])) for i in idx}
+        keys = {k: layout_key(_put(m)) for k, m in {id(models[i]): models[i] for i in idx}.items()}
         sub: dict = collections.defaultdict(list)
         for i in idx:
             sub[keys[id(models[i])]].append(i)

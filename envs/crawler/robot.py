@@ -17,7 +17,7 @@ from scipy.optimize import brentq
 
 from envs.core import metrics
 from envs.core.errors import ConfigError
-from envs.core.inputs import PhasedSine
+from envs.core.inputs import DeviceLaw, PhasedSine
 from envs.core.robot import MODELS, Robot
 from envs.crawler import config
 
@@ -121,6 +121,13 @@ class Crawler(Robot):
     def controls(self, t):
         q, qd, _ = self.inputs(t)
         return np.concatenate([q, qd], axis=1)
+
+    def device_law(self) -> DeviceLaw:
+        """controls() = (q, qd) of eq. 5 with eq. 8's time scaling, as a law warp evaluates on the device."""
+        inp, n = self.inputs, 2
+        return DeviceLaw(inp.omega, c0=(inp.phi0,) * n + (0.0,) * n, c1=(0.0,) * 2 * n,
+                         a_sin=(inp.A,) * n + (0.0,) * n, a_cos=(0.0,) * n + (inp.A * inp.omega,) * n,
+                         delta=tuple(inp.offsets) * 2, alpha=inp.alpha, upsilon=inp.upsilon)
 
     # ---- validation ---------------------------------------------------------
     def validate(self) -> None:

@@ -20,6 +20,7 @@ from dm_control import mujoco as dm_mujoco
 
 from envs.core import metrics
 from envs.core.errors import ConfigError
+from envs.core.inputs import DeviceLaw
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
 from envs.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
@@ -168,6 +169,17 @@ class MiniAQ(Robot):
     def controls(self, t):
         q, qd, _ = self.inputs(t)
         return q + (self.p["kv"] / self.p["kp"]) * qd
+
+    def device_law(self) -> DeviceLaw | None:
+        """controls() = q + (kv/kp) qd of the phased cranks, as a law warp evaluates on the device
+        (None with a phase wander: its random walk stays on the host)."""
+        inp = self.inputs
+        if inp.wander is not None and inp.wander.amplitude != 0.0:
+            return None
+        k, n = self.p["kv"] / self.p["kp"], len(inp.offsets)
+        rate = tuple(s * inp.omega for s in inp.directions)
+        return DeviceLaw(inp.omega, c0=tuple(o + k * r for o, r in zip(inp.offsets, rate)), c1=rate,
+                         a_sin=(0.0,) * n, a_cos=(0.0,) * n, delta=(0.0,) * n)
 
     # ---- model --------------------------------------------------------------------
     def contact(self, inv_weight: float = 1.0) -> dict:
