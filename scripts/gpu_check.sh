@@ -14,7 +14,8 @@
 # Usage: bash scripts/gpu_check.sh [--out DIR] [--quick] [--help]
 #   --out DIR  where the summary goes (default: a new directory gpu_check-<UTC time> under /tmp)
 #   --quick    Warp's CPU device and tiny sizes: the whole script end to end on a machine without a GPU
-# Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python).
+# Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python),
+#   L1 L2 L3 L4 (the section limits in s on cuda: agreement 150, a 130, c 40, b 70).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="" QUICK=0
@@ -47,7 +48,7 @@ P
 if [ $QUICK = 1 ]; then DEV=cpu; else DEV=cuda; fi
 # limits (s): agreement, bench a, bench c, bench b
 if [ $QUICK = 1 ]; then L1=400 L2=200 L3=120 L4=200; ROBOTS=crawler; BENCH="--quick"
-else L1=150 L2=130 L3=40 L4=70; ROBOTS="crawler miniaq"
+else L1=${L1:-150} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70}; ROBOTS="crawler miniaq"
   BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; fi
 t0=$(date +%s)
 say "== gpu_check $(date -u +%FT%TZ) on $(hostname), device $DEV, quick=$QUICK, summary in $OUTDIR"
