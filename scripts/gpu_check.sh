@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || { echo "error: --out needs a directory" >&2; exit 2; }; OUTDIR=$2; shift 2;;
     --quick) QUICK=1; shift;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
     *) echo "error: unknown argument '$1' (allowed: --out DIR, --quick, --help)" >&2; exit 2;;
   esac
 done
