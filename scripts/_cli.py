@@ -36,9 +36,14 @@ def check_or_exit(argv) -> None:
     if set(flags) - {"-m", "--multirun"}:
         return                                     # --help, --cfg, ...: Hydra's own business
     overrides = [a for a in argv if not a.startswith("-")]
-    jobs = config.expand_multirun(overrides) if flags else [[o for o in overrides if not o.startswith("hydra")]]
+    jobs = (or_exit(config.expand_multirun, overrides) if flags
+            else [[o for o in overrides if not o.startswith("hydra")]])
     for job in jobs:
         or_exit(lambda j: config.validate(config.compose(j)), job)
+    # Hydra composes sys.argv again: give it the overrides as checked (an integral float for an
+    # integer parameter, e.g. run.max_steps=1e15 as printed, written as that integer)
+    from envs.core import overrides as ov
+    sys.argv[1:] = flags + or_exit(ov.normalize, overrides, config.schemas())
 
 
 def finish(res, json_path) -> int:

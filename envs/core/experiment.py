@@ -75,9 +75,14 @@ def robot_params(cfg) -> dict:
     return p
 
 
+def _plain(m) -> dict:
+    """A Job's read-only mapping as a plain dict of lists (a runner's own copy)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in m.items()}
+
+
 def sweep_lists(cfg) -> dict:
     """sweep.<name>: [values], each value checked against the robot parameter's declaration."""
-    return config.validate(cfg)["sweep"]
+    return _plain(config.validate(cfg).sweep)
 
 
 def run_kw(cfg) -> dict:
@@ -103,7 +108,7 @@ def robot_cls(cfg):
 
 def options(cfg) -> dict:
     """The experiment's options (checked against its declared dataclass)."""
-    return config.validate(cfg)["experiment"]
+    return _plain(config.validate(cfg).experiment)
 
 
 def compute(cfg, out) -> Result:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 
 import numpy as np
-from omegaconf import OmegaConf
 
 from envs.core import config, sweep as sw
 from envs.core.experiment import launch_kw, options, robot_params, run_kw, sweep_lists
@@ -24,9 +23,7 @@ def engine_of(cfg) -> str:
 
 def hybrid_kw(cfg) -> dict:
     """Optional `hybrid.*` settings (rtol, atol, liftoff): `+hybrid.rtol=1e-8`."""
-    h = cfg.get("hybrid", None)
-    h = OmegaConf.to_container(h, resolve=True) if OmegaConf.is_config(h) else dict(h or {})
-    return {k: h[k] for k in ("rtol", "atol", "liftoff", "baumgarte") if k in h}
+    return dict(config.validate(cfg).hybrid)     # checked against HybridOptions (envs/crawler/config.py)
 
 
 def _nthread(cfg) -> int:

@@ -23,21 +23,15 @@ from functools import partial
 
 import numpy as np
 
-from omegaconf import OmegaConf
 
 from envs.core import batch, config
 from envs.core import sweep as sw
-from envs.core.errors import ConfigError
 from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
 from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from envs.miniaq.robot import LEGS
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
-
-
-PAPER_KEYS = ("method", "rtol", "atol", "max_step", "clip_normal", "mu_s", "V_s", "V_d", "foot_radius", "stiffness",
-              "damping")
 
 
 def engine_of(cfg) -> str:
@@ -52,12 +46,7 @@ def engine_of(cfg) -> str:
 
 def paper_kw(cfg) -> dict:
     """Optional `paper.*` settings of the paper engine: `+paper.clip_normal=true`."""
-    h = cfg.get("paper", None)
-    h = OmegaConf.to_container(h, resolve=True) if OmegaConf.is_config(h) else dict(h or {})
-    unknown = sorted(set(h) - set(PAPER_KEYS))
-    if unknown:
-        raise ConfigError(f"paper.{unknown[0]}", h[unknown[0]], f"one of {list(PAPER_KEYS)}")
-    return h
+    return dict(config.validate(cfg).paper)      # checked against PaperOptions (envs/miniaq/config.py)
 
 
 def _simulate(robot, cfg, cycles, engine=None):
