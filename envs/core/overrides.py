@@ -41,17 +41,17 @@ def _strings(v):
 
 def user(parsed) -> list:
     """The overrides of the config's own nodes (not hydra.*, not sweeps over several jobs)."""
-    return [o for o in parsed if not o.get_key_element().startswith("hydra") and not o.is_sweep_override()]
+    return [o for o in parsed if not o.key_or_group.startswith("hydra") and not o.is_sweep_override()]
 
 
 def check_literals(parsed) -> None:
     """No interpolation (`${oc.env:HOME}`, `${eval:...}`) in a value: values are literal."""
     for o in parsed:
-        if o.get_key_element().startswith("hydra"):
+        if o.key_or_group.startswith("hydra"):
             continue
         val = o.value() if not o.is_sweep_override() else None
         if any("${" in s for s in _strings(val)) or (o.is_sweep_override() and "${" in o.input_line):
-            raise ConfigError(o.get_key_element(), o.input_line.partition("=")[2],
+            raise ConfigError(o.key_or_group, o.input_line.partition("=")[2],
                               "a literal value (interpolations are not accepted)", "an interpolation")
 
 
@@ -72,9 +72,9 @@ def normalize(overrides, schemas: dict) -> list[str]:
     for line in overrides:
         o = parsed.get(line)
         v = o.value() if o is not None else None
-        f = field_of(o.get_key_element(), schemas) if o is not None else None
+        f = field_of(o.key_or_group, schemas) if o is not None else None
         if (f is not None and f.kind is int and isinstance(v, float) and math.isfinite(v) and v == int(v)):
-            line = f"{PREFIX.match(line).group(0)}{o.get_key_element()}={int(v)}"
+            line = f"{PREFIX.match(line).group(0)}{o.key_or_group}={int(v)}"
         out.append(line)
     return out
 
@@ -83,6 +83,6 @@ def check_booleans(parsed, schemas: dict) -> None:
     """A boolean parameter takes true or false only (Hydra's typed node would turn 2 or `yes` into
     true)."""
     for o in user(parsed):
-        f = field_of(o.get_key_element(), schemas)
+        f = field_of(o.key_or_group, schemas)
         if f is not None and f.kind is bool:
-            schema.value(f, o.value(), o.get_key_element())
+            schema.value(f, o.value(), o.key_or_group)
