@@ -185,6 +185,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         engine.check(robots)                                   # ConfigError before anything is written
     header = columns_of(cls, key, extra_columns, engine.metrics, metrics)
     metric_cols = [c for c in header if c not in key and c != "error"]
+    result_cols = [c for c in metric_cols if c not in cls.health_columns() + BOOKKEEPING]
     keyrows = [{**r.cfg, **m} for r, m in zip(robots, meta)]
     versions = {**engine.versions(cls), "code": cls.code_hash()}      # code: the robot package's
     schema = sorted(set(cls.metrics if metrics is None else metrics) | set(engine.metrics)
@@ -223,6 +224,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 why = st.stale_reason(s.ident, docs[i])
             elif retry_failed and s.error:
                 why = "previous error"
+            elif not s.error and not _has_result(s.values(), result_cols):
+                why = "empty result"               # stored before empty results were flagged
             else:
                 continue
             todo.append(i)
@@ -238,6 +241,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             if extra:
                 raise RuntimeError(f"{cls.__name__}: results values {sorted(extra)} are not declared in "
                                    f"{cls.__name__}.metrics")
+            if not error and not _has_result(values, result_cols):
+                error = EMPTY                  # an allowed point with no result is never a silent empty row
             row = {**{c: None for c in metric_cols}, **keyrows[i],
                    **{c: v for c, v in values.items() if c not in K}, "error": error or ""}
             committer.put(keys[i], idents[i][0], idents[i][1], row, row["error"])   # its own transaction
@@ -271,6 +276,20 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
     if moved is not None:
         stats["moved_aside"] = moved.name
     return ordered, stats
+
+
+BOOKKEEPING = ("cycles",)        # columns every finished run fills: not a result by themselves
+EMPTY = "no result: the run finished without any metric (too few cycles for them?)"
+
+
+def _has_result(values: dict, cols) -> bool:
+    """Whether a row holds at least one metric (a value that is not empty or NaN)."""
+    for c in cols:
+        v = values.get(c)
+        if v is None or v == "" or (isinstance(v, float) and math.isnan(v)):
+            continue
+        return True
+    return not cols
 
 
 def healthy(rows) -> list:

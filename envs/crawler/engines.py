@@ -41,16 +41,19 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
     import warnings
     warnings.filterwarnings("ignore")
     from envs.crawler import hybrid as H
-    from envs.crawler.robot import feet
     run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
     out = H.summarize(run)
-    # the model holds the feet on the floor by constraints: penetration is their drift below it
-    if len(run.q):
-        _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])
-        out["max_penetration"] = float(max(0.0, -min(np.min(y1), np.min(y2))))
-    else:
-        out["max_penetration"] = 0.0
+    out["max_penetration"] = hybrid_penetration(run)
     return out, run.error or run.robot.health_error(out["max_penetration"])
+
+
+def hybrid_penetration(run) -> float:
+    """The exact model holds the feet on the floor by constraints: its penetration is their drift below it."""
+    from envs.crawler.robot import feet
+    if not len(run.q):
+        return 0.0
+    _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])
+    return float(max(0.0, -min(np.min(y1), np.min(y2))))
 
 
 def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):

@@ -37,7 +37,7 @@ def frequency_sweep(cfg, out) -> Result:
             raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
         curves[overlay], _ = simulate_rows(cfg, grid_points(cfg), out, engine=overlay, filename=f"results_{overlay}.csv")
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
-    summary = dict(stats, all_steady=all(bool(r["steady"]) for r in ok),
+    summary = dict(stats, all_steady=bool(ok) and all(bool(r["steady"]) for r in ok),
                    S_by_omega={f"{r['omega']:g}": r["S"] for r in ok})
     if engine in sw.BATCH_ENGINES:
         summary["max_tracking_error_deg"] = sw.nanmax(r["tracking_error_deg"] for r in ok)
