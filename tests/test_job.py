@@ -85,3 +85,24 @@ def test_cli_accepts_the_printed_bound(tmp_path):
                    f"hydra.run.dir={tmp_path / 'ok'}")
     assert r.returncode == 0, r.stderr[-2000:]
     assert "max_steps: 1000000000000000" in (tmp_path / "ok" / ".hydra" / "config.yaml").read_text()
+
+
+def test_two_key_sweep_summarised_and_plotted_per_point(tmp_path):
+    """'+sweep.psi_deg=[..]' on the frequency sweep: every point keeps its own S (no omega key
+    shared by several points) and each psi is its own curve."""
+    from envs.core import experiment
+    from envs.crawler import plots
+
+    drawn = {}
+    orig = plots.s_v
+    plots.s_v = lambda curves, omitted, path: drawn.update(curves)
+    try:
+        res = experiment.compute(config.compose(["sweep.omega=[8,16]", "+sweep.psi_deg=[0,40]", "run.cycles=2", "experiment.overlay=null",
+                                                 "run.progress=false"]), tmp_path)
+    finally:
+        plots.s_v = orig
+    S = res.summary["S_by_point"]
+    assert len(S) == 4 and "S_by_omega" not in res.summary
+    assert set(S) == {f"omega={w},psi_deg={p}" for w in (8, 16) for p in (0, 40)}
+    assert sorted(drawn) == ["mujoco, psi_deg=0", "mujoco, psi_deg=40"]
+    assert all(len(rows) == 2 for rows in drawn.values())

@@ -292,6 +292,21 @@ def _has_result(values: dict, cols) -> bool:
     return not cols
 
 
+def point_label(row: dict, keys) -> str:
+    """`k=v,...` of a row's values of `keys` (a summary key or a curve's label)."""
+    return ",".join(f"{k}={row[k]:g}" if isinstance(row[k], (int, float)) and not isinstance(row[k], bool)
+                    else f"{k}={row[k]}" for k in keys)
+
+
+def by_extra_keys(rows, keys) -> dict:
+    """Rows split by their values of the sweep's extra `keys` (one curve each): label -> rows, in
+    row order; with no extra keys, {"": rows}."""
+    out: dict = {}
+    for r in rows:
+        out.setdefault(point_label(r, keys), []).append(r)
+    return out or {"": []}
+
+
 def healthy(rows) -> list:
     """The rows that are valid results (no `error`): what plots and summaries use."""
     return [r for r in rows if not r.get("error")]

@@ -14,7 +14,7 @@ import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, robot_params
+from envs.core.experiment import Result, robot_params, sweep_lists
 from envs.crawler import plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
@@ -37,15 +37,21 @@ def frequency_sweep(cfg, out) -> Result:
             raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
         curves[overlay], _ = simulate_rows(cfg, grid_points(cfg), out, engine=overlay, filename=f"results_{overlay}.csv")
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
+    extra = [k for k in sweep_lists(cfg) if k != "omega"]    # more sweep keys: one curve, one S each
+    by = "point" if extra else "omega"          # S_by_omega: {"1": S}; S_by_point: {"omega=1,psi_deg=0": S}
+
+    def label(r):
+        return sw.point_label(r, ["omega"] + extra) if extra else f"{r['omega']:g}"
     summary = dict(stats, all_steady=bool(ok) and all(bool(r["steady"]) for r in ok),
-                   S_by_omega={f"{r['omega']:g}": r["S"] for r in ok})
+                   **{f"S_by_{by}": {label(r): r["S"] for r in ok}})
     if engine in sw.BATCH_ENGINES:
         summary["max_tracking_error_deg"] = sw.nanmax(r["tracking_error_deg"] for r in ok)
     if overlay:
-        summary[f"S_by_omega_{overlay}"] = {f"{r['omega']:g}": r["S"] for r in sw.healthy(curves[overlay])}
+        summary[f"S_by_{by}_{overlay}"] = {label(r): r["S"] for r in sw.healthy(curves[overlay])}
         summary[f"failed_points_{overlay}"] = len(curves[overlay]) - len(sw.healthy(curves[overlay]))
-    draw = partial(plots.s_v, {e: sw.healthy(rs) for e, rs in curves.items()},
-                   sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
+    drawn = {(f"{e}, {lab}" if lab else e): part for e, rs in curves.items()      # a curve per extra-key value
+             for lab, part in sw.by_extra_keys(sw.healthy(rs), extra).items()}
+    draw = partial(plots.s_v, drawn, sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
     stored = {"results.csv": rows, **({f"results_{overlay}.csv": curves[overlay]} if overlay else {})}
     return Result(summary, plots={"S_V_vs_omega.png": draw}, rows=stored)
 
