@@ -13,7 +13,6 @@ import dataclasses
 import itertools
 import pathlib
 import re
-import types
 import weakref
 from typing import Any, ClassVar, Dict, Mapping, Optional
 
@@ -93,6 +92,36 @@ def option_group(group: str, robot: str):
     return register
 
 
+class Frozen(Mapping):
+    """A read-only mapping whose keys also read as attributes (`job.run.cycles`)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, d=()):
+        object.__setattr__(self, "_d", dict(d))
+
+    def __getitem__(self, k):
+        return self._d[k]
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self):
+        return len(self._d)
+
+    def __getattr__(self, k):
+        try:
+            return self._d[k]
+        except KeyError:
+            raise AttributeError(k) from None
+
+    def __setattr__(self, k, v):
+        raise TypeError("a Job is read-only")
+
+    def __repr__(self):
+        return f"Frozen({self._d!r})"
+
+
 @dataclasses.dataclass(frozen=True)
 class Job:
     """A composed config checked once: what every runner reads (read-only mappings).
@@ -108,8 +137,8 @@ class Job:
     experiment: Mapping[str, Any]
     engine: str
     engine_fallback: str = ""
-    hybrid: Mapping[str, Any] = dataclasses.field(default_factory=lambda: types.MappingProxyType({}))
-    paper: Mapping[str, Any] = dataclasses.field(default_factory=lambda: types.MappingProxyType({}))
+    hybrid: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
+    paper: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
 
     def __getitem__(self, key: str):          # job["run"]: the older dict-style reading
         return getattr(self, key)
@@ -238,6 +267,8 @@ def validate(cfg) -> Job:
     the same Job."""
     from omegaconf.errors import OmegaConfBaseException
 
+    if isinstance(cfg, Job):
+        return cfg
     try:
         text = OmegaConf.to_yaml(cfg)
     except OmegaConfBaseException as e:
@@ -264,8 +295,8 @@ def _interpolation_error(e) -> ConfigError:
                        "accepted)", str(e).splitlines()[0])
 
 
-def _frozen(d: dict) -> Mapping:
-    return types.MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+def _frozen(d: dict) -> Frozen:
+    return Frozen({k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
 
 
 def _check(cfg, c: dict) -> Job:
@@ -315,7 +346,7 @@ def _check(cfg, c: dict) -> Job:
             engine = "mujoco"
         else:
             warp_engine.check_installed()
-    return Job(robot_cls=cls, robot=_frozen(robot), sweep=types.MappingProxyType(sweep), run=_frozen(run),
+    return Job(robot_cls=cls, robot=_frozen(robot), sweep=Frozen(sweep), run=_frozen(run),
                experiment=_frozen(exp), engine=engine, engine_fallback=fallback, **groups)
 
 

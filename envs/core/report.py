@@ -338,9 +338,9 @@ class FidelityReport(Experiment):
     reduced: bool = param(False, note="true: CI's reduced grids")
 
 
-def runner(cfg, out) -> dict:
-    """`f(cfg, out)`: the report into the run directory (experiment.reduced: the CI grids)."""
-    reduced = bool(cfg.experiment.reduced)
+def runner(job, out) -> dict:
+    """The report into the run directory (experiment.reduced: the CI grids)."""
+    reduced = bool(job.experiment.reduced)
     out = pathlib.Path(out)
     path = generate(out, reduced=reduced, work=out / "work")
     shutil.rmtree(out / "work", ignore_errors=True)

@@ -37,21 +37,21 @@ def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPE
     return out
 
 
-def feedback(cfg, out) -> Result:
+def feedback(job, out) -> Result:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
     from envs.crawler import hybrid as H
-    base = robot_params(cfg)
-    fb = exp_cfg(cfg, "feedback")
-    cycles = int(exp_cfg(cfg, "cycles"))
-    engine = engine_of(cfg)
+    base = robot_params(job)
+    fb = exp_cfg(job, "feedback")
+    cycles = int(exp_cfg(job, "cycles"))
+    engine = engine_of(job)
     r = Crawler(**base)
     if engine == "mujoco":
-        r.check_steps(cycles, run_kw(cfg)["max_steps"])      # bounded: rejected before simulating
+        r.check_steps(cycles, run_kw(job)["max_steps"])      # bounded: rejected before simulating
     P = H.Params.from_robot(r)
     law_kw = dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim=tuple(math.radians(x) for x in fb["phi_lim_deg"]))
     t0 = time.perf_counter()
     if engine == "hybrid":
-        hk = hybrid_kw(cfg)
+        hk = hybrid_kw(job)
         open_run = H.simulate(r, cycles=cycles, stop_when_steady=False, **hk)
         fb_run = H.simulate(r, cycles=cycles, stop_when_steady=False, law=H.FeedbackLaw(r.inputs, P, **law_kw), **hk)
         traces = {k: dict(t=x.t, q=x.q[:, 3:], vx=x.vx, ctrl=x.control)
@@ -66,7 +66,7 @@ def feedback(cfg, out) -> Result:
             tr = mujoco_feedback_run(r, law_kw if k == "feedback" else None, cycles)
             traces[k], seqs[k], errors[k], liftoff[k], pen[k] = (tr, tr["S_seq"], tr["error"], tr["liftoff_t"],
                                                                  tr["max_penetration"])
-    navg = int(exp_cfg(cfg, "n_avg"))
+    navg = int(exp_cfg(job, "n_avg"))
     # a failed or unhealthy run has no result (its row keeps `error`, as every sweep row does)
     S_open, S_fb = (None if errors[k] else float(np.mean(seqs[k][-navg:])) for k in ("open", "feedback"))
     rows = []
