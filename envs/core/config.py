@@ -20,6 +20,7 @@ from omegaconf import MISSING, OmegaConf
 
 from envs.core import schema
 from envs.core.errors import ConfigError
+from envs.core.robot import REGISTRY, robot_class
 from envs.core.schema import param
 
 CONFIG_DIR = pathlib.Path(__file__).resolve().parents[2] / "configs"
@@ -174,7 +175,6 @@ def compose(overrides=()):
     from hydra import compose as _compose, initialize_config_dir
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
-    import envs  # noqa: F401  (registers every robot's and experiment's schema)
     from envs.core import overrides as ov
 
     ov.check_literals(ov.parse(overrides))
@@ -194,11 +194,9 @@ def compose(overrides=()):
 
 def schemas(cfg=None) -> dict:
     """node -> the schema classes of its keys: every robot's Params, or the composed config's."""
-    import envs
-
     if cfg is None:
-        return {"run": [RunParams], "robot": [c.Params for c in envs.ROBOTS.values()]}
-    return {"run": [RunParams], "robot": [envs.robot_class(cfg.robot.get("name")).Params],
+        return {"run": [RunParams], "robot": [c.Params for c in REGISTRY.values()]}
+    return {"run": [RunParams], "robot": [robot_class(cfg.robot.get("name")).Params],
             "experiment": [schema_of_experiment(cfg)]}
 
 
@@ -238,12 +236,10 @@ def known_keys(node: str, overrides=()) -> list[str]:
 
 def allowed(key: str, overrides=()) -> str:
     """The allowed range of a dotted key, from its schema (robot: the one `overrides` choose)."""
-    import envs
-
     head, _, name = key.partition(".")
     sch = {"run": RunParams}.get(head)
     if head == "robot":
-        sch = envs.robot_class(compose(overrides).robot.name).Params
+        sch = robot_class(compose(overrides).robot.name).Params
     if sch is not None and name in schema.fields(sch):
         return schema.fields(sch)[name].allowed
     return "a value of the declared type"
@@ -255,10 +251,8 @@ NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 def robot_point(cfg):
     """The robot point of a config: its class and robot.* parameters (sweep lists ignored)."""
-    import envs
-
     c = OmegaConf.to_container(cfg.robot, resolve=True)
-    return envs.robot_class(c.pop("name", None))(**c)
+    return robot_class(c.pop("name", None))(**c)
 
 
 def validate(cfg) -> Job:
@@ -300,9 +294,7 @@ def _frozen(d: dict) -> Frozen:
 
 
 def _check(cfg, c: dict) -> Job:
-    import envs
-
-    cls = envs.robot_class(c["robot"].get("name"))
+    cls = robot_class(c["robot"].get("name"))
     robot = schema.check(cls.Params, {k: v for k, v in c["robot"].items() if k != "name"}, prefix="robot.",
                          what=f"{cls.name} parameter")       # every value, also those a sweep overrides
     run = schema.check(RunParams, c.get("run", {}), prefix="run.", what="run setting")

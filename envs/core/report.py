@@ -140,10 +140,10 @@ def claim_modules() -> dict:
     """robot -> its `envs/<robot>/claims.py` module, for every robot package that has one."""
     import importlib
 
-    import envs
+    from envs.core.robot import REGISTRY
 
     mods = {}
-    for name in envs.ROBOTS:
+    for name in REGISTRY:
         try:
             mods[name] = importlib.import_module(f"envs.{name}.claims")
         except ModuleNotFoundError:
