@@ -13,7 +13,7 @@ from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
 from envs.bolt import plots
-from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
 
 
 def _single(job):
@@ -127,8 +127,7 @@ def speed_sweep(job, out) -> Result:
     """Speed, stride time, peak torque and power per crank rate.  results.csv, speed_sweep.png."""
     cls = robot_cls(job)
     kw = run_kw(job)
-    rows, stats = sw.run_sweep(cls, robot_params(job), sweep_lists(job), out, run_kw=kw, launch=launch_kw(job),
-                               extra_columns=SWEEP_COLUMNS, progress=job.run.progress)
+    rows, stats = sw.simulate(job, out, extra_columns=SWEEP_COLUMNS)
     steps_per_s = stats["steps_per_s"]
     dt = cls(**robot_params(job)).timestep_max
     done = [r for r in sw.healthy(rows) if isinstance(r.get("speed"), float)]   # flagged points left out

@@ -151,6 +151,18 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
                     filename=filename, progress=progress, retry_failed=retry_failed)
 
 
+def simulate(job, out: pathlib.Path, *, extra_columns=(), filename="results.csv") -> tuple[list, dict]:
+    """The one way from a checked config (`envs.core.config.Job`) to physics on the batch path: the
+    job's grid (base robot parameters x every sweep list) with its engine (mujoco, warp), run settings
+    and launcher, through the run directory's resumable store; every row carries the health columns
+    and `error`.  Returns (rows in grid order, stats)."""
+    from envs.core.experiment import launch_kw, run_kw
+
+    return run_sweep(job.robot_cls, dict(job.robot), {k: list(v) for k, v in job.sweep.items()}, out,
+                     run_kw=run_kw(job), launch=launch_kw(job), extra_columns=extra_columns, filename=filename,
+                     progress=job.run.progress)
+
+
 def columns_of(robot_cls, key, extra_columns=(), engine_metrics=(), metrics=None) -> list:
     """The declared header of a results file: key columns, metrics (extra_columns first, then the
     robot's declared ones, or `metrics`, then the engine's), health, error."""

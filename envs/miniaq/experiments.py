@@ -26,7 +26,7 @@ import numpy as np
 
 from envs.core import batch, config
 from envs.core import sweep as sw
-from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
 from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from envs.miniaq.robot import LEGS
@@ -172,8 +172,7 @@ def gait_sweep(job, out) -> Result:
                                   progress=job.run.progress, retry_failed=kw["retry_failed"])
         stats["engine"] = "paper"
     else:
-        rows, stats = sw.run_sweep(cls, robot_params(job), sweep_lists(job), out, run_kw=run_kw(job), launch=launch_kw(job),
-                                   extra_columns=extra, progress=job.run.progress)
+        rows, stats = sw.simulate(job, out, extra_columns=extra)
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     summary = dict(stats, errors=len(rows) - len(ok),
                    speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in ok},

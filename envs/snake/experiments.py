@@ -58,10 +58,8 @@ def table1(job, out) -> Result:
 
 # ---- Table 2 ------------------------------------------------------------------------------
 def _sweep(job, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_error_deg", "clearance_min")):
-    cls = robot_cls(job)
     kw = run_kw(job)
-    rows, stats = sw.run_sweep(cls, robot_params(job), sweep_lists(job), out, run_kw=kw, launch=launch_kw(job),
-                               extra_columns=extra, progress=job.run.progress)
+    rows, stats = sw.simulate(job, out, extra_columns=extra)
     from envs.core.batch import available_cores
     nthread = kw["nthread"] or available_cores()
     stats.update(_real_time_factor(rows, stats, nthread), nthread=nthread)
