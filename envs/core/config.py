@@ -77,6 +77,7 @@ class App:
 
 
 schema.store(None, "app_schema", App)
+OPTION_GROUPS = ("hybrid", "paper")          # App's option groups (each also a field of Job)
 GROUPS: dict[str, tuple[str, type]] = {}    # option group -> (robot name, its options dataclass)
 
 
@@ -84,8 +85,8 @@ def option_group(group: str, robot: str):
     """Declare the options of a robot's top-level group (`hybrid.*`, `paper.*`) as a schema
     dataclass: `@option_group("hybrid", "crawler")`.  Only keys given in the config are passed on
     (the engine's own defaults apply otherwise); each is checked against the declaration."""
-    if group not in schema.fields(App) or schema.fields(App)[group].kind is not object:
-        raise TypeError(f"{group}: not an option group of App (add it there as a Dict[str, Any] field)")
+    if group not in OPTION_GROUPS:
+        raise TypeError(f"{group}: not one of {OPTION_GROUPS} (add it to App and Job as a mapping field)")
 
     def register(cls):
         GROUPS[group] = (robot, cls)
@@ -323,7 +324,7 @@ def _check(cfg, c: dict) -> Job:
             raise ConfigError(f"{group}.{next(iter(given))}", given[next(iter(given))],
                               f"no {group}.* options for {cls.name} ({group}.* are {owner}'s)", "unknown key")
         groups[group] = _frozen(schema.check(opts, given, prefix=f"{group}.", what=f"{group} option"))
-    for group in ("hybrid", "paper"):
+    for group in OPTION_GROUPS:
         if group not in GROUPS and c.get(group):
             k = next(iter(c[group]))
             raise ConfigError(f"{group}.{k}", c[group][k], f"no {group}.* options for {cls.name}", "unknown key")
@@ -331,6 +332,8 @@ def _check(cfg, c: dict) -> Job:
     if engine not in cls.engines + ("warp",):
         raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp']} for {cls.name}")
     fallback = ""
+    if run["device"] is not None and not re.fullmatch(r"cpu|cuda(:\d+)?", run["device"]):
+        raise ConfigError("run.device", run["device"], "cpu, cuda or cuda:<index> (engine=warp), or null")
     if engine == "warp":   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted), else installed?
         from envs.core import warp_engine
         fallback = warp_engine.unsupported(cls) or exp_cls.warp
