@@ -36,7 +36,6 @@ def check_or_exit(argv) -> None:
     if set(flags) - {"-m", "--multirun"}:
         return                                     # --help, --cfg, ...: Hydra's own business
     overrides = [a for a in argv if not a.startswith("-")]
-    or_exit(lambda o: ov.check_literals(ov.parse(o)), overrides)       # hydra.* too (an unset env)
     jobs = (or_exit(config.expand_multirun, overrides) if flags
             else [[o for o in overrides if not o.startswith("hydra")]])
     for job in jobs:

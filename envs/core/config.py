@@ -332,8 +332,6 @@ def _check(cfg, c: dict) -> Job:
     if engine not in cls.engines + ("warp",):
         raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp']} for {cls.name}")
     fallback = ""
-    if run["device"] is not None and not re.fullmatch(r"cpu|cuda(:\d+)?", run["device"]):
-        raise ConfigError("run.device", run["device"], "cpu, cuda or cuda:<index> (engine=warp), or null")
     if engine == "warp":   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted), else installed?
         from envs.core import warp_engine
         fallback = warp_engine.unsupported(cls) or exp_cls.warp

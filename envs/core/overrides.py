@@ -44,20 +44,11 @@ def user(parsed) -> list:
     return [o for o in parsed if not o.key_or_group.startswith("hydra") and not o.is_sweep_override()]
 
 
-ENV = re.compile(r"\$\{oc\.env:([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
 def check_literals(parsed) -> None:
-    """No interpolation (`${oc.env:HOME}`, `${eval:...}`) in a value: values are literal.  Hydra's
-    own settings (`hydra.run.dir=...`) may interpolate, but not an unset environment variable."""
-    import os
-
+    """No interpolation (`${oc.env:HOME}`, `${eval:...}`) in a value: values are literal (Hydra's own
+    settings, hydra.*, are checked by envs/core/rundir.py)."""
     for o in parsed:
         if o.key_or_group.startswith("hydra"):
-            unset = [v for v in ENV.findall(o.input_line) if v not in os.environ]
-            if unset:
-                raise ConfigError(o.key_or_group, o.input_line.partition("=")[2],
-                                  "a value whose environment variables are set", f"{unset[0]} is not set")
             continue
         val = o.value() if not o.is_sweep_override() else None
         if any("${" in s for s in _strings(val)) or (o.is_sweep_override() and "${" in o.input_line):
