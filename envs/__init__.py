@@ -15,18 +15,12 @@ if "mujoco" not in __import__("sys").modules:
     gl.configure()   # before MuJoCo is imported: it reads MUJOCO_GL at import
 
 from envs.core import config as _config, report as _report  # noqa: E402,F401  (app, run, report schemas)
-from envs.core.robot import REGISTRY as ROBOTS  # noqa: E402
+from envs.core.robot import REGISTRY as ROBOTS, robot_class  # noqa: E402
 # each import registers a robot and its schemas; this order is the robots' order everywhere (report, tables)
 from envs.crawler.robot import Crawler  # noqa: E402,I001
 from envs.snake.robot import Snake  # noqa: E402,I001
 from envs.bolt.robot import Bolt  # noqa: E402,I001
 from envs.miniaq.robot import MiniAQ  # noqa: E402,I001
-
-def robot_class(name: str):
-    if name not in ROBOTS:
-        raise ConfigError("robot", name, f"one of {sorted(ROBOTS)}")
-    return ROBOTS[name]
-
 
 def load(robot: str, *, cycles: float = 10.0, controller=None, **overrides):
     """A dm_control Environment of `robot` with config parameters `overrides`.

@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import envs  # noqa: E402  (chooses the GL backend before MuJoCo is imported)
-from envs.core import config  # noqa: E402
+from envs.core import config, overrides as ov  # noqa: E402
 
 
 def or_exit(fn, *args):
@@ -36,9 +36,13 @@ def check_or_exit(argv) -> None:
     if set(flags) - {"-m", "--multirun"}:
         return                                     # --help, --cfg, ...: Hydra's own business
     overrides = [a for a in argv if not a.startswith("-")]
-    jobs = config.expand_multirun(overrides) if flags else [[o for o in overrides if not o.startswith("hydra")]]
+    jobs = (or_exit(config.expand_multirun, overrides) if flags
+            else [[o for o in overrides if not o.startswith("hydra")]])
     for job in jobs:
         or_exit(lambda j: config.validate(config.compose(j)), job)
+    # Hydra composes sys.argv again: give it the overrides as checked (an integral float for an
+    # integer parameter, e.g. run.max_steps=1e15 as printed, written as that integer)
+    sys.argv[1:] = flags + or_exit(ov.normalize, overrides, config.schemas())
 
 
 def finish(res, json_path) -> int:

@@ -1,30 +1,32 @@
-"""docs/adding_a_robot.md is complete: a two-link toy crawler written from that list alone runs one
-point through the batch runner, a resumable sweep, the dm_control environment, the one stepper and
-the video.  The toy's files are written into a temporary package, exactly as the list names them."""
+"""docs/adding_a_robot.md is complete: a two-link toy crawler written from that page alone, in the
+files it names (envs/toy/, models/toy/, configs/robot/toy.yaml, configs/experiment/toy_sweep.yaml,
+one import line in envs/__init__.py), in a copy of the project, runs through scripts/run.py (Hydra
+composes it) healthy, and one point through the batch runner, the dm_control environment, the one
+stepper and the video agree."""
 from __future__ import annotations
 
-import importlib
-import sys
+import json
+import shutil
 import textwrap
 
-import numpy as np
 import pytest
 
-import envs
-from envs.core import batch, sweep
 from envs.core.robot import REGISTRY, Robot
-from envs.core.stepper import Stepper
+from tests.util import ROOT, run_script
 
-SCENE = """
+FILES = {
+    "models/toy/scene.xml": """
 <mujoco model="toy scene">
   <include file="toy.xml"/>
   <option timestep="1e-3" integrator="implicitfast" cone="elliptic"/>
+  <default><geom solref="0.005 1"/></default>
   <worldbody><geom name="floor" type="plane" size="0 0 0.05" friction="0.8"/></worldbody>
 </mujoco>
-"""
-ROBOT_XML = """
+""",
+    "models/toy/toy.xml": """
 <mujoco model="toy">
   <compiler angle="radian" autolimits="true"/>
+  <default><geom solref="0.005 1"/></default>
   <worldbody>
     <body name="torso" pos="0 0 0.05">
       <joint name="x" type="slide" axis="1 0 0"/>
@@ -40,12 +42,22 @@ ROBOT_XML = """
   <actuator><position name="hip" joint="hip" kp="2"/></actuator>
   <sensor><framepos name="torso_pos" objtype="body" objname="torso"/></sensor>
 </mujoco>
-"""
-CONFIG = '''
-"""Toy parameters: the one declaration."""
+""",
+    "models/toy/README.md": """
+# Toy crawler
+| parameter | value | where in the MJCF |
+|---|---|---|
+| mu | 0.8 | floor friction (scene.xml), set per point by `Toy.spec()` |
+Assumption: contact solref 0.005 s (stiff enough that the 0.11 kg toy sinks < 2 mm).
+""",
+    "envs/toy/__init__.py": '"""toy: robot and experiments."""\n',
+    "envs/toy/config.py": '''
+"""Toy parameters and experiment options: the one declaration."""
 import dataclasses
+
 from envs.core.config import Experiment, experiment
 from envs.core.schema import param
+
 
 @dataclasses.dataclass
 class Params:
@@ -55,23 +67,27 @@ class Params:
     mu: float = param(0.8, gt=0, le=5, model=True)
     timestep: float = param(1e-3, "s", gt=0, le=1e-2)
 
-@experiment("toy_sweep", "toy.experiments.sweep")
-class Sweep(Experiment):
-    """The toy's sweep (its grid in the YAML)."""
-'''
-ROBOT = '''
-"""Toy two-link crawler: a torso on a skid and one swinging leg."""
-import math, pathlib
-import mujoco, numpy as np
-from dm_control import mujoco as dm_mujoco
-from envs.core.robot import Robot
-from toy import config
 
-MODEL_DIR = pathlib.Path(__file__).resolve().parent / "models" / "toy"
+@experiment("toy_sweep", "envs.toy.experiments.sweep")
+class Sweep(Experiment):
+    """S and V over the grid in configs/experiment/toy_sweep.yaml."""
+''',
+    "envs/toy/robot.py": '''
+"""Toy two-link crawler: a torso on a skid and one swinging leg."""
+import math
+
+import mujoco
+import numpy as np
+from dm_control import mujoco as dm_mujoco
+
+from envs.core.robot import MODELS, Robot
+from envs.toy import config
+
 
 class Physics(dm_mujoco.Physics):
     def torso_x(self):
         return float(self.named.data.sensordata["torso_pos"][0])
+
 
 class Toy(Robot):
     name = "toy"
@@ -79,14 +95,13 @@ class Toy(Robot):
     physics = Physics
     metrics = ("S", "V", "steady")   # every key summarize() returns: the results columns
     columns = ("omega", "A_deg")
-    model_dir = MODEL_DIR
 
     @property
     def period(self):
         return 2 * math.pi / self.p["omega"]
 
     def spec(self):
-        spec = mujoco.MjSpec.from_file(str(MODEL_DIR / "scene.xml"))
+        spec = mujoco.MjSpec.from_file(str(MODELS / "toy" / "scene.xml"))
         spec.geom("floor").friction[0] = self.p["mu"]
         return spec
 
@@ -103,25 +118,70 @@ class Toy(Robot):
     def summarize(self, run):
         st = run.steady
         return dict(S=st.value, V=st.value / self.period, steady=bool(st.steady))
-'''
+''',
+    "envs/toy/experiments.py": '''
+"""Toy experiments: runners runner(job, out) -> Result."""
+from envs.core import sweep as sw
+from envs.core.experiment import Result
+
+
+def sweep(job, out) -> Result:
+    """The job's grid through the one entry to physics (store, health, error); results.csv is the store's."""
+    rows, stats = sw.simulate(job, out)
+    ok = sw.healthy(rows)              # failed or unhealthy points are left out, and counted
+    summary = dict(stats, S_by_omega={f"{r['omega']:g}": r["S"] for r in ok})
+    return Result(summary, rows={"results.csv": rows})
+''',
+    "configs/robot/toy.yaml": "defaults:\n  - toy_schema\n  - _self_\n",
+    "configs/experiment/toy_sweep.yaml": """# @package _global_
+defaults:
+  - /experiment_schema@experiment: toy_sweep
+  - override /robot: toy
+
+sweep:
+  omega: [4.0, 6.0]
+
+run:
+  cycles: 4
+  stop_when_steady: false
+""",
+}
+PATHS = """
+import json, sys
+import numpy as np
+import envs
+from envs.core import batch
+from envs.core.render import render_video
+from envs.core.stepper import Stepper
+
+toy = envs.robot_class("toy")
+run = batch.run_point(dict(omega=6.0), toy, cycles=1)
+env = envs.load("toy", cycles=1, omega=6.0)          # one period
+ts = env.reset()
+while not ts.last():
+    ts = env.step(np.zeros(0))
+step = Stepper(toy(omega=6.0))                       # the viewer's and the video's path
+step(step.robot.steps_per_cycle)
+video = render_video(toy(omega=6.0), sys.argv[1], cycles=0.5, width=160, height=120)
+print(json.dumps(dict(error=run.error, batch=float(run.cycle_values[0]), env=float(env.physics.data.qpos[0]),
+                      stepper=float(step.data.qpos[0]), frames=video["frames"], bytes=video["bytes"])))
+"""
 
 
 @pytest.fixture(scope="module")
-def toy(tmp_path_factory):
-    root = tmp_path_factory.mktemp("toypkg")
-    pkg = root / "toy"
-    (pkg / "models" / "toy").mkdir(parents=True)
-    (pkg / "models" / "toy" / "toy.xml").write_text(ROBOT_XML)
-    (pkg / "models" / "toy" / "scene.xml").write_text(SCENE)
-    (pkg / "__init__.py").write_text('"""A toy robot."""\n')
-    (pkg / "config.py").write_text(textwrap.dedent(CONFIG))
-    (pkg / "robot.py").write_text(textwrap.dedent(ROBOT))
-    sys.path.insert(0, str(root))
-    try:
-        yield importlib.import_module("toy.robot").Toy
-    finally:
-        sys.path.remove(str(root))
-        REGISTRY.pop("toy", None)
+def project(tmp_path_factory):
+    """A copy of the project with the toy added exactly where docs/adding_a_robot.md says."""
+    root = tmp_path_factory.mktemp("project")
+    for d in ("envs", "configs", "models", "scripts"):
+        shutil.copytree(ROOT / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
+    for path, text in FILES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text).lstrip())
+    init = root / "envs" / "__init__.py"                   # "add one import line"
+    line = "from envs.miniaq.robot import MiniAQ  # noqa: E402,I001\n"
+    assert line in init.read_text()
+    init.write_text(init.read_text().replace(line, line + "from envs.toy.robot import Toy  # noqa: E402,I001\n"))
+    return root
 
 
 def test_contract_is_enforced():
@@ -130,28 +190,30 @@ def test_contract_is_enforced():
     assert "incomplete" not in REGISTRY
 
 
-def test_toy_robot_runs_on_every_path(toy, tmp_path):
-    assert envs.robot_class("toy") is toy
-    run = batch.run_point(dict(omega=6.0), toy, cycles=3)
-    assert run.error is None and len(run.cycle_values) == 3
-    assert np.isfinite(toy(omega=6.0).summarize(run)["S"])
-
-    rows, stats = sweep.run_sweep(toy, {}, {"omega": [6.0]}, tmp_path, run_kw=dict(cycles=3), progress=False)
-    assert stats["computed"] == 1 and (tmp_path / "results.csv").exists()
-
-    env = envs.load("toy", cycles=1, omega=6.0)          # one period
-    ts = env.reset()
-    while not ts.last():
-        ts = env.step(np.zeros(0))
-    np.testing.assert_allclose(env.physics.data.qpos[0], run.cycle_values[0], rtol=0, atol=1e-12)
-
-    step = Stepper(toy(omega=6.0))                          # the viewer's and the video's path
-    step(step.robot.steps_per_cycle)
-    np.testing.assert_allclose(step.data.qpos[0], run.cycle_values[0], rtol=0, atol=1e-12)
+def test_toy_runs_through_scripts_run_healthy(project, tmp_path):
+    out = tmp_path / "run"
+    r = run_script(project / "scripts" / "run.py", "experiment=toy_sweep", "run.progress=false",
+                   f"hydra.run.dir={out}", cwd=project)
+    assert r.returncode == 0, r.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["points"] == 2 and summary["failed_points"] == 0 and summary["all_healthy"] is True
+    header, *lines = (out / "results.csv").read_text().splitlines()
+    cols = header.split(",")
+    assert cols[:2] == ["omega", "A_deg"] and {"S", "V", "steady", "max_penetration", "error"} <= set(cols)
+    rows = [dict(zip(cols, line.split(","))) for line in lines]
+    # the toy's declared metrics, each point healthy: penetration below Robot.max_penetration (2 mm)
+    assert [float(x["omega"]) for x in rows] == [4.0, 6.0] and all(x["error"] == "" for x in rows)
+    assert all(0 <= float(x["max_penetration"]) < Robot.max_penetration for x in rows)
+    assert all(abs(float(x["S"])) > 1e-5 for x in rows)     # a finite, non-zero step (m per period; ~0.1 mm)
+    assert summary["S_by_omega"] == {f"{float(x['omega']):g}": float(x["S"]) for x in rows}
 
 
-def test_toy_robot_video(toy, tmp_path):
-    from envs.core.render import render_video
-
-    info = render_video(toy(omega=6.0), tmp_path / "toy.mp4", cycles=0.5, width=160, height=120)
-    assert info["frames"] > 2 and info["bytes"] > 1000
+def test_toy_every_path_agrees(project, tmp_path):
+    (project / "paths.py").write_text(PATHS)
+    r = run_script(project / "paths.py", tmp_path / "toy.mp4", cwd=project)
+    assert r.returncode == 0, r.stderr[-3000:]
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["error"] is None
+    # one period: the batch runner, the dm_control environment and the stepper are the same steps
+    assert abs(res["env"] - res["batch"]) <= 1e-12 and abs(res["stepper"] - res["batch"]) <= 1e-12
+    assert res["frames"] > 2 and res["bytes"] > 1000

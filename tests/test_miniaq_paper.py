@@ -305,16 +305,14 @@ def test_gait_sweep_paper_engine_and_bad_settings(tmp_path):
     assert [r["gait"] for r in rows] == ["trot", "pronk"] and s["engine"] == "paper" and s["errors"] == 0
     assert float(rows[0]["speed"]) > 5 * abs(float(rows[1]["speed"]))
     # bad engine settings are config errors (scripts/run.py: exit 2 before anything runs)
-    from omegaconf import OmegaConf
-
     from envs.core import config
     from envs.core.errors import ConfigError
     from envs.miniaq import experiments as ex
     with pytest.raises(ConfigError, match="engine"):
         ex.engine_of(config.compose(["experiment=miniaq_trot", "engine=hybrid"]))
     with pytest.raises(ConfigError, match="paper.rtl"):
-        ex.paper_kw(OmegaConf.create({"engine": "paper", "paper": {"rtl": 1e-3}}))
-    assert ex.paper_kw(OmegaConf.create({"paper": {"clip_normal": True}})) == {"clip_normal": True}
+        ex.paper_kw(config.compose(["experiment=miniaq_trot", "engine=paper", "+paper.rtl=1e-3"]))
+    assert ex.paper_kw(config.compose(["experiment=miniaq_trot", "+paper.clip_normal=true"])) == {"clip_normal": True}
 
 
 @pytest.mark.slow

@@ -36,7 +36,7 @@ def test_frequency_sweep_writes_contract_files(tmp_path):
 
 @pytest.mark.parametrize("override, param", [
     ("sweep.omega=[1,-2]", "sweep.omega"),
-    ("robot.mu=0", "mu"),
+    ("robot.mu=0", "robot.mu"),
     ("robot.A_deg=70", "A_deg"),
     ("robot.name=hexapod", "robot"),
     ("+sweep.nonsense=[1]", "sweep.nonsense"),

@@ -230,7 +230,7 @@ def test_failing_first_point_keeps_every_column(tmp_path):
     assert "MuJoCo warning" in bad["error"] and bad["S"] == "" and bad["tracking_error_deg"] == ""
     assert good["error"] == "" and float(good["tracking_error_deg"]) < 1
     s = _strict_json(tmp_path / "summary.json")
-    assert s["failed_points"] == 1 and s["all_healthy"] is False and list(s["S_by_omega"]) == ["4"]
+    assert s["failed_points"] == 1 and s["all_healthy"] is False and list(s["S_by_point"]) == ["omega=4,kp=400"]
     assert (tmp_path / "S_V_vs_omega.png").exists()
 
 

@@ -13,28 +13,28 @@ from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
 from envs.bolt import plots
-from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
 
 
-def _single(cfg):
+def _single(job):
     """The robot point of a single-run experiment (a sweep list picks its first value) and run options."""
-    cls = robot_cls(cfg)
-    lists = sweep_lists(cfg)
+    cls = robot_cls(job)
+    lists = sweep_lists(job)
     for k, v in lists.items():
         if k not in cls.defaults:
             raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
-    robots = [cls(**dict(robot_params(cfg), **combo)) for combo in sw.grid(lists)]   # validation first
-    kw = run_kw(cfg)
+    robots = [cls(**dict(robot_params(job), **combo)) for combo in sw.grid(lists)]   # validation first
+    kw = run_kw(job)
     kw.pop("retry_failed")
     kw["nthread"] = 1 if kw["nthread"] is None else kw["nthread"]
     return cls, robots, kw
 
 
 # ---- bolt_foot_path ------------------------------------------------------------------
-def foot_path(cfg, out) -> Result:
+def foot_path(job, out) -> Result:
     """Fig. 5(b): body fixed in the air, slow crank: the twin's foot path in {B} against the
     closed-form kinematics.  summary.json, foot_path.csv, foot_path.png."""
-    cls, robots, kw = _single(cfg)
+    cls, robots, kw = _single(job)
     r = robots[0]
     if not r.p["body_fixed"]:
         raise ConfigError("robot.body_fixed", r.cfg["body_fixed"], "true for the foot-path experiment")
@@ -73,9 +73,9 @@ TIMESERIES = ("t", "x", "y", "y_dot", "theta_1d_deg", "q_1_deg", "q_1_dot", "q_2
               "foot_x_B", "foot_y_B")
 
 
-def running(cfg, out) -> Result:
+def running(job, out) -> Result:
     """Figs. 11-14: running from rest on the boom.  summary.json, timeseries.csv, plots."""
-    cls, robots, kw = _single(cfg)
+    cls, robots, kw = _single(job)
     r = robots[0]
     kw["stop_when_steady"] = False
     r.model()                              # compile outside the timing
@@ -123,14 +123,13 @@ SWEEP_COLUMNS = ("speed", "stride_time", "crank_period_measured", "duty_factor",
     "limits_ok")
 
 
-def speed_sweep(cfg, out) -> Result:
+def speed_sweep(job, out) -> Result:
     """Speed, stride time, peak torque and power per crank rate.  results.csv, speed_sweep.png."""
-    cls = robot_cls(cfg)
-    kw = run_kw(cfg)
-    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw, launch=launch_kw(cfg),
-                               extra_columns=SWEEP_COLUMNS, progress=cfg.run.progress)
+    cls = robot_cls(job)
+    kw = run_kw(job)
+    rows, stats = sw.simulate(job, out, extra_columns=SWEEP_COLUMNS)
     steps_per_s = stats["steps_per_s"]
-    dt = cls(**robot_params(cfg)).timestep_max
+    dt = cls(**robot_params(job)).timestep_max
     done = [r for r in sw.healthy(rows) if isinstance(r.get("speed"), float)]   # flagged points left out
     ok = [r for r in done if r["limits_ok"] is True]
     summary = dict(stats, real_time_factor=steps_per_s * dt if steps_per_s == steps_per_s else math.nan,
@@ -203,16 +202,16 @@ def in_place_belt_speed(cls, params: dict, crank_period: float, kw: dict, *, tol
     return out, hist
 
 
-def treadmill(cfg, out) -> Result:
+def treadmill(job, out) -> Result:
     """Sec. 6.1-6.2: the leg free in x and y on the framing over a treadmill belt; for each crank
     period the belt speed that keeps it running in place.  results.csv, summary.json,
     treadmill.png; the crank period for experiment.target_speed (3.2 m/s)."""
-    cls = robot_cls(cfg)
-    params = robot_params(cfg)
-    periods = [float(T) for T in sweep_lists(cfg).get("crank_period", [params["crank_period"]])]
-    ex = options(cfg)
+    cls = robot_cls(job)
+    params = robot_params(job)
+    periods = [float(T) for T in sweep_lists(job).get("crank_period", [params["crank_period"]])]
+    ex = options(job)
     tol, max_iter, target = float(ex["tolerance"]), int(ex["max_iter"]), float(ex["target_speed"])
-    kw = run_kw(cfg)
+    kw = run_kw(job)
     kw.pop("retry_failed")
     kw["stop_when_steady"] = False
     for T in periods:          # validation before anything runs; the step budget bounds the point's every run
@@ -229,7 +228,7 @@ def treadmill(cfg, out) -> Result:
         row["crank_period"], row["error"], row["revolutions"] = T, s.get("error") or "", kw_T["cycles"]
         rows.append(row)
         history[f"{T:g}"] = [[float(v), float(f)] for v, f in hist]
-        if cfg.run.progress:
+        if job.run.progress:
             print(f"crank period {T:g} s: belt {row['belt_speed']:.3f} m/s, mean x velocity "
                   f"{row['mean_x_velocity']:+.4f} m/s after {row['iterations']} runs", flush=True)
     ok = [r for r in rows if not r["error"] and r["belt_speed"] == r["belt_speed"]]

@@ -13,12 +13,14 @@ import dataclasses
 import itertools
 import pathlib
 import re
-from typing import Any, ClassVar, Dict, Optional
+import weakref
+from typing import Any, ClassVar, Dict, Mapping, Optional
 
 from omegaconf import MISSING, OmegaConf
 
 from envs.core import schema
 from envs.core.errors import ConfigError
+from envs.core.robot import REGISTRY, robot_class
 from envs.core.schema import param
 
 CONFIG_DIR = pathlib.Path(__file__).resolve().parents[2] / "configs"
@@ -70,9 +72,78 @@ class App:
                                        "runner; envs/core/warp_engine.py); a robot may offer reference engines")
     hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid settings
     paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq engine=paper settings
+    # ^ option groups of a robot's reference engine: typed by the dataclass the robot registers with
+    #   `option_group` (unknown keys and out-of-range values rejected like any other)
 
 
 schema.store(None, "app_schema", App)
+OPTION_GROUPS = ("hybrid", "paper")          # App's option groups (each also a field of Job)
+GROUPS: dict[str, tuple[str, type]] = {}    # option group -> (robot name, its options dataclass)
+
+
+def option_group(group: str, robot: str):
+    """Declare the options of a robot's top-level group (`hybrid.*`, `paper.*`) as a schema
+    dataclass: `@option_group("hybrid", "crawler")`.  Only keys given in the config are passed on
+    (the engine's own defaults apply otherwise); each is checked against the declaration."""
+    if group not in OPTION_GROUPS:
+        raise TypeError(f"{group}: not one of {OPTION_GROUPS} (add it to App and Job as a mapping field)")
+
+    def register(cls):
+        GROUPS[group] = (robot, cls)
+        return cls
+    return register
+
+
+class Frozen(Mapping):
+    """A read-only mapping whose keys also read as attributes (`job.run.cycles`)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, d=()):
+        object.__setattr__(self, "_d", dict(d))
+
+    def __getitem__(self, k):
+        return self._d[k]
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self):
+        return len(self._d)
+
+    def __getattr__(self, k):
+        try:
+            return self._d[k]
+        except KeyError:
+            raise AttributeError(k) from None
+
+    def __setattr__(self, k, v):
+        raise TypeError("a Job is read-only")
+
+    def __repr__(self):
+        return f"Frozen({self._d!r})"
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """A composed config checked once: what every runner reads (read-only mappings).
+
+    robot: every robot.* value, checked against the robot's Params (also those a sweep overrides);
+    sweep: name -> tuple of checked values (any number of keys); run: RunParams' values; experiment:
+    the experiment's declared options; hybrid/paper: the given keys of the robot's option groups."""
+
+    robot_cls: type
+    robot: Mapping[str, Any]
+    sweep: Mapping[str, tuple]
+    run: Mapping[str, Any]
+    experiment: Mapping[str, Any]
+    engine: str
+    engine_fallback: str = ""
+    hybrid: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
+    paper: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
+
+    def __getitem__(self, key: str):          # job["run"]: the older dict-style reading
+        return getattr(self, key)
 
 
 def experiment(name, runner: str | None = None):
@@ -105,17 +176,29 @@ def compose(overrides=()):
     from hydra import compose as _compose, initialize_config_dir
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
-    import envs  # noqa: F401  (registers every robot's and experiment's schema)
+    from envs.core import overrides as ov
 
+    ov.check_literals(ov.parse(overrides))
+    overrides = ov.normalize(overrides, schemas())
     try:
         with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
-            return _compose(config_name="config", overrides=list(overrides))
+            cfg = _compose(config_name="config", overrides=list(overrides))
     except MissingConfigException as e:
         m = re.search(r"Could not find '([^']+)/([^']+)'", str(e))
         group, option = (m.group(1), m.group(2)) if m else ("config", str(e))
         raise ConfigError(group, option, f"one of {options(group)}", f"unknown {group}") from None
     except ConfigCompositionException as e:
         raise _from_omegaconf(e, overrides) from None
+    ov.check_booleans(ov.parse(overrides), schemas(cfg))
+    return cfg
+
+
+def schemas(cfg=None) -> dict:
+    """node -> the schema classes of its keys: every robot's Params, or the composed config's."""
+    if cfg is None:
+        return {"run": [RunParams], "robot": [c.Params for c in REGISTRY.values()]}
+    return {"run": [RunParams], "robot": [robot_class(cfg.robot.get("name")).Params],
+            "experiment": [schema_of_experiment(cfg)]}
 
 
 def options(group: str) -> list[str]:
@@ -125,6 +208,7 @@ def options(group: str) -> list[str]:
 def _from_omegaconf(e, overrides) -> ConfigError:
     cause = e.__cause__
     key = getattr(cause, "full_key", None) or ""
+    key = re.sub(r"\[\d+\]$", "", key)          # a list element's error names its list
     value = None
     for o in overrides:
         k, _, v = o.lstrip("+~").partition("=")
@@ -153,12 +237,10 @@ def known_keys(node: str, overrides=()) -> list[str]:
 
 def allowed(key: str, overrides=()) -> str:
     """The allowed range of a dotted key, from its schema (robot: the one `overrides` choose)."""
-    import envs
-
     head, _, name = key.partition(".")
     sch = {"run": RunParams}.get(head)
     if head == "robot":
-        sch = envs.robot_class(compose(overrides).robot.name).Params
+        sch = robot_class(compose(overrides).robot.name).Params
     if sch is not None and name in schema.fields(sch):
         return schema.fields(sch)[name].allowed
     return "a value of the declared type"
@@ -170,22 +252,52 @@ NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 def robot_point(cfg):
     """The robot point of a config: its class and robot.* parameters (sweep lists ignored)."""
-    import envs
-
     c = OmegaConf.to_container(cfg.robot, resolve=True)
-    return envs.robot_class(c.pop("name", None))(**c)
+    return robot_class(c.pop("name", None))(**c)
 
 
-def validate(cfg) -> dict:
-    """Check every node of a composed config against its schema, before anything is written.
+def validate(cfg) -> Job:
+    """Check every node of a composed config against its schema, before anything is written: the
+    frozen `Job`.  Checked once per config: a later call with the same (unchanged) config returns
+    the same Job."""
+    from omegaconf.errors import OmegaConfBaseException
 
-    Returns the plain values: {robot_cls, robot, sweep, run, experiment, engine}.
-    """
-    import envs
+    if isinstance(cfg, Job):
+        return cfg
+    try:
+        text = OmegaConf.to_yaml(cfg)
+    except OmegaConfBaseException as e:
+        raise _interpolation_error(e) from None
+    hit = _JOBS.get(cfg) if OmegaConf.is_config(cfg) else None
+    if hit is not None and hit[0] == text:
+        return hit[1]
+    try:
+        c = OmegaConf.to_container(cfg, resolve=True)
+    except OmegaConfBaseException as e:
+        raise _interpolation_error(e) from None
+    job = _check(cfg, c)
+    if OmegaConf.is_config(cfg):
+        _JOBS[cfg] = (text, job)
+    return job
 
-    c = OmegaConf.to_container(cfg, resolve=True)
-    cls = envs.robot_class(c["robot"].get("name"))
-    robot = {k: v for k, v in c["robot"].items() if k != "name"}
+
+_JOBS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _interpolation_error(e) -> ConfigError:
+    key = getattr(e, "full_key", None) or "config"
+    return ConfigError(key, getattr(e, "value", None) or "${...}", "a literal value (interpolations are not "
+                       "accepted)", str(e).splitlines()[0])
+
+
+def _frozen(d: dict) -> Frozen:
+    return Frozen({k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+
+
+def _check(cfg, c: dict) -> Job:
+    cls = robot_class(c["robot"].get("name"))
+    robot = schema.check(cls.Params, {k: v for k, v in c["robot"].items() if k != "name"}, prefix="robot.",
+                         what=f"{cls.name} parameter")       # every value, also those a sweep overrides
     run = schema.check(RunParams, c.get("run", {}), prefix="run.", what="run setting")
     if run["launcher"] == "ray":
         import importlib.util
@@ -204,7 +316,18 @@ def validate(cfg) -> dict:
             raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
         if not vals:
             raise ConfigError(f"sweep.{k}", v, "a non-empty list")
-        sweep[k] = [schema.value(fields[k], x, f"sweep.{k}") for x in vals]
+        sweep[k] = tuple(schema.value(fields[k], x, f"sweep.{k}") for x in vals)
+    groups = {}
+    for group, (owner, opts) in GROUPS.items():
+        given = c.get(group) or {}
+        if given and owner != cls.name:
+            raise ConfigError(f"{group}.{next(iter(given))}", given[next(iter(given))],
+                              f"no {group}.* options for {cls.name} ({group}.* are {owner}'s)", "unknown key")
+        groups[group] = _frozen(schema.check(opts, given, prefix=f"{group}.", what=f"{group} option"))
+    for group in OPTION_GROUPS:
+        if group not in GROUPS and c.get(group):
+            k = next(iter(c[group]))
+            raise ConfigError(f"{group}.{k}", c[group][k], f"no {group}.* options for {cls.name}", "unknown key")
     engine = c.get("engine", "mujoco")
     if engine not in cls.engines + ("warp",):
         raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp']} for {cls.name}")
@@ -216,8 +339,8 @@ def validate(cfg) -> dict:
             engine = "mujoco"
         else:
             warp_engine.check_installed()
-    return dict(robot_cls=cls, robot=robot, sweep=sweep, run=run, experiment=exp, engine=engine,
-                engine_fallback=fallback)
+    return Job(robot_cls=cls, robot=_frozen(robot), sweep=Frozen(sweep), run=_frozen(run),
+               experiment=_frozen(exp), engine=engine, engine_fallback=fallback, **groups)
 
 
 def schema_of_experiment(cfg):
@@ -228,9 +351,9 @@ def schema_of_experiment(cfg):
 
 def expand_multirun(overrides) -> list[list[str]]:
     """Each job's overrides of a Hydra multirun (comma lists, range(), choice()); hydra.* dropped."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from envs.core import overrides as ov
 
-    parsed = OverridesParser.create().parse_overrides([o for o in overrides if not o.startswith("hydra")])
+    parsed = ov.parse([o for o in overrides if not o.startswith("hydra")])
     lists = [[f"{o.get_key_element()}={v}" for v in o.sweep_string_iterator()] if o.is_sweep_override()
              else [o.input_line] for o in parsed]
     return [list(job) for job in itertools.product(*lists)]

@@ -1,12 +1,12 @@
-"""What every experiment runner shares: `runner(cfg, out) -> Result` (or a bare summary dict),
-named by `experiment.runner` in its declared options (envs/<robot>/config.py), and the one shell
-that runs it (`run`): the config is checked first, the runner computes, and the shell writes what
-it returns -- its tables (CSV), its plots (PNG, drawn by the robot's plot functions) and
-`summary.json`.  Sweeps keep `results.csv` in the resumable store (envs/core/store.py), which
-writes it as points finish.
+"""What every experiment runner shares: `runner(job, out) -> Result` (or a bare summary dict), where
+`job` is the config checked once (`envs.core.config.Job`: frozen, typed), named by `experiment.runner`
+in its declared options (envs/<robot>/config.py), and the one shell that runs it (`compute`): the
+config is checked first, the runner computes, and the shell writes what it returns -- its tables
+(CSV), its plots (PNG, drawn by the robot's plot functions) and `summary.json`.  Sweeps keep
+`results.csv` in the resumable store (envs/core/store.py), which writes it as points finish.
 
-Runners read their inputs through these helpers, which return values already checked
-against the schemas (envs/core/config.py), so a runner never sees an unchecked value.
+Runners read the job's values directly (`job.run.cycles`, `job.robot`, `job.sweep`) or through
+these helpers (plain copies); a runner never sees an unchecked value.
 """
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ import dataclasses
 import logging
 import sys
 from typing import Callable
-
-from omegaconf import OmegaConf
 
 from envs.core import config
 
@@ -68,16 +66,19 @@ class Result:
         write_json(out / "summary.json", self.summary)
 
 
-def robot_params(cfg) -> dict:
-    """The robot's parameters from the config (without its name)."""
-    p = OmegaConf.to_container(cfg.robot, resolve=True)
-    p.pop("name", None)
-    return p
+def robot_params(job) -> dict:
+    """The robot's base parameters (checked; without its name): a runner's own copy."""
+    return _plain(config.validate(job).robot)
+
+
+def _plain(m) -> dict:
+    """A Job's read-only mapping as a plain dict of lists (a runner's own copy)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in m.items()}
 
 
 def sweep_lists(cfg) -> dict:
     """sweep.<name>: [values], each value checked against the robot parameter's declaration."""
-    return config.validate(cfg)["sweep"]
+    return _plain(config.validate(cfg).sweep)
 
 
 def run_kw(cfg) -> dict:
@@ -103,7 +104,7 @@ def robot_cls(cfg):
 
 def options(cfg) -> dict:
     """The experiment's options (checked against its declared dataclass)."""
-    return config.validate(cfg)["experiment"]
+    return _plain(config.validate(cfg).experiment)
 
 
 def compute(cfg, out) -> Result:
@@ -111,15 +112,13 @@ def compute(cfg, out) -> Result:
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
-    import hydra.utils
-
     v = config.validate(cfg)
     out = pathlib.Path(out)
     if v["engine_fallback"]:        # engine=warp asked for what MuJoCo Warp cannot run: said, then the C engine
         note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
-    result = hydra.utils.get_method(v["experiment"]["runner"])(cfg, out)
+    result = runner_of(v)(v, out)
     if not isinstance(result, Result):
         result = Result(result)
     if v["engine_fallback"]:
@@ -127,6 +126,19 @@ def compute(cfg, out) -> Result:
                               engine_fallback=v["engine_fallback"])
     result.write(out)
     return result
+
+
+def runner_of(job) -> Callable:
+    """The experiment's runner, `runner(job, out) -> Result`: the callable its declaration names
+    (`@experiment("<name>", "<module>.<function>")`, imported when first run)."""
+    import importlib
+
+    path = job.experiment["runner"]
+    module, _, name = path.rpartition(".")
+    fn = getattr(importlib.import_module(module), name, None) if module else None
+    if not callable(fn):
+        raise TypeError(f"experiment {job.experiment['name']}: runner {path!r} is not a function")
+    return fn
 
 
 def run(cfg, out) -> dict:

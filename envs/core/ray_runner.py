@@ -51,10 +51,10 @@ def init(address=None, num_cpus=None):
 def _chunk_task(robot_name, cfgs, run_kw):
     """On a Ray worker: run these points on the batch runner; (values, error, steps) per point
     (values: metrics and health, as a local run gives them: envs.core.batch.batch_values)."""
-    import envs
     from envs.core import batch
+    from envs.core.robot import robot_class
 
-    cls = envs.robot_class(robot_name)
+    cls = robot_class(robot_name)
     robots = [cls(**c) for c in cfgs]
     runs = batch.run_points(robots, cls, **run_kw)
     return [(*batch.batch_values(r, run), run.cycles * r.steps_per_cycle) for r, run in zip(robots, runs)]

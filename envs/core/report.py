@@ -140,10 +140,10 @@ def claim_modules() -> dict:
     """robot -> its `envs/<robot>/claims.py` module, for every robot package that has one."""
     import importlib
 
-    import envs
+    from envs.core.robot import REGISTRY
 
     mods = {}
-    for name in envs.ROBOTS:
+    for name in REGISTRY:
         try:
             mods[name] = importlib.import_module(f"envs.{name}.claims")
         except ModuleNotFoundError:
@@ -338,9 +338,9 @@ class FidelityReport(Experiment):
     reduced: bool = param(False, note="true: CI's reduced grids")
 
 
-def runner(cfg, out) -> dict:
-    """`f(cfg, out)`: the report into the run directory (experiment.reduced: the CI grids)."""
-    reduced = bool(cfg.experiment.reduced)
+def runner(job, out) -> dict:
+    """The report into the run directory (experiment.reduced: the CI grids)."""
+    reduced = bool(job.experiment.reduced)
     out = pathlib.Path(out)
     path = generate(out, reduced=reduced, work=out / "work")
     shutil.rmtree(out / "work", ignore_errors=True)

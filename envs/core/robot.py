@@ -71,6 +71,16 @@ DEFAULT_MAX_STEPS = 100_000_000
 CORE_CODE = ("robot.py", "inputs.py", "metrics.py")
 
 
+def robot_class(name: str):
+    """The registered Robot subclass called `name` (one-line ConfigError otherwise).  The package
+    `envs` registers every robot when it is imported, which Python does before any `envs.core`
+    module runs: core never imports the robot packages."""
+    if name not in REGISTRY:
+        from envs.core.errors import ConfigError
+        raise ConfigError("robot", name, f"one of {sorted(REGISTRY)}")
+    return REGISTRY[name]
+
+
 def to_si(params: dict) -> dict:
     """Config names -> SI: `psi_deg` becomes `psi` in radians; other keys unchanged.
 

@@ -233,25 +233,25 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
 
 
 # ---- the experiment ---------------------------------------------------------------------------
-def batch_path_engine(cfg) -> sw.Engine:
+def batch_path_engine(job) -> sw.Engine:
     """The engine the worlds run on: the configured engine's batch path (envs.core.sweep.engine_for:
     the native batch runner, locally or through Ray, or MuJoCo Warp).  A reference engine (the
     crawler's hybrid model, MinIAQ's paper model) is refused, never silently replaced."""
     from envs.core.experiment import launch_kw, run_kw
-    name = config.validate(cfg)["engine"]
+    name = config.validate(job)["engine"]
     if name not in sw.BATCH_ENGINES:
         raise ConfigError("engine", name, f"an engine of the batch path {list(sw.BATCH_ENGINES)}",
                           "robustness worlds run through envs.core.sweep.run_rows' batch engine")
-    return sw.engine_for(name, run_kw(cfg), **launch_kw(cfg))
+    return sw.engine_for(name, run_kw(job), **launch_kw(job))
 
 
-def worlds(cfg):
+def worlds(job):
     """(robots, meta, key, variable names, X, dists, merit, options) of the configured experiment,
     everything validated before anything is simulated."""
     from envs.core.experiment import options, robot_cls, robot_params
-    opts = options(cfg)
-    cls = robot_cls(cfg)
-    base = robot_params(cfg)
+    opts = options(job)
+    cls = robot_cls(job)
+    base = robot_params(job)
     dists = parse_spread(cls, opts["spread"], cls(**base).cfg)     # the robot's own values checked first
     merit = parse_merit(cls, opts["merit"])
     points, names, X = draw(cls, base, dists, int(opts["n"]), int(opts["seed"]))
@@ -262,16 +262,16 @@ def worlds(cfg):
     return robots, meta, key, names, X, dists, merit, opts
 
 
-def robustness(cfg, out):
+def robustness(job, out):
     """The runner of every <robot>_robustness experiment (module docstring): the worlds go to the
     store (results.csv) as they finish; the Result holds sensitivity.csv, robustness.png, the summary."""
     from functools import partial
 
     from envs.core.experiment import Result
     from envs.core.robustness_plot import plot_robustness
-    robots, meta, key, names, X, dists, merit, opts = worlds(cfg)
-    engine = batch_path_engine(cfg)
-    kw = config.validate(cfg)["run"]
+    robots, meta, key, names, X, dists, merit, opts = worlds(job)
+    engine = batch_path_engine(job)
+    kw = config.validate(job)["run"]
     rows, stats = sw.run_rows(robots, out, key=key, engine=engine, meta=meta, extra_columns=tuple(merit),
                               progress=kw["progress"], retry_failed=kw["retry_failed"])
     res = analyse(rows, X, names, merit, drawn=sum(len(d.variables) for d in dists))

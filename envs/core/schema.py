@@ -78,6 +78,13 @@ class Field:
 
     @property
     def allowed(self) -> str:
+        if self.kind is list:
+            return "a list of numbers, each " + self.spec.text(self.optional)
+        if self.kind is bool:
+            return "true or false" + (", or null" if self.optional else "")
+        if self.kind is str and not self.spec.choices:
+            return "a string" + (f" ({self.spec.note})" if self.spec.note else "") + (
+                ", or null" if self.optional else "")
         return self.spec.text(self.optional)
 
 
@@ -135,15 +142,18 @@ def value(f: Field, v, key: str):
             return None
         raise ConfigError(key, v, f.allowed, "a value is required")
     if f.kind is list:
-        if not isinstance(v, (list, tuple)) or not all(_is_number(x) and math.isfinite(x) for x in v):
+        if not isinstance(v, (list, tuple)):
             raise ConfigError(key, v, f.allowed, "a list of finite numbers")
+        for i, x in enumerate(v):
+            if not (_is_number(x) and math.isfinite(x)):
+                raise ConfigError(key, v, f.allowed, f"element {i}, {x!r}, is not a finite number")
         bad = [x for x in v if not f.spec.contains(x)]
         if bad:                                  # a list's bounds hold for each element
             raise ConfigError(key, v, f.allowed, f"element {bad[0]!r} is out of range")
         return [float(x) for x in v]
     if f.kind is bool:
         if not isinstance(v, bool):
-            raise ConfigError(key, v, "true or false", "not a boolean")
+            raise ConfigError(key, v, f.allowed, "not a boolean")
         return v
     if f.kind is str:
         if not isinstance(v, str):

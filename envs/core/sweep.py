@@ -151,6 +151,18 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
                     filename=filename, progress=progress, retry_failed=retry_failed)
 
 
+def simulate(job, out: pathlib.Path, *, extra_columns=(), filename="results.csv") -> tuple[list, dict]:
+    """The one way from a checked config (`envs.core.config.Job`) to physics on the batch path: the
+    job's grid (base robot parameters x every sweep list) with its engine (mujoco, warp), run settings
+    and launcher, through the run directory's resumable store; every row carries the health columns
+    and `error`.  Returns (rows in grid order, stats)."""
+    from envs.core.experiment import launch_kw, run_kw
+
+    return run_sweep(job.robot_cls, dict(job.robot), {k: list(v) for k, v in job.sweep.items()}, out,
+                     run_kw=run_kw(job), launch=launch_kw(job), extra_columns=extra_columns, filename=filename,
+                     progress=job.run.progress)
+
+
 def columns_of(robot_cls, key, extra_columns=(), engine_metrics=(), metrics=None) -> list:
     """The declared header of a results file: key columns, metrics (extra_columns first, then the
     robot's declared ones, or `metrics`, then the engine's), health, error."""
@@ -185,6 +197,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         engine.check(robots)                                   # ConfigError before anything is written
     header = columns_of(cls, key, extra_columns, engine.metrics, metrics)
     metric_cols = [c for c in header if c not in key and c != "error"]
+    result_cols = [c for c in metric_cols if c not in cls.health_columns() + BOOKKEEPING]
     keyrows = [{**r.cfg, **m} for r, m in zip(robots, meta)]
     versions = {**engine.versions(cls), "code": cls.code_hash()}      # code: the robot package's
     schema = sorted(set(cls.metrics if metrics is None else metrics) | set(engine.metrics)
@@ -223,6 +236,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 why = st.stale_reason(s.ident, docs[i])
             elif retry_failed and s.error:
                 why = "previous error"
+            elif not s.error and not _has_result(s.values(), result_cols):
+                why = "empty result"               # stored before empty results were flagged
             else:
                 continue
             todo.append(i)
@@ -238,6 +253,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             if extra:
                 raise RuntimeError(f"{cls.__name__}: results values {sorted(extra)} are not declared in "
                                    f"{cls.__name__}.metrics")
+            if not error and not _has_result(values, result_cols):
+                error = EMPTY                  # an allowed point with no result is never a silent empty row
             row = {**{c: None for c in metric_cols}, **keyrows[i],
                    **{c: v for c, v in values.items() if c not in K}, "error": error or ""}
             committer.put(keys[i], idents[i][0], idents[i][1], row, row["error"])   # its own transaction
@@ -271,6 +288,35 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
     if moved is not None:
         stats["moved_aside"] = moved.name
     return ordered, stats
+
+
+BOOKKEEPING = ("cycles",)        # columns every finished run fills: not a result by themselves
+EMPTY = "no result: the run finished without any metric (too few cycles for them?)"
+
+
+def _has_result(values: dict, cols) -> bool:
+    """Whether a row holds at least one metric (a value that is not empty or NaN)."""
+    for c in cols:
+        v = values.get(c)
+        if v is None or v == "" or (isinstance(v, float) and math.isnan(v)):
+            continue
+        return True
+    return not cols
+
+
+def point_label(row: dict, keys) -> str:
+    """`k=v,...` of a row's values of `keys` (a summary key or a curve's label)."""
+    return ",".join(f"{k}={row[k]:g}" if isinstance(row[k], (int, float)) and not isinstance(row[k], bool)
+                    else f"{k}={row[k]}" for k in keys)
+
+
+def by_extra_keys(rows, keys) -> dict:
+    """Rows split by their values of the sweep's extra `keys` (one curve each): label -> rows, in
+    row order; with no extra keys, {"": rows}."""
+    out: dict = {}
+    for r in rows:
+        out.setdefault(point_label(r, keys), []).append(r)
+    return out or {"": []}
 
 
 def healthy(rows) -> list:

@@ -8,10 +8,22 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.config import Experiment, experiment, option_group, plain_experiment
 from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
 from envs.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
+
+
+@option_group("hybrid", "crawler")
+@dataclasses.dataclass
+class HybridOptions:
+    """`+hybrid.<key>=...`: settings of engine=hybrid, the paper's exact model (envs/crawler/hybrid.py
+    Simulator; the defaults here are its own, and only given keys are passed on)."""
+
+    rtol: float = param(1e-8, gt=0, lt=1, note="DOP853 relative tolerance")
+    atol: float = param(1e-10, gt=0, le=1, note="DOP853 absolute tolerance")
+    liftoff: str = param("flag", choices=("flag", "stop"), note="stop: a lift-off fails the point")
+    baumgarte: float = param(40.0, "1/s", gt=0, le=1e6, note="loop-closure stabilisation rate")
 
 
 @dataclasses.dataclass

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 
 import numpy as np
-from omegaconf import OmegaConf
 
 from envs.core import config, sweep as sw
 from envs.core.experiment import launch_kw, options, robot_params, run_kw, sweep_lists
@@ -17,21 +16,19 @@ EXTRA = ("S", "V", "steady")
 
 
 # ---- engine dispatch ----------------------------------------------------------------
-def engine_of(cfg) -> str:
+def engine_of(job) -> str:
     """The configured engine, checked against the robot's (Crawler.engines)."""
-    return config.validate(cfg)["engine"]
+    return config.validate(job)["engine"]
 
 
-def hybrid_kw(cfg) -> dict:
+def hybrid_kw(job) -> dict:
     """Optional `hybrid.*` settings (rtol, atol, liftoff): `+hybrid.rtol=1e-8`."""
-    h = cfg.get("hybrid", None)
-    h = OmegaConf.to_container(h, resolve=True) if OmegaConf.is_config(h) else dict(h or {})
-    return {k: h[k] for k in ("rtol", "atol", "liftoff", "baumgarte") if k in h}
+    return dict(config.validate(job).hybrid)     # checked against HybridOptions (envs/crawler/config.py)
 
 
-def _nthread(cfg) -> int:
+def _nthread(job) -> int:
     from envs.core.batch import available_cores
-    n = cfg.run.get("nthread", None)
+    n = job.run.get("nthread", None)
     return available_cores() if n is None else max(1, int(n))
 
 
@@ -44,26 +41,29 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
     import warnings
     warnings.filterwarnings("ignore")
     from envs.crawler import hybrid as H
-    from envs.crawler.robot import feet
     run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
     out = H.summarize(run)
-    # the model holds the feet on the floor by constraints: penetration is their drift below it
-    if len(run.q):
-        _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])
-        out["max_penetration"] = float(max(0.0, -min(np.min(y1), np.min(y2))))
-    else:
-        out["max_penetration"] = 0.0
+    out["max_penetration"] = hybrid_penetration(run)
     return out, run.error or run.robot.health_error(out["max_penetration"])
 
 
-def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
+def hybrid_penetration(run) -> float:
+    """The exact model holds the feet on the floor by constraints: its penetration is their drift below it."""
+    from envs.crawler.robot import feet
+    if not len(run.q):
+        return 0.0
+    _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])
+    return float(max(0.0, -min(np.min(y1), np.min(y2))))
+
+
+def simulate_rows(job, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
     """Simulate `points` (config-parameter dicts) with the configured engine, through the
     shared resumable loop (envs.core.sweep.run_rows: the run directory's store, results.csv export).
 
     meta: per-point dicts of extra columns (e.g. mass ratios) written and used as keys.
     Returns (rows in point order, stats).  Rows of both engines have the same columns.
     """
-    engine = engine or engine_of(cfg)
+    engine = engine or engine_of(job)
     meta = meta or [{} for _ in points]
     full = [{**m, **p} for p, m in zip(points, meta)]
     robots = [Crawler(**p) for p in points]                 # validation first: nothing written on error
@@ -72,11 +72,11 @@ def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta
     varied = [k for k in allk if k in metak or len({repr(f.get(k)) for f in full}) > 1
               or any(f.get(k) != Crawler.defaults.get(k) for f in full)]
     key = list(dict.fromkeys(varied + list(Crawler.columns)))
-    kw = run_kw(cfg)
-    launch = launch_kw(cfg)      # run.launcher=ray fans out MuJoCo points; the hybrid engine runs here
+    kw = run_kw(job)
+    launch = launch_kw(job)      # run.launcher=ray fans out MuJoCo points; the hybrid engine runs here
     eng = (sw.batch_engine(sw.batch_kw(kw, engine), **launch) if engine in sw.BATCH_ENGINES
-           else _hybrid_engine(cfg, kw))
-    progress = cfg.run.get("progress", False) if progress is None else progress
+           else _hybrid_engine(job, kw))
+    progress = job.run.get("progress", False) if progress is None else progress
     rows, stats = sw.run_rows(robots, out, key=key, engine=eng, meta=meta, extra_columns=EXTRA,
                               filename=filename, progress=progress, retry_failed=kw["retry_failed"])
     stats["engine"] = engine
@@ -85,17 +85,17 @@ def simulate_rows(cfg, points, out, *, engine=None, filename="results.csv", meta
     return rows, stats
 
 
-def _hybrid_engine(cfg, kw) -> sw.Engine:
+def _hybrid_engine(job, kw) -> sw.Engine:
     """The exact hybrid model as a run_rows engine: points in a process pool, longest first."""
     import scipy
 
-    args = (kw["cycles"], kw["min_cycles"], kw["stop_when_steady"], hybrid_kw(cfg))
+    args = (kw["cycles"], kw["min_cycles"], kw["stop_when_steady"], hybrid_kw(job))
     settings = dict(cycles=args[0], stop_when_steady=args[2], hybrid=args[3])
     if args[2]:
         settings["min_cycles"] = args[1]
 
     def simulate(robots, add):
-        n = min(_nthread(cfg), len(robots))
+        n = min(_nthread(job), len(robots))
         if n <= 1:
             for j, rb in enumerate(robots):
                 add(j, *_hybrid_point(rb.cfg, *args))
@@ -110,15 +110,15 @@ def _hybrid_engine(cfg, kw) -> sw.Engine:
     return sw.Engine("hybrid", simulate, settings, versions=lambda cls: {"scipy": scipy.__version__})
 
 
-def grid_points(cfg, sweep=None):
-    base = robot_params(cfg)
-    sweep = sweep_lists(cfg) if sweep is None else sweep
+def grid_points(job, sweep=None):
+    base = robot_params(job)
+    sweep = sweep_lists(job) if sweep is None else sweep
     return [{**base, **combo} for combo in sw.grid(sweep)]
 
 
-def exp_cfg(cfg, name):
+def exp_cfg(job, name):
     """One declared option of the experiment (envs/crawler/config.py)."""
-    return options(cfg)[name]
+    return options(job)[name]
 
 
 def column(rows, k) -> np.ndarray:

@@ -14,7 +14,7 @@ import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, robot_params
+from envs.core.experiment import Result, robot_params, sweep_lists
 from envs.crawler import plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
@@ -22,30 +22,36 @@ from envs.crawler.friction import friction_set, is_nominal
 
 
 # ---- Fig. 4 ------------------------------------------------------------------------
-def frequency_sweep(cfg, out) -> Result:
+def frequency_sweep(job, out) -> Result:
     """Fig. 4: S and V vs omega.  results.csv, S_V_vs_omega.png, summary.json.
 
     experiment.overlay (default: none): also run the other engine into
     results_<engine>.csv and draw its curve (Fig. 4 with the hybrid curve).
     """
-    engine = engine_of(cfg)
-    rows, stats = simulate_rows(cfg, grid_points(cfg), out)
+    engine = engine_of(job)
+    rows, stats = simulate_rows(job, grid_points(job), out)
     curves = {engine: rows}
-    overlay = exp_cfg(cfg, "overlay")
+    overlay = exp_cfg(job, "overlay")
     if overlay:
         if overlay not in ENGINES:
             raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
-        curves[overlay], _ = simulate_rows(cfg, grid_points(cfg), out, engine=overlay, filename=f"results_{overlay}.csv")
+        curves[overlay], _ = simulate_rows(job, grid_points(job), out, engine=overlay, filename=f"results_{overlay}.csv")
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
-    summary = dict(stats, all_steady=all(bool(r["steady"]) for r in ok),
-                   S_by_omega={f"{r['omega']:g}": r["S"] for r in ok})
+    extra = [k for k in sweep_lists(job) if k != "omega"]    # more sweep keys: one curve, one S each
+    by = "point" if extra else "omega"          # S_by_omega: {"1": S}; S_by_point: {"omega=1,psi_deg=0": S}
+
+    def label(r):
+        return sw.point_label(r, ["omega"] + extra) if extra else f"{r['omega']:g}"
+    summary = dict(stats, all_steady=bool(ok) and all(bool(r["steady"]) for r in ok),
+                   **{f"S_by_{by}": {label(r): r["S"] for r in ok}})
     if engine in sw.BATCH_ENGINES:
         summary["max_tracking_error_deg"] = sw.nanmax(r["tracking_error_deg"] for r in ok)
     if overlay:
-        summary[f"S_by_omega_{overlay}"] = {f"{r['omega']:g}": r["S"] for r in sw.healthy(curves[overlay])}
+        summary[f"S_by_{by}_{overlay}"] = {label(r): r["S"] for r in sw.healthy(curves[overlay])}
         summary[f"failed_points_{overlay}"] = len(curves[overlay]) - len(sw.healthy(curves[overlay]))
-    draw = partial(plots.s_v, {e: sw.healthy(rs) for e, rs in curves.items()},
-                   sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
+    drawn = {(f"{e}, {lab}" if lab else e): part for e, rs in curves.items()      # a curve per extra-key value
+             for lab, part in sw.by_extra_keys(sw.healthy(rs), extra).items()}
+    draw = partial(plots.s_v, drawn, sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
     stored = {"results.csv": rows, **({f"results_{overlay}.csv": curves[overlay]} if overlay else {})}
     return Result(summary, plots={"S_V_vs_omega.png": draw}, rows=stored)
 
@@ -55,15 +61,15 @@ def tolerance(S_ref, abs_mm=1.5, rel=0.03):
     return np.maximum(abs_mm * 1e-3, rel * np.abs(S_ref))
 
 
-def twin_vs_hybrid(cfg, out) -> Result:
+def twin_vs_hybrid(job, out) -> Result:
     """S(omega) from both engines: comparison.csv (error table), twin_vs_hybrid.png."""
-    pts = grid_points(cfg)
-    main = engine_of(cfg)
+    pts = grid_points(job)
+    main = engine_of(job)
     twin = "warp" if main == "warp" else "mujoco"        # the twin on the engine asked for
-    runs = {e: simulate_rows(cfg, pts, out, engine=twin if e == "mujoco" else e, filename=f"results_{e}.csv")
+    runs = {e: simulate_rows(job, pts, out, engine=twin if e == "mujoco" else e, filename=f"results_{e}.csv")
             for e in ENGINES}
     main_rows = runs["mujoco" if main == "warp" else main][0]
-    tol_abs, tol_rel = float(exp_cfg(cfg, "tol_abs_mm")), float(exp_cfg(cfg, "tol_rel"))
+    tol_abs, tol_rel = float(exp_cfg(job, "tol_abs_mm")), float(exp_cfg(job, "tol_rel"))
     table = []
     for rm, rh in zip(runs["mujoco"][0], runs["hybrid"][0]):
         Sm, Sh = valid_S(rm), valid_S(rh)          # NaN for a failed or unhealthy point: never 'within'
@@ -98,10 +104,10 @@ def _optimum(xs, ys):
     return float(xs[j]), float(ys[j])
 
 
-def psi_omega_map(cfg, out) -> Result:
+def psi_omega_map(job, out) -> Result:
     """Fig. 6: S over (psi, omega); psi_star.csv with the S-optimal phase per omega."""
-    pts = grid_points(cfg)
-    rows, stats = simulate_rows(cfg, pts, out)
+    pts = grid_points(job)
+    rows, stats = simulate_rows(job, pts, out)
     omegas = sorted({r["omega"] for r in rows})
     psis = sorted({r["psi_deg"] for r in rows})
     S = np.full((len(psis), len(omegas)), np.nan)
@@ -114,7 +120,7 @@ def psi_omega_map(cfg, out) -> Result:
     summary = dict(stats, psi_star={f"{s['omega']:g}": s["psi_star_deg"] for s in star},
                    S_star_mm={f"{s['omega']:g}": s["S_star"] * 1e3 for s in star})
     return Result(summary, tables={"psi_star.csv": (["omega", "psi_star_deg", "S_star"], star)}, rows={"results.csv": rows},
-                  plots={"psi_omega_map.png": partial(plots.psi_omega_map, omegas, psis, S, star, engine_of(cfg))})
+                  plots={"psi_omega_map.png": partial(plots.psi_omega_map, omegas, psis, S, star, engine_of(job))})
 
 
 # ---- Fig. 7: direction reversal ---------------------------------------------------------
@@ -129,40 +135,40 @@ def zero_crossings(x, y):
     return out
 
 
-def direction_reversal(cfg, out) -> Result:
+def direction_reversal(job, out) -> Result:
     """Fig. 7: (a) S vs omega at phi0=145 deg, mu=0.172 (results.csv);
     (b) S vs phi0 at omega=9 rad/s, mu=0.398 (results_phi0.csv)."""
-    a, b = exp_cfg(cfg, "a"), exp_cfg(cfg, "b")
-    base = robot_params(cfg)
+    a, b = exp_cfg(job, "a"), exp_cfg(job, "b")
+    base = robot_params(job)
     pa = [{**base, **a["fixed"], "omega": w} for w in a["omega"]]
     pb = [{**base, **b["fixed"], "phi0_deg": p} for p in b["phi0_deg"]]
-    ra, sa = simulate_rows(cfg, pa, out)
-    rb, sb = simulate_rows(cfg, pb, out, filename="results_phi0.csv")
+    ra, sa = simulate_rows(job, pa, out)
+    rb, sb = simulate_rows(job, pb, out, filename="results_phi0.csv")
     stored = {"results.csv": ra, "results_phi0.csv": rb}
     ra, rb = sw.healthy(ra), sw.healthy(rb)     # failed and unhealthy points are left out (summary says)
     wa, Sa = column(ra, "omega"), column(ra, "S")
     pb_, Sb = column(rb, "phi0_deg"), column(rb, "S")
-    summary = dict(engine=engine_of(cfg), wall_s=sa["wall_s"] + sb["wall_s"],
+    summary = dict(engine=engine_of(job), wall_s=sa["wall_s"] + sb["wall_s"],
                    failed_points=sa["failed_points"] + sb["failed_points"],
                    all_healthy=sa["all_healthy"] and sb["all_healthy"], failed=sa["failed"] + sb["failed"],
                    reversal_omega=zero_crossings(wa, Sa), reversal_phi0_deg=zero_crossings(pb_, Sb),
                    S_vs_omega_mm={f"{w:g}": s * 1e3 for w, s in zip(wa, Sa)},
                    S_vs_phi0_mm={f"{p:g}": s * 1e3 for p, s in zip(pb_, Sb)})
-    draw = partial(plots.direction_reversal, a, b, wa, Sa, pb_, Sb, engine_of(cfg))
+    draw = partial(plots.direction_reversal, a, b, wa, Sa, pb_, Sb, engine_of(job))
     return Result(summary, plots={"direction_reversal.png": draw}, rows=stored)
 
 
 # ---- Fig. 8/9, eqs. 6-7: friction robustness ------------------------------------------------
-def friction_robustness(cfg, out) -> Result:
+def friction_robustness(job, out) -> Result:
     """S over the friction uncertainty set (envs/crawler/friction.py: `experiment.sampling` ratio,
     mu1/mu2 in {1 + eps k}, or eq7, mu_i in {(1 + eps k) mu}) per (omega, psi): S_min, S_max,
     S_mu (eq. 6); psi*(omega) and psi_mu*(omega).  results.csv (every point), robustness.csv, optima.csv."""
-    eps, sampling = float(exp_cfg(cfg, "eps")), exp_cfg(cfg, "sampling")
-    base = robot_params(cfg)
+    eps, sampling = float(exp_cfg(job, "eps")), exp_cfg(job, "sampling")
+    base = robot_params(job)
     mu = float(base["mu"])
-    combos = friction_set(mu, eps, exp_cfg(cfg, "levels"), sampling)
-    pts = [{**p, "mu1": m1, "mu2": m2} for p in grid_points(cfg) for m1, m2 in combos]
-    rows, stats = simulate_rows(cfg, pts, out)
+    combos = friction_set(mu, eps, exp_cfg(job, "levels"), sampling)
+    pts = [{**p, "mu1": m1, "mu2": m2} for p in grid_points(job) for m1, m2 in combos]
+    rows, stats = simulate_rows(job, pts, out)
     groups = {}
     for r in rows:
         groups.setdefault((r["omega"], r["psi_deg"]), []).append(r)
@@ -189,7 +195,7 @@ def friction_robustness(cfg, out) -> Result:
     return Result(summary, tables={"robustness.csv": (list(rob[0].keys()), rob),
                                    "optima.csv": (list(optima[0].keys()) if optima else [], optima)},
                   plots={"friction_robustness.png": partial(plots.friction_robustness, rob, optima, eps, sampling,
-                                                            engine_of(cfg))},
+                                                            engine_of(job))},
                   rows={"results.csv": rows})
 
 
@@ -204,16 +210,16 @@ def mass_points(base, ratio, asym):
     return dict(m1=m1, m2=m2, J1=J1, J2=J2)
 
 
-def mass_distribution(cfg, out) -> Result:
+def mass_distribution(job, out) -> Result:
     """Fig. 11/12: S over mass ratio x asymmetry for several omega.  results.csv, PNG."""
-    ratios, asyms = exp_cfg(cfg, "mass_ratio"), exp_cfg(cfg, "m1_over_m2")
+    ratios, asyms = exp_cfg(job, "mass_ratio"), exp_cfg(job, "m1_over_m2")
     pts, meta = [], []
-    for p in grid_points(cfg):
+    for p in grid_points(job):
         for rr in ratios:
             for a in asyms:
                 pts.append({**p, **mass_points(p, rr, a)})
                 meta.append(dict(mass_ratio=rr, m1_over_m2=a))
-    rows, stats = simulate_rows(cfg, pts, out, meta=meta)
+    rows, stats = simulate_rows(job, pts, out, meta=meta)
     ws = sorted({r["omega"] for r in rows})
     best = {}
     for w in ws:
@@ -222,7 +228,7 @@ def mass_distribution(cfg, out) -> Result:
             b = max(rs, key=lambda r: r["S"])
             best[f"{w:g}"] = dict(mass_ratio=b["mass_ratio"], m1_over_m2=b["m1_over_m2"], S_mm=b["S"] * 1e3)
     summary = dict(stats, best=best, mass_preference=mass_preference(rows))
-    draw = partial(plots.mass_distribution, rows, ws, ratios, asyms, engine_of(cfg))
+    draw = partial(plots.mass_distribution, rows, ws, ratios, asyms, engine_of(job))
     return Result(summary, plots={"mass_distribution.png": draw}, rows={"results.csv": rows})
 
 

@@ -8,10 +8,11 @@ from functools import partial
 import numpy as np
 
 from envs.core import metrics
+from envs.core.robot import PENETRATION_SENSOR, WARNING_NAMES
 from envs.core.experiment import Result, robot_params, run_kw
 from envs.crawler import plots
 from envs.crawler.robot import FORWARD, Crawler
-from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw
+from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, hybrid_penetration
 
 
 # ---- Section VIII: feedback control ------------------------------------------------------
@@ -36,43 +37,46 @@ def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPE
     return out
 
 
-def feedback(cfg, out) -> Result:
+def feedback(job, out) -> Result:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
     from envs.crawler import hybrid as H
-    base = robot_params(cfg)
-    fb = exp_cfg(cfg, "feedback")
-    cycles = int(exp_cfg(cfg, "cycles"))
-    engine = engine_of(cfg)
+    base = robot_params(job)
+    fb = exp_cfg(job, "feedback")
+    cycles = int(exp_cfg(job, "cycles"))
+    engine = engine_of(job)
     r = Crawler(**base)
     if engine == "mujoco":
-        r.check_steps(cycles, run_kw(cfg)["max_steps"])      # bounded: rejected before simulating
+        r.check_steps(cycles, run_kw(job)["max_steps"])      # bounded: rejected before simulating
     P = H.Params.from_robot(r)
     law_kw = dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim=tuple(math.radians(x) for x in fb["phi_lim_deg"]))
     t0 = time.perf_counter()
     if engine == "hybrid":
-        hk = hybrid_kw(cfg)
+        hk = hybrid_kw(job)
         open_run = H.simulate(r, cycles=cycles, stop_when_steady=False, **hk)
         fb_run = H.simulate(r, cycles=cycles, stop_when_steady=False, law=H.FeedbackLaw(r.inputs, P, **law_kw), **hk)
         traces = {k: dict(t=x.t, q=x.q[:, 3:], vx=x.vx, ctrl=x.control)
                   for k, x in (("open", open_run), ("feedback", fb_run))}
         seqs = {"open": open_run.cycle_values, "feedback": fb_run.cycle_values}
-        errors = {"open": open_run.error, "feedback": fb_run.error}
+        pen = {k: hybrid_penetration(x) for k, x in (("open", open_run), ("feedback", fb_run))}
+        errors = {k: x.error or r.health_error(pen[k]) for k, x in (("open", open_run), ("feedback", fb_run))}
         liftoff = {"open": open_run.liftoff_t, "feedback": fb_run.liftoff_t}
     else:
-        traces, seqs, errors, liftoff = {}, {}, {}, {}
+        traces, seqs, errors, liftoff, pen = {}, {}, {}, {}, {}
         for k in ("open", "feedback"):
             tr = mujoco_feedback_run(r, law_kw if k == "feedback" else None, cycles)
-            traces[k], seqs[k], errors[k], liftoff[k] = tr, tr["S_seq"], None, tr["liftoff_t"]
-    navg = int(exp_cfg(cfg, "n_avg"))
-    S_open = float(np.mean(seqs["open"][-navg:]))
-    S_fb = float(np.mean(seqs["feedback"][-navg:]))
+            traces[k], seqs[k], errors[k], liftoff[k], pen[k] = (tr, tr["S_seq"], tr["error"], tr["liftoff_t"],
+                                                                 tr["max_penetration"])
+    navg = int(exp_cfg(job, "n_avg"))
+    # a failed or unhealthy run has no result (its row keeps `error`, as every sweep row does)
+    S_open, S_fb = (None if errors[k] else float(np.mean(seqs[k][-navg:])) for k in ("open", "feedback"))
     rows = []
     for k, S in (("open", S_open), ("feedback", S_fb)):
-        rows.append({**{c: r.cfg[c] for c in Crawler.columns}, "S": S, "V": S / r.period,
-                     "steady": (bool(abs(seqs[k][-1] - seqs[k][-1 - navg]) < 2e-5 + 2e-3 * abs(S))
+        rows.append({**{c: r.cfg[c] for c in Crawler.columns}, "S": S, "V": None if S is None else S / r.period,
+                     "steady": (None if S is None else bool(abs(seqs[k][-1] - seqs[k][-1 - navg]) < 2e-5 + 2e-3 * abs(S))
                                 if len(seqs[k]) > navg else False),
-                     "control": k})
+                     "control": k, "max_penetration": pen[k], "error": errors[k] or ""})
     summary = dict(engine=engine, omega=r.cfg["omega"], S_open=S_open, S_feedback=S_fb,
+                   failed_points=sum(bool(e) for e in errors.values()), all_healthy=not any(errors.values()),
                    S_open_seq=[float(x) for x in seqs["open"]], S_feedback_seq=[float(x) for x in seqs["feedback"]],
                    S_seq=[float(x) for x in seqs["feedback"]], n_avg=navg, errors=errors, liftoff_t=liftoff,
                    gains=dict(Kv=fb["Kv"], Kp=fb["Kp"], Kd=fb["Kd"], phi_lim_deg=fb["phi_lim_deg"]),
@@ -83,7 +87,8 @@ def feedback(cfg, out) -> Result:
         summary[f"alternating_strides_{k}"] = g["alternating_strides"]
     summary["period_tolerance"] = g["tolerance"]
     draw = partial(plots.feedback, traces, r, H.FeedbackLaw(r.inputs, P, **law_kw), engine)
-    return Result(summary, tables={"results.csv": (list(rows[0].keys()), rows)}, plots={"feedback.png": draw})
+    plotted = {} if any(errors.values()) else {"feedback.png": draw}      # no plot of a failed run
+    return Result(summary, tables={"results.csv": (list(rows[0].keys()), rows)}, plots=plotted)
 
 
 def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
@@ -128,8 +133,20 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
     stride = r.steps_per_cycle // r.samples_per_cycle
     ts, qs, vs, fns = [], [], [], []
     x1_b = [phys.foot_positions()[0, 0]]
+    d = phys.data.ptr
+    pen = phys.model.ptr.sensor(PENETRATION_SENSOR).adr[0]
+    deepest, error = 0.0, None
     for k in range(1, cycles * r.steps_per_cycle + 1):
         step(1)
+        deepest = max(deepest, -float(d.sensordata[pen]))
+        if k % stride == 0 or k == cycles * r.steps_per_cycle:     # the batch runner's health checks
+            if d.warning.number.any():
+                w = [WARNING_NAMES[n] for n in np.flatnonzero(d.warning.number)]
+                error = f"MuJoCo warning {', '.join(w)} by t={d.time:.4f} s"
+            elif not (np.isfinite(d.qpos).all() and np.isfinite(d.sensordata).all()):
+                error = f"non-finite (NaN/inf) state by t={d.time:.4f} s"
+            if error:
+                break
         if k % stride == 0:
             ts.append(phys.data.time)
             qs.append(phys.joint_angles())
@@ -140,4 +157,5 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
     fn = np.array(fns)
     neg = np.flatnonzero((fn <= 1e-6).any(axis=1)) if len(fn) else []
     return dict(t=np.array(ts), q=np.array(qs), vx=np.array(vs), ctrl=None,
-                S_seq=FORWARD * np.diff(x1_b), liftoff_t=float(np.array(ts)[neg[0]]) if len(neg) else None)
+                S_seq=FORWARD * np.diff(x1_b), liftoff_t=float(np.array(ts)[neg[0]]) if len(neg) else None,
+                max_penetration=deepest, error=error or r.health_error(deepest))

@@ -57,7 +57,8 @@ COLORS = {"mujoco": "tab:blue", "hybrid": "tab:orange"}
 
 
 def s_v(curves, omitted, path) -> None:
-    """Fig. 4: S and V vs omega, one curve per engine (unsteady points crossed)."""
+    """Fig. 4: S and V vs omega, one curve per engine and per value of the sweep's other keys
+    ("mujoco, psi_deg=20"; unsteady points crossed)."""
     plt = pyplot()
     if isinstance(curves, list):
         curves = {"mujoco": curves}
@@ -68,7 +69,9 @@ def s_v(curves, omitted, path) -> None:
         S, V = column(rows, "S") * 1e3, column(rows, "V") * 1e3
         steady = np.array([bool(r["steady"]) for r in rows], dtype=bool)
         for a, y in ((ax[0], S), (ax[1], V)):
-            a.plot(w, y, "o-", color=COLORS.get(eng), label=LABELS.get(eng, eng), ms=4)
+            name, _, rest = eng.partition(", ")
+            a.plot(w, y, "o-", color=COLORS.get(eng), label=LABELS.get(name, name) + (f", {rest}" if rest else ""),
+                   ms=4)
             if (~steady).any():
                 a.plot(w[~steady], y[~steady], "x", color="tab:red", label=None)
     for a, name in ((ax[0], "S [mm]"), (ax[1], "V [mm/s]")):

@@ -184,14 +184,14 @@ def claims(tr: dict) -> list:
     return out
 
 
-def slip_pattern(cfg, out) -> Result:
+def slip_pattern(job, out) -> Result:
     """Fig. 5: results.csv (engine x omega x foot), summary.json, slip_pattern_<omega>.png."""
-    base = robot_params(cfg)
-    kw = run_kw(cfg)
-    omegas = [float(w) for w in exp_cfg(cfg, "omega")]
-    which = exp_cfg(cfg, "engines")
+    base = robot_params(job)
+    kw = run_kw(job)
+    omegas = [float(w) for w in exp_cfg(job, "omega")]
+    which = exp_cfg(job, "engines")
     engines = list(ENGINES) if which == "both" else [which]
-    v_rel, samples = float(exp_cfg(cfg, "v_stick_rel")), int(exp_cfg(cfg, "samples_per_cycle"))
+    v_rel, samples = float(exp_cfg(job, "v_stick_rel")), int(exp_cfg(job, "samples_per_cycle"))
     if not omegas:
         raise ConfigError("experiment.omega", omegas, "a non-empty list of omegas in (0, 200] rad/s")
     for w in omegas:                                    # validation first: nothing simulated on bad input
@@ -201,7 +201,7 @@ def slip_pattern(cfg, out) -> Result:
         p = {**base, "omega": w}
         for e in engines:
             traces[e][w] = (twin_trace(p, kw, samples, v_rel) if e == "mujoco"
-                            else exact_trace(p, kw, samples, v_rel, hybrid_kw(cfg)))
+                            else exact_trace(p, kw, samples, v_rel, hybrid_kw(job)))
     rows = []
     for e in engines:
         for w in omegas:

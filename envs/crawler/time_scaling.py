@@ -19,7 +19,7 @@ def _robust_points(p, eps, sampling):
     return [{**p, "mu1": m1, "mu2": m2} for m1, m2 in friction_set(float(p["mu"]), eps, sampling=sampling)]
 
 
-def time_scaling(cfg, out) -> Result:
+def time_scaling(job, out) -> Result:
     """Optuna (TPE) over (alpha, Upsilon, psi) per omega for S (or S_mu): results.csv (every trial),
     best.csv (baseline alpha=0 best-psi vs optimum, gain), fig10_time_scaling.png."""
     import warnings
@@ -27,15 +27,15 @@ def time_scaling(cfg, out) -> Result:
     import optuna
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    base = robot_params(cfg)
-    omegas = exp_cfg(cfg, "omega")
-    n_trials, batch = int(exp_cfg(cfg, "n_trials")), int(exp_cfg(cfg, "batch"))
-    objective = exp_cfg(cfg, "objective")
-    eps, sampling = float(exp_cfg(cfg, "eps")), exp_cfg(cfg, "sampling")
+    base = robot_params(job)
+    omegas = exp_cfg(job, "omega")
+    n_trials, batch = int(exp_cfg(job, "n_trials")), int(exp_cfg(job, "batch"))
+    objective = exp_cfg(job, "objective")
+    eps, sampling = float(exp_cfg(job, "eps")), exp_cfg(job, "sampling")
     k = len(friction_set(float(base["mu"]), eps, sampling=sampling)) if objective == "S_mu" else 1
-    psi_base = exp_cfg(cfg, "psi_baseline")
-    bounds = exp_cfg(cfg, "bounds")
-    seed = int(exp_cfg(cfg, "seed"))
+    psi_base = exp_cfg(job, "psi_baseline")
+    bounds = exp_cfg(job, "bounds")
+    seed = int(exp_cfg(job, "seed"))
     state = dict(n=0)
     D = getattr(optuna.distributions, "FloatDistribution", None) or optuna.distributions.UniformDistribution
     dists = {n: D(*bounds[n]) for n in bounds}
@@ -45,7 +45,7 @@ def time_scaling(cfg, out) -> Result:
         pts = []
         for p in params_list:
             pts.extend(_robust_points(p, eps, sampling) if objective == "S_mu" else [p])
-        rows, _ = simulate_rows(cfg, pts, out, progress=False)
+        rows, _ = simulate_rows(job, pts, out, progress=False)
         vals = []
         for i in range(len(params_list)):
             S = np.array([valid_S(r) for r in rows[i * k:(i + 1) * k]])      # failed/unhealthy: NaN
@@ -87,23 +87,23 @@ def time_scaling(cfg, out) -> Result:
                               psi_deg=bt.params["psi_deg"],
                               value_best=bt.value, gain=bt.value / vb[jb] if vb[jb] else math.nan,
                               gain_mm=(bt.value - vb[jb]) * 1e3))
-    fig_w = float(exp_cfg(cfg, "fig10_omega"))
+    fig_w = float(exp_cfg(job, "fig10_omega"))
     b = next((r for r in best_rows if abs(r["omega"] - fig_w) < 1e-9), best_rows[0])
-    summary = dict(engine=engine_of(cfg), objective=objective, simulations=state["n"], best=best_rows)
+    summary = dict(engine=engine_of(job), objective=objective, simulations=state["n"], best=best_rows)
     if objective == "S_mu":
         summary.update(sampling=sampling, eps=eps)
     return Result(summary, tables={"best.csv": (list(best_rows[0].keys()), best_rows)},
-                  plots={"fig10_time_scaling.png": partial(plots.fig10, fig10_traces(base, b, cfg), b)})
+                  plots={"fig10_time_scaling.png": partial(plots.fig10, fig10_traces(base, b, job), b)})
 
 
-def fig10_traces(base, b, cfg) -> list:
+def fig10_traces(base, b, job) -> list:
     """Fig. 10's last-cycle traces of the exact model, without (alpha = 0, dashed) and with (solid)
     the best time scaling: [(style, t, q (n, 2), vx (n, 2))]."""
     from envs.crawler import hybrid as H
     out = []
     for style, p in (("--", dict(psi_deg=b["psi_base_deg"], alpha=0.0, upsilon_deg=0.0)),
                      ("-", dict(psi_deg=b["psi_deg"], alpha=b["alpha"], upsilon_deg=b["upsilon_deg"]))):
-        run = H.simulate({**base, "omega": b["omega"], **p}, cycles=int(cfg.run.cycles), **hybrid_kw(cfg))
+        run = H.simulate({**base, "omega": b["omega"], **p}, cycles=int(job.run.cycles), **hybrid_kw(job))
         spc = H.SAMPLES_PER_CYCLE
         sl = slice(max(0, len(run.t) - spc - 1), len(run.t))
         out.append((style, run.t[sl] - run.t[sl][0], run.q[sl, 3:5], run.vx[sl, :2]))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.config import Experiment, experiment, option_group, plain_experiment
 from envs.core.robustness import Robustness, uniform
 from envs.core.schema import param
 
@@ -89,6 +89,25 @@ class Params:
     impratio: float = param(10.0, ge=1, le=1e4, model=True)
     loop_timeconst: float = param(4e-4, "s", gt=0, le=0.1, model=True,
                                   note="solref of the loop-closing connect equalities")
+
+
+@option_group("paper", "miniaq")
+@dataclasses.dataclass
+class PaperOptions:
+    """`+paper.<key>=...`: settings of engine=paper, the paper's model (envs/miniaq/paper.py simulate and
+    Params.from_robot; the defaults here are theirs, and only given keys are passed on)."""
+
+    method: str = param("LSODA", choices=("LSODA", "BDF", "Radau", "RK45", "DOP853"))
+    rtol: float = param(1e-6, gt=0, lt=1)
+    atol: float = param(1e-9, gt=0, le=1)
+    max_step: Optional[float] = param(None, "s", gt=0, le=10, note="null: T / 20")
+    clip_normal: bool = param(False)
+    mu_s: float = param(0.4, gt=0, le=5, note="static friction coefficient")
+    V_s: float = param(1e-3, "m/s", gt=0, le=1)
+    V_d: float = param(1e-2, "m/s", gt=0, le=1)
+    foot_radius: Optional[float] = param(None, "m", ge=0, le=0.1, note="0: the paper's point feet; null: the robot's")
+    stiffness: str = param("power", choices=("power", "secant"))
+    damping: str = param("depth", choices=("depth", "constant"))
 
 
 @experiment("miniaq_trot", "envs.miniaq.experiments.trot")

@@ -23,12 +23,10 @@ from functools import partial
 
 import numpy as np
 
-from omegaconf import OmegaConf
 
 from envs.core import batch, config
 from envs.core import sweep as sw
-from envs.core.errors import ConfigError
-from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
 from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from envs.miniaq.robot import LEGS
@@ -36,37 +34,28 @@ from envs.miniaq.robot import LEGS
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
 
 
-PAPER_KEYS = ("method", "rtol", "atol", "max_step", "clip_normal", "mu_s", "V_s", "V_d", "foot_radius", "stiffness",
-              "damping")
-
-
-def engine_of(cfg) -> str:
+def engine_of(job) -> str:
     """The configured engine, checked against the robot's (MiniAQ.engines); a point the paper engine
     would run (engine=paper, or experiment.compare) is checked against what that model has."""
-    engine = config.validate(cfg)["engine"]
-    if engine == "paper" or options(cfg).get("compare"):
+    engine = config.validate(job)["engine"]
+    if engine == "paper" or options(job).get("compare"):
         from envs.miniaq.paper import check_supported
-        check_supported(robot_params(cfg))
+        check_supported(robot_params(job))
     return engine
 
 
-def paper_kw(cfg) -> dict:
+def paper_kw(job) -> dict:
     """Optional `paper.*` settings of the paper engine: `+paper.clip_normal=true`."""
-    h = cfg.get("paper", None)
-    h = OmegaConf.to_container(h, resolve=True) if OmegaConf.is_config(h) else dict(h or {})
-    unknown = sorted(set(h) - set(PAPER_KEYS))
-    if unknown:
-        raise ConfigError(f"paper.{unknown[0]}", h[unknown[0]], f"one of {list(PAPER_KEYS)}")
-    return h
+    return dict(config.validate(job).paper)      # checked against PaperOptions (envs/miniaq/config.py)
 
 
-def _simulate(robot, cfg, cycles, engine=None):
+def _simulate(robot, job, cycles, engine=None):
     """(run, wall seconds) of one point with the configured engine (or `engine`)."""
-    if (engine or engine_of(cfg)) == "paper":
+    if (engine or engine_of(job)) == "paper":
         from envs.miniaq import paper as miniaq_paper
-        run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(cfg))
+        run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(job))
         return run, run.wall_s
-    kw = dict(run_kw(cfg), cycles=cycles, stop_when_steady=False)
+    kw = dict(run_kw(job), cycles=cycles, stop_when_steady=False)
     kw.pop("retry_failed")
     kw["nthread"] = 1
     t0 = time.perf_counter()
@@ -81,14 +70,14 @@ def _summarize(robot, run) -> dict:
     return miniaq_paper.summarize(run)
 
 
-def _single(cfg):
+def _single(job):
     """The robot point and the run of `experiment.duration` seconds (whole cycles, at least)."""
-    cls = robot_cls(cfg)
-    robot = cls(**robot_params(cfg))
-    engine_of(cfg)
-    paper_kw(cfg)
-    duration = float(options(cfg)["duration"])
-    run, wall = _simulate(robot, cfg, max(2, math.ceil(duration / robot.period - 1e-9)))
+    cls = robot_cls(job)
+    robot = cls(**robot_params(job))
+    engine_of(job)
+    paper_kw(job)
+    duration = float(options(job)["duration"])
+    run, wall = _simulate(robot, job, max(2, math.ceil(duration / robot.period - 1e-9)))
     if run.error:
         raise RuntimeError(f"simulation failed: {run.error}")
     return robot, run, duration, wall
@@ -105,9 +94,9 @@ def _base_summary(robot, run, duration, wall) -> dict:
                 duration=duration, sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall)
 
 
-def trot(cfg, out) -> Result:
+def trot(job, out) -> Result:
     """Straight trot (or any gait): trajectory, roll/pitch, gait diagram."""
-    robot, run, duration, wall = _single(cfg)
+    robot, run, duration, wall = _single(job)
     s = _base_summary(robot, run, duration, wall)
     spc = robot.samples_per_cycle
     g = robot.gait(run, slice(spc, len(run.t)))
@@ -127,17 +116,17 @@ def trot(cfg, out) -> Result:
     summary["metrics_window"] = "cycles 2..end (the first cycle is settling)"
     plots = {"body_motion.png": partial(plot_body_motion, robot, run, duration),
              "gait_diagram.png": partial(plot_gait_diagram, robot, run, duration),
-             **_compare(robot, cfg, run, duration, summary)}
+             **_compare(robot, job, run, duration, summary)}
     return Result(summary, tables={"timeseries.csv": timeseries(robot, run, duration)}, plots=plots)
 
 
-def _compare(robot, cfg, run, duration, summary) -> dict:
+def _compare(robot, job, run, duration, summary) -> dict:
     """experiment.compare: the other engine too, its numbers in the summary; returns the plot of
     both gait diagrams stacked."""
-    if not options(cfg)["compare"]:
+    if not options(job)["compare"]:
         return {}
     other = "paper" if engine_name(run) != "paper" else "mujoco"
-    run2, _ = _simulate(robot, cfg, run.cycles, engine=other)
+    run2, _ = _simulate(robot, job, run.cycles, engine=other)
     if run2.error:
         raise RuntimeError(f"simulation failed ({other}): {run2.error}")
     s2 = _summarize(robot, run2)
@@ -151,9 +140,9 @@ COMPARE_KEYS = ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "yaw_rate_
                                                                           "touchdowns_per_cycle") for leg in LEGS)
 
 
-def turn(cfg, out) -> Result:
+def turn(job, out) -> Result:
     """In-place turning: one side's motors reversed (Fig. 7)."""
-    robot, run, duration, wall = _single(cfg)
+    robot, run, duration, wall = _single(job)
     s = _base_summary(robot, run, duration, wall)
     pos = run.sensor("torso_pos")
     keep = run.t <= duration + 1e-9
@@ -165,26 +154,25 @@ def turn(cfg, out) -> Result:
                        "phase_deg", "f", "direction_left", "direction_right", "duration", "sim_time", "wall_s",
                        "real_time_factor", "cycles", "engine", "max_penetration", "error", "all_healthy")})
     plots = {"yaw.png": partial(plot_yaw, robot, run, duration, s["yaw_rate_deg_s"]),
-             **_compare(robot, cfg, run, duration, summary)}
+             **_compare(robot, job, run, duration, summary)}
     return Result(summary, tables={"timeseries.csv": timeseries(robot, run, duration)}, plots=plots)
 
 
-def gait_sweep(cfg, out) -> Result:
+def gait_sweep(job, out) -> Result:
     """Gait patterns x motor speeds: speed, turning drift, support pattern (results.csv)."""
-    cls = robot_cls(cfg)
+    cls = robot_cls(job)
     extra = ("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3", "support_4", "roll_amplitude_deg",
              "pitch_amplitude_deg")
-    if engine_of(cfg) == "paper":
-        points = [{**robot_params(cfg), **combo} for combo in sw.grid(sweep_lists(cfg))]
+    if engine_of(job) == "paper":
+        points = [{**robot_params(job), **combo} for combo in sw.grid(sweep_lists(job))]
         robots = [cls(**pt) for pt in points]
-        key = list(dict.fromkeys(list(sweep_lists(cfg)) + list(cls.columns)))
-        kw = run_kw(cfg)
-        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(cfg, kw), extra_columns=extra,
-                                  progress=cfg.run.progress, retry_failed=kw["retry_failed"])
+        key = list(dict.fromkeys(list(sweep_lists(job)) + list(cls.columns)))
+        kw = run_kw(job)
+        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(job, kw), extra_columns=extra,
+                                  progress=job.run.progress, retry_failed=kw["retry_failed"])
         stats["engine"] = "paper"
     else:
-        rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=run_kw(cfg), launch=launch_kw(cfg),
-                                   extra_columns=extra, progress=cfg.run.progress)
+        rows, stats = sw.simulate(job, out, extra_columns=extra)
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     summary = dict(stats, errors=len(rows) - len(ok),
                    speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in ok},
@@ -197,13 +185,13 @@ PAPER_METRICS = ("fn_min",) + tuple(f"{leg}_pull_fraction" for leg in LEGS) + (
     "wall_s", "cpu_s", "nfev", "method", "engine")      # columns only the paper engine adds
 
 
-def _paper_engine(cfg, kw) -> sw.Engine:
+def _paper_engine(job, kw) -> sw.Engine:
     """The paper engine for sweep.run_rows: the points one after the other (cycles = run.cycles)."""
     import scipy
 
     from envs.miniaq import paper as miniaq_paper
 
-    pk = paper_kw(cfg)
+    pk = paper_kw(job)
     cycles = kw["cycles"]
 
     def simulate(robots, add) -> int:

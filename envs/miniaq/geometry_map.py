@@ -41,18 +41,18 @@ def leg_geometry(robot) -> dict:
                 length=float(2 * p["pivot_x"] + xs.max() - xs.min()), width=float(2 * p["pivot_y"]))
 
 
-def geometry_map(cfg, out) -> Result:
+def geometry_map(job, out) -> Result:
     """Trot over l1 x theta1 (experiment.l1, experiment.theta1_deg) with the configured engine.
 
     Points that are not a valid MinIAQ-II (not Grashof, feet not below the body) are listed in
     summary.json ("invalid") and drawn as crosses; every simulated point is a results.csv row with
     the same columns in both engines (MAP_COLUMNS + the geometry).
     """
-    cls = robot_cls(cfg)
-    opt = options(cfg)
-    engine = engine_of(cfg)
-    kw = paper_kw(cfg)
-    base = robot_params(cfg)
+    cls = robot_cls(job)
+    opt = options(job)
+    engine = engine_of(job)
+    kw = paper_kw(job)
+    base = robot_params(job)
     robots, meta, invalid = [], [], []
     for l1 in opt["l1"]:
         for th1 in opt["theta1_deg"]:
@@ -78,7 +78,7 @@ def geometry_map(cfg, out) -> Result:
 
         from envs.miniaq import paper as miniaq_paper
 
-        cycles = run_kw(cfg)["cycles"]
+        cycles = run_kw(job)["cycles"]
 
         def simulate(todo, add) -> int:
             for j, r in enumerate(todo):
@@ -90,15 +90,15 @@ def geometry_map(cfg, out) -> Result:
         eng = sw.Engine("paper", simulate, dict(cycles=cycles, paper=kw),
                         versions=lambda c: {"scipy": scipy.__version__})
     else:
-        inner = sw.batch_engine(run_kw(cfg), **launch_kw(cfg))
+        inner = sw.batch_engine(run_kw(job), **launch_kw(job))
 
         def simulate(todo, add) -> int:
             return inner.simulate(todo, lambda j, s, err=None: add(j, keep(s), err))
         eng = dataclasses.replace(inner, simulate=simulate)
     # the same declared columns in both engines: the geometry, MAP_COLUMNS, health, error
     rows, stats = sw.run_rows(robots, out, key=key, engine=eng, meta=meta, metrics=MAP_COLUMNS,
-                              extra_columns=GEOMETRY_COLUMNS, progress=cfg.run.progress,
-                              retry_failed=run_kw(cfg)["retry_failed"])
+                              extra_columns=GEOMETRY_COLUMNS, progress=job.run.progress,
+                              retry_failed=run_kw(job)["retry_failed"])
     h, tol, three = opt["height"], opt["height_tol"], opt["three_legs"]
     good = [r for r in rows if not r.get("error")]
     tripod = [r for r in good if r["support_ge3"] >= three]

@@ -32,9 +32,9 @@ def _real_time_factor(rows, stats, nthread) -> dict:
 
 
 # ---- Table 1 ------------------------------------------------------------------------------
-def table1(cfg, out) -> Result:
+def table1(job, out) -> Result:
     """alpha_max (eq. 14) and f, d_unit at alpha_max for each n in sweep.n."""
-    ns = [int(v) for v in sweep_lists(cfg).get("n", list(TABLE1))]
+    ns = [int(v) for v in sweep_lists(job).get("n", list(TABLE1))]
     for n in ns:
         if n < 2 or n != float(n):
             raise ConfigError("sweep.n", n, "integers >= 2")
@@ -57,11 +57,9 @@ def table1(cfg, out) -> Result:
 
 
 # ---- Table 2 ------------------------------------------------------------------------------
-def _sweep(cfg, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_error_deg", "clearance_min")):
-    cls = robot_cls(cfg)
-    kw = run_kw(cfg)
-    rows, stats = sw.run_sweep(cls, robot_params(cfg), sweep_lists(cfg), out, run_kw=kw, launch=launch_kw(cfg),
-                               extra_columns=extra, progress=cfg.run.progress)
+def _sweep(job, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_error_deg", "clearance_min")):
+    kw = run_kw(job)
+    rows, stats = sw.simulate(job, out, extra_columns=extra)
     from envs.core.batch import available_cores
     nthread = kw["nthread"] or available_cores()
     stats.update(_real_time_factor(rows, stats, nthread), nthread=nthread)
@@ -73,9 +71,9 @@ def _failed_line(r, ncols) -> str:
     return f"| {int(r['n'])} | {r['alpha_deg']:g} |" + " - |" * (ncols - 3) + f" failed: {r['error']} |"
 
 
-def table2(cfg, out) -> Result:
+def table2(job, out) -> Result:
     """Twin's Delta x over 10 periods for Table 2's (n, alpha) with the calibrated floor."""
-    rows, stats, errors = _sweep(cfg, out)
+    rows, stats, errors = _sweep(job, out)
     lines = ["| n | alpha [deg] | f twin / paper | d_unit twin / paper | d [mm] twin / paper | "
              "Delta x [mm] twin / paper | loss [%] twin / paper |", "|---|---|---|---|---|---|---|"]
     ok = sw.healthy(rows)               # failed and unhealthy points: a 'failed' line, no numbers
@@ -98,7 +96,7 @@ def table2(cfg, out) -> Result:
 
 
 # ---- calibration ----------------------------------------------------------------------------
-def calibrate(cfg, out) -> Result:
+def calibrate(job, out) -> Result:
     """Fit mu and T_step to Table 2's n=4 losses (envs/snake/calibration.py: data, objective, region).
 
     Every grid point (mu, T_step, alpha) is simulated; for each (mu, T_step) the RMS of
@@ -107,39 +105,39 @@ def calibrate(cfg, out) -> Result:
     (the committed copy is envs/snake/calibration.json), the objective map to calibration.png.
     """
     from envs.snake import calibration as cal
-    lists = sweep_lists(cfg)
-    for n in lists.get("n", [cfg.robot.n]):
+    lists = sweep_lists(job)
+    for n in lists.get("n", [job.robot.n]):
         if int(n) != 4:
             raise ConfigError("sweep.n", n, "[4] (the paper gives measured Delta x for n=4 only)")
-    for a in lists.get("alpha_deg", [cfg.robot.alpha_deg]):
+    for a in lists.get("alpha_deg", [job.robot.alpha_deg]):
         if (4, int(round(float(a)))) not in TABLE2:     # before anything is simulated
             raise ConfigError("sweep.alpha_deg", a, "[30, 45, 58] (Table 2's measured rows)")
-    rows, stats, errors = _sweep(cfg, out)
+    rows, stats, errors = _sweep(job, out)
     rows = sw.healthy(rows)             # failed and unhealthy points do not enter the fit (stats: failed)
     # calibrated parameters: mu, T_step and any other swept robot parameter except alpha_deg / n
     names = ["mu", "T_step"] + [k for k in lists if k not in ("mu", "T_step", "alpha_deg", "n")]
     table = cal.grid_table(rows, names)
     reg = cal.region(table, cal.DELTA, names) if table else None
-    summary = dict(stats, errors=errors, names=names, timestep=float(cfg.robot.timestep),
-                   cycles=int(cfg.run.cycles), data={f"{a:g}": v for a, v in cal.fit_rows().items()},
+    summary = dict(stats, errors=errors, names=names, timestep=float(job.robot.timestep),
+                   cycles=int(job.run.cycles), data={f"{a:g}": v for a, v in cal.fit_rows().items()},
                    best=reg.best if reg else None, region=reg.summary() if reg else None, grid=table)
     return Result(summary, tables={"calibration.json": summary},
                   plots={"calibration.png": partial(plots.calibration, table, reg)} if reg is not None else {})
 
 
 # ---- predictions as intervals over the calibration's confidence region ----------------------------
-def intervals(cfg, out) -> Result:
+def intervals(job, out) -> Result:
     """Every point of the sweep grid simulated at each extreme point of the committed calibration
     region (envs/snake/calibration.py): per point [min, max] of Delta x, loss and speed, and the
     value at the fitted point; each labelled calibration (Table 2's n = 4 rows) or prediction."""
     from envs.snake import calibration as cal
     reg = cal.load()
-    lists = sweep_lists(cfg)
-    points = [{**robot_params(cfg), **c} for c in sw.grid(lists)]
+    lists = sweep_lists(job)
+    points = [{**robot_params(job), **c} for c in sw.grid(lists)]
     robots = cal.extreme_robots(points, reg)
-    key = list(dict.fromkeys(list(lists) + list(reg.names) + list(robot_cls(cfg).columns)))
-    rows, stats = sw.run_rows(robots, out, key=key, engine=sw.batch_engine(run_kw(cfg), **launch_kw(cfg)),
-                              progress=cfg.run.progress)
+    key = list(dict.fromkeys(list(lists) + list(reg.names) + list(robot_cls(job).columns)))
+    rows, stats = sw.run_rows(robots, out, key=key, engine=sw.batch_engine(run_kw(job), **launch_kw(job)),
+                              progress=job.run.progress)
     res = cal.intervals(points, rows, reg, ("dx", "loss", "V"))
     lines = ["| n | N | alpha [deg] | kind | Delta x [mm] fit [min, max] | loss [%] fit [min, max] | "
              "V [mm/s] fit [min, max] | paper loss [%] |", "|---|---|---|---|---|---|---|---|"]
@@ -156,14 +154,14 @@ def intervals(cfg, out) -> Result:
 
 
 # ---- timestep convergence ----------------------------------------------------------------------
-def convergence(cfg, out) -> Result:
+def convergence(job, out) -> Result:
     """The generic sweep over sweep.timestep (and Table 2's points), then per (n, alpha, other
     swept parameters) the loss at each timestep and its change when the step is halved, and the
     calibration objective (n = 4 rows) at each timestep: convergence.md, summary `convergence`."""
     from envs.snake import calibration as cal
-    res = sweep(cfg, out)
+    res = sweep(job, out)
     rows = sw.healthy(res.table("results.csv"))          # the typed rows the sweep computed
-    others = [k for k in sweep_lists(cfg) if k not in ("timestep", "n", "alpha_deg")]
+    others = [k for k in sweep_lists(job) if k not in ("timestep", "n", "alpha_deg")]
     groups: dict = {}
     for r in rows:
         key = (int(float(r["n"])), float(r["alpha_deg"])) + tuple(float(r[k]) for k in others)
@@ -191,10 +189,10 @@ def convergence(cfg, out) -> Result:
 
 
 # ---- sweeps ------------------------------------------------------------------------------
-def sweep(cfg, out) -> Result:
+def sweep(job, out) -> Result:
     """Any grid (n, alpha_deg, T_step, mu, ...): results.csv, one plot per swept parameter."""
-    rows, stats, errors = _sweep(cfg, out)
-    lists = sweep_lists(cfg)
+    rows, stats, errors = _sweep(job, out)
+    lists = sweep_lists(job)
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     summary = dict(stats, errors=errors, max_tracking_error_deg=sw.nanmax(r["tracking_error_deg"] for r in ok),
                    min_clearance=sw.nanmin(r["clearance_min"] for r in ok))
