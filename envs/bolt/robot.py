@@ -20,6 +20,7 @@ import numpy as np
 from dm_control import mujoco as dm_mujoco
 
 from envs.core import metrics
+from envs.core.energy import METRICS as ENERGY
 from envs.core.errors import ConfigError
 from envs.core.inputs import Crank
 from envs.core.robot import Robot
@@ -116,7 +117,7 @@ class Bolt(BoltModel, Robot):
                "foot_path_error",                                                                  # body fixed
                "speed", "crank_period_measured", "belt_speed", "speed_over_belt", "stride_time",  # running
                "touchdowns", "touchdowns_per_revolution", "stride_length", "duty_factor", "impact_force",
-               "max_spring_compression", "height_min", "height_max", "steady")
+               "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:

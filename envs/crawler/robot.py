@@ -16,6 +16,7 @@ from dm_control import mujoco as dm_mujoco
 from scipy.optimize import brentq
 
 from envs.core import metrics
+from envs.core.energy import METRICS as ENERGY
 from envs.core.errors import ConfigError
 from envs.core.inputs import DeviceLaw, PhasedSine
 from envs.core.robot import MODELS, Robot
@@ -105,7 +106,7 @@ class Crawler(Robot):
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
                      "phi0_deg": (95.0, 140.0), "mu": (0.1, 0.6)}
     metrics = ("S", "V", "steady", "period_cycles", "cycles", "tracking_error_deg") + tuple(
-        f"foot{i}_{name}" for i in (1, 2) for name in list(metrics.MODE_NAMES.values()) + ["fn_min"])
+        f"foot{i}_{name}" for i in (1, 2) for name in list(metrics.MODE_NAMES.values()) + ["fn_min"]) + ENERGY
 
     # ---- inputs -------------------------------------------------------------
     @property
