@@ -103,6 +103,7 @@ class Bolt(BoltModel, Robot):
     random_inputs = {"crank_period": (0.3, 0.6), "theta_1_0_deg": (-30.0, 0.0)}
     max_loop_gap = 1e-4          # m: a run whose loops open wider is flagged (README "Loop closure")
     # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
+    gait_parameter = ("crank_period", 0.02)   # viewer keys; no viewer_timestep: the loop time constant needs 2 steps
     closed_loop = True
     AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap")
     n_aux = len(AUX)

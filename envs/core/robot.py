@@ -32,6 +32,7 @@ May define:
                 loop gap the batch runner checks at every step; `loop_gaps(run)` reads them
   model_dir     the folder of the robot's model files (default models/<name>/): their hash is part
                 of every stored point's identity
+  viewer_timestep, gait_parameter   the interactive viewer's step and the parameter its keys step
   samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below: the health
                 limits of every results row and of tests/test_reliability.py)
   closed_loop, n_aux, feedback(model, data)   a per-step hook (e.g. state-dependent actuator limits)
@@ -112,6 +113,11 @@ class Robot:
     closed_loop: ClassVar[bool] = False
     n_aux: ClassVar[int] = 0               # values `feedback` returns per step, recorded with each sample (Run.aux)
     model_dir: ClassVar[pathlib.Path | None] = None   # default: models/<name>/
+    # the interactive viewer (envs/core/viewer.py): a larger step validated against the reference
+    # (gait speed within 5 %, scripts/viewer_timestep_study.py, the model's README), and the gait
+    # parameter its page up / down keys step: (name, step)
+    viewer_timestep: ClassVar[float | None] = None
+    gait_parameter: ClassVar[tuple | None] = None
     # derived from Params when the subclass is defined:
     defaults: ClassVar[dict] = {}          # config names (angles in *_deg), SI otherwise
     model_keys: ClassVar[tuple] = ()       # parameters that change the compiled MjModel
