@@ -25,6 +25,9 @@ def main(argv=None) -> int:
     ap.add_argument("--duration", type=float, default=None, help="close after this many wall seconds")
     ap.add_argument("--fps", type=float, default=30.0, help="viewer frames per second")
     ap.add_argument("--shadows", action="store_true", help="shadows and reflections (slow without a GPU)")
+    ap.add_argument("--render-nice", type=int, default=10, choices=range(0, 20), metavar="0..19",
+                    help="CPU niceness added to the render thread (default 10): on a busy machine frames "
+                         "drop before the physics falls behind real time")
     args, overrides = ap.parse_known_args(argv)
     robot = _cli.robot_or_exit(overrides)
     from envs.core import viewer as live
@@ -39,6 +42,7 @@ def main(argv=None) -> int:
     before = set(threading.enumerate())
     frame, warned = 0, -10.0
     with mujoco.viewer.launch_passive(model, data, key_callback=s.key) as v:
+        live.lower_priority(set(threading.enumerate()) - before, args.render_nice)
         v.cam.type = mujoco.mjtCamera.mjCAMERA_TRACKING
         v.cam.trackbodyid = s.robot.camera_body
         v.cam.distance, v.cam.azimuth, v.cam.elevation = 1.6 * model.stat.extent, 90, -12

@@ -118,6 +118,9 @@ class Robot:
     # parameter its page up / down keys step: (name, step)
     viewer_timestep: ClassVar[float | None] = None
     gait_parameter: ClassVar[tuple | None] = None
+    # render.py --compare: "module:function" returning (set_state(model, data, t), label) of a
+    # reference engine's motion, given (robot, duration)
+    reference_video: ClassVar[str | None] = None
     # derived from Params when the subclass is defined:
     defaults: ClassVar[dict] = {}          # config names (angles in *_deg), SI otherwise
     model_keys: ClassVar[tuple] = ()       # parameters that change the compiled MjModel

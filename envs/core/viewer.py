@@ -40,6 +40,17 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def lower_priority(threads, nice: int) -> None:
+    """Add `nice` to the CPU niceness of these threads (Linux: per thread); ignored elsewhere."""
+    for t in threads:
+        tid = getattr(t, "native_id", None)
+        if nice and tid is not None and hasattr(os, "setpriority"):
+            try:
+                os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + nice))
+            except OSError:
+                pass
+
+
 def viewer_robot(robot):
     """The robot at its declared viewer timestep (a larger, validated step), else unchanged."""
     dt = getattr(type(robot), "viewer_timestep", None)

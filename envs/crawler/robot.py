@@ -102,6 +102,7 @@ class Crawler(Robot):
     Params = config.Params
     physics = Physics
     gait_parameter = ("omega", 0.5)       # viewer keys: omega +/- 0.5 rad/s
+    reference_video = "envs.crawler.compare:reference"   # render.py --compare: the exact hybrid model
     engines = config.ENGINES        # mujoco: the twin; hybrid: the paper's exact model (hybrid.py)
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
