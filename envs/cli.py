@@ -22,8 +22,14 @@ SCRIPTS = {"run": "run.py", "view": "view.py", "render": "render.py"}
 
 # Measured wall time of each experiment at its defaults (`gaittwin run experiment=NAME`), with the
 # machine it was measured on.  Experiments not listed print "not measured".
-MACHINE = "2 shared CPU cores (Xeon, loaded by ~6 other jobs)"
-RUNTIMES = {   # name -> seconds
+MACHINE = "2 shared CPU cores at load average 8-10"
+RUNTIMES = {   # name -> seconds (2026-11-26, the development machine; wall time of scripts/run.py)
+    "crawler_frequency_sweep": 79,     # with the exact-model overlay (the twin alone: 27 s)
+    "miniaq_trot": 12,
+    "miniaq_turn": 10,
+    "bolt_running": 8,
+    "bolt_foot_path": 7,
+    "snake_table1": 5,
 }
 
 
