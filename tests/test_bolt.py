@@ -383,6 +383,7 @@ def test_experiments_write_contract_files(tmp_path):
     assert s["error"] is None and s["speed"] > 0.3 and s["crank_period"] == 0.3
     rows = list(csv.DictReader(open(out / "timeseries.csv")))
     assert len(rows) == 4 * Bolt.samples_per_cycle + 1 and float(rows[-1]["x"]) > 0.3
+    assert min(float(r["power"]) for r in rows) >= 0 and max(float(r["power"]) for r in rows) > 1   # W
     for png in ("body_xy", "phase_portraits", "angles", "loop_error", "torque_power"):
         assert (out / f"{png}.png").stat().st_size > 10_000
 

@@ -362,7 +362,7 @@ def test_trot_experiment_writes_contract_files(tmp_path):
     assert s["speed"] > 0.05 and s["max_loop_gap"] < 1e-4
     rows = list(csv.DictReader(open(out / "timeseries.csv")))
     assert float(rows[-1]["t"]) == pytest.approx(1.2)
-    for col in ("t", "x", "y", "z", "roll_deg", "pitch_deg", "yaw_deg", "fl_contact", "hr_push"):
+    for col in ("t", "x", "y", "z", "roll_deg", "pitch_deg", "yaw_deg", "fl_contact", "hr_push", "power"):
         assert col in rows[0]
     assert (out / "gait_diagram.png").stat().st_size > 20_000
 

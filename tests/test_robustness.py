@@ -192,3 +192,11 @@ def test_peaked_response_shows_in_eta2_and_derived_ratio():
     assert by["b/a"]["eta2"] > max(0.5, res["eta2_noise"]) and res["most_sensitive_eta2"] == "b/a"
     with pytest.raises(ConfigError, match="^experiment.derived.r="):
         sn.add_derived(X, ["a", "b", "c"], {"r": ["b", "z"]})
+
+
+def test_robustness_plot_units_and_noise_label():
+    from envs.core.robustness_plot import noise_label, unit_of
+    assert [unit_of(m) for m in ("S", "speed", "yaw_rate_deg_s", "roll_amplitude_deg", "cost_of_transport",
+                                 "dx_period", "touchdowns")] == ["m", "m/s", "deg/s", "deg", "1", "m", "SI"]
+    assert noise_label(0.45, 32) == "|rho| < 0.45: noise (family-wise 5 %)"
+    assert noise_label(1.71, 4) == "all |rho| within noise (4 worlds: too few)"

@@ -17,8 +17,10 @@ def test_frequency_sweep_writes_contract_files(tmp_path):
     assert res.returncode == 0, res.stderr[-2000:]
     rows = list(csv.DictReader(open(out / "results.csv")))
     assert [float(r["omega"]) for r in rows] == [0.3, 8.0]
-    for col in ("omega", "psi_deg", "A_deg", "phi0_deg", "mu", "S", "V", "steady"):
+    for col in ("omega", "psi_deg", "A_deg", "phi0_deg", "mu", "S", "V", "steady",
+                "work_per_cycle", "mean_power", "cost_of_transport"):
         assert col in rows[0]
+    assert all(float(r["cost_of_transport"]) > 0 for r in rows)
     r03 = rows[0]
     assert float(r03["S"]) > 0.15 and r03["steady"] == "True"
     assert float(r03["V"]) == pytest.approx(float(r03["S"]) * 0.3 / (2 * np.pi))
@@ -26,6 +28,13 @@ def test_frequency_sweep_writes_contract_files(tmp_path):
     assert (out / ".hydra" / "config.yaml").exists()
     summary = json.loads((out / "summary.json").read_text())
     assert summary["points"] == 2 and summary["steps_per_s"] > 0
+    # the per-sample time series of the configured point (robot.omega, default 1 rad/s)
+    ts = list(csv.DictReader(open(out / "timeseries.csv")))
+    assert summary["timeseries_point"]["omega"] == 1.0 and summary["timeseries_point"]["error"] is None
+    assert len(ts) == 200 * summary["timeseries_point"]["cycles"] + 1
+    for col in ("t", "phi1_ref_deg", "phi1_deg", "x", "y", "theta_deg", "foot1_vel", "foot2_normal_force", "power"):
+        assert col in ts[0]
+    assert min(float(r["power"]) for r in ts) >= 0 and max(float(r["power"]) for r in ts) > 0
     # a rerun of a finished sweep recomputes nothing and keeps the file as it was
     before = (out / "results.csv").read_bytes()
     res = run_script("scripts/run.py", "sweep.omega=[0.3,8]", f"hydra.run.dir={out}")
@@ -60,4 +69,4 @@ def test_viewer_runs_headless_under_xvfb():
     res = subprocess.run([xvfb, "-a", sys.executable, "scripts/view.py", "--duration", "1", "robot.omega=3"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert "viewer closed" in res.stdout
+    assert "viewer closed" in res.stdout and "real-time factor" in res.stdout   # the speed: test_viewer.py (slow)

@@ -157,6 +157,7 @@ def test_spec_builds_any_N_from_the_prototype():
     xml = mujoco.MjModel.from_xml_path(str(SCENE))
     m8 = Snake().model()
     extra = m8.sensor(PENETRATION_SENSOR).dim[0]     # the health sensor every compiled model carries
+    extra += 2 * m8.nu                               # and the energy sensors (envs/core/energy.py)
     assert (m8.nbody, m8.nq, m8.nu, m8.nsensordata - extra) == (xml.nbody, xml.nq, xml.nu, xml.nsensordata)
     for N in (4, 8, 13):
         m = Snake(N=N, n=3, alpha_deg=60).model()

@@ -8,7 +8,7 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import batch
+from envs.core import batch, energy
 from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
@@ -70,7 +70,7 @@ PHASE_COLUMNS = ("peak_torque_flight", "peak_power_flight", "peak_torque_stance"
                  "torque_limit_binds_flight", "power_limit_binds_stance", "peak_foot_force", "impact_force")
 TIMESERIES = ("t", "x", "y", "y_dot", "theta_1d_deg", "q_1_deg", "q_1_dot", "q_2_deg", "q_3_deg", "q_4_deg",
               "q_5_deg", "loop_gap_B", "loop_gap_G", "crank_torque", "crank_power", "foot_force",
-              "foot_x_B", "foot_y_B")
+              "foot_x_B", "foot_y_B", "power")
 
 
 def running(job, out) -> Result:
@@ -111,7 +111,8 @@ def _timeseries(r, run) -> dict:
              theta_1d_deg=np.degrees(r.controls(run.t)[:, 0]), q_1_dot=w,
              loop_gap_B=gaps[:, 0], loop_gap_G=gaps[:, 1], crank_torque=tau, crank_power=tau * w,
              foot_force=run.sensor("foot_touch")[:, 0],
-             foot_x_B=run.sensor("foot_in_B")[:, 0], foot_y_B=run.sensor("foot_in_B")[:, 2])
+             foot_x_B=run.sensor("foot_in_B")[:, 0], foot_y_B=run.sensor("foot_in_B")[:, 2],
+             power=energy.power(run.sensordata, run.model))       # W, positive motor power
     for i in range(1, 6):
         d[f"q_{i}_deg"] = np.degrees(run.sensor(f"q_{i}")[:, 0])
     return d

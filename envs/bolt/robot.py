@@ -20,6 +20,7 @@ import numpy as np
 from dm_control import mujoco as dm_mujoco
 
 from envs.core import metrics
+from envs.core.energy import METRICS as ENERGY
 from envs.core.errors import ConfigError
 from envs.core.inputs import Crank
 from envs.core.robot import Robot
@@ -102,6 +103,7 @@ class Bolt(BoltModel, Robot):
     random_inputs = {"crank_period": (0.3, 0.6), "theta_1_0_deg": (-30.0, 0.0)}
     max_loop_gap = 1e-4          # m: a run whose loops open wider is flagged (README "Loop closure")
     # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
+    gait_parameter = ("crank_period", 0.02)   # viewer keys; no viewer_timestep: the loop time constant needs 2 steps
     closed_loop = True
     AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap")
     n_aux = len(AUX)
@@ -116,7 +118,7 @@ class Bolt(BoltModel, Robot):
                "foot_path_error",                                                                  # body fixed
                "speed", "crank_period_measured", "belt_speed", "speed_over_belt", "stride_time",  # running
                "touchdowns", "touchdowns_per_revolution", "stride_length", "duty_factor", "impact_force",
-               "max_spring_compression", "height_min", "height_max", "steady")
+               "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:

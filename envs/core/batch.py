@@ -28,6 +28,7 @@ import mujoco
 import numpy as np
 from mujoco import batch as mjbatch
 
+from envs.core import energy
 from envs.core.runs import Run, Slot, finish, layout, sampled_steps, take_samples  # noqa: F401  (batch.Run)
 from envs.core.robot import DEFAULT_MAX_STEPS, PENETRATION_SENSOR, WARNING_NAMES, Robot
 
@@ -232,7 +233,9 @@ def _consume(s: Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, ste
     the state after s.step + i steps (MuJoCo computes sensors at the start of a step).
     """
     steps = sampled_steps(s, len(rec), cycles)
+    before = len(s.samples)
     end = take_samples(s, steps, (rec[g - s.step] for g in steps), cycles, min_cycles, stop_when_steady, steady_kw)
+    energy.fold(s, rec, steps[:len(s.samples) - before])
     used = (end if end is not None else min(s.step + len(rec) - 1, cycles * s.robot.steps_per_cycle)) - s.step + 1
     s.step += len(rec)
     return used

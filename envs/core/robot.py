@@ -18,7 +18,10 @@ Required of a subclass (checked when the class is defined):
   progress(sensordata, model) the scalar whose per-cycle change is the cycle's step
   summarize(run)              the metrics of a finished `batch.Run`, a flat dict of scalars
   metrics       every key summarize() may return: the declared results columns (a results row
-                with another key is an error; tests check summarize() against it)
+                with another key is an error; tests check summarize() against it).  Declaring
+                envs.core.energy.METRICS (work_per_cycle, mean_power, cost_of_transport) is all a
+                robot does for energy: they are computed from the actuator sensors every model
+                carries and added to what its summarize() returns (a run that has them keeps its own)
 May define:
   validate()    cross-parameter checks beyond the declared ranges (raise ConfigError)
   columns       parameters always written to results files
@@ -29,6 +32,7 @@ May define:
                 loop gap the batch runner checks at every step; `loop_gaps(run)` reads them
   model_dir     the folder of the robot's model files (default models/<name>/): their hash is part
                 of every stored point's identity
+  viewer_timestep, gait_parameter   the interactive viewer's step and the parameter its keys step
   samples_per_cycle, camera_body, random_inputs, max_penetration, max_loop_gap (below: the health
                 limits of every results row and of tests/test_reliability.py)
   closed_loop, n_aux, feedback(model, data)   a per-step hook (e.g. state-dependent actuator limits)
@@ -50,7 +54,7 @@ from typing import ClassVar
 import mujoco
 import numpy as np
 
-from envs.core import schema
+from envs.core import energy, schema
 from envs.core.errors import StepBudgetError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -119,6 +123,14 @@ class Robot:
     closed_loop: ClassVar[bool] = False
     n_aux: ClassVar[int] = 0               # values `feedback` returns per step, recorded with each sample (Run.aux)
     model_dir: ClassVar[pathlib.Path | None] = None   # default: models/<name>/
+    # the interactive viewer (envs/core/viewer.py): a larger step validated against the reference
+    # (gait speed within 5 %, scripts/viewer_timestep_study.py, the model's README), and the gait
+    # parameter its page up / down keys step: (name, step)
+    viewer_timestep: ClassVar[float | None] = None
+    gait_parameter: ClassVar[tuple | None] = None
+    # render.py --compare: "module:function" returning (set_state(model, data, t), label) of a
+    # reference engine's motion, given (robot, duration)
+    reference_video: ClassVar[str | None] = None
     # derived from Params when the subclass is defined:
     defaults: ClassVar[dict] = {}          # config names (angles in *_deg), SI otherwise
     model_keys: ClassVar[tuple] = ()       # parameters that change the compiled MjModel
@@ -131,6 +143,8 @@ class Robot:
             raise TypeError(f"robot class {cls.__name__} lacks {missing} (see the Robot contract)")
         cls.defaults = schema.defaults(cls.Params)
         cls.model_keys = schema.model_keys(cls.Params)
+        if "summarize" in cls.__dict__ and set(energy.METRICS) <= set(cls.metrics):
+            cls.summarize = _with_energy(cls.__dict__["summarize"])
         if "name" in cls.__dict__:       # a new robot (a variant subclass keeps its parent registered)
             REGISTRY[cls.name] = cls
             schema.store("robot", f"{cls.name}_schema", cls.Params)
@@ -310,6 +324,21 @@ class Readout:
         return self.robot.sensor(self.sensordata, self.model, name)
 
 
+def _with_energy(summarize):
+    """summarize() plus the shared energy metrics (envs/core/energy.py) for runs that recorded them."""
+    @functools.wraps(summarize)
+    def wrapped(self, run):
+        out = summarize(self, run)
+        if hasattr(run, "sensordata") and hasattr(run, "model") and getattr(run, "cycle_values", None) is not None:
+            try:
+                run.model.sensor(energy.FRC + "0")
+            except KeyError:              # a model without the actuator sensors (not compiled here)
+                return out
+            out.update({k: v for k, v in energy.metrics(self, run).items() if k not in out})
+        return out
+    return wrapped
+
+
 def _hashable(v):
     return tuple(v) if isinstance(v, (list, tuple)) else v
 
@@ -327,6 +356,7 @@ def _compiled(key, robot: Robot) -> mujoco.MjModel:
         # data = dist, reduce = mindist, num = 1 (no contact: 0)
         spec.add_sensor(name=PENETRATION_SENSOR, type=mujoco.mjtSensor.mjSENS_CONTACT,
                         intprm=[1 << int(mujoco.mjtConDataField.mjCONDATA_DIST), 1, 1])
+        energy.add_sensors(spec)    # actuator force and velocity: the energy metrics' power
         m = spec.compile()
         m.opt.timestep = robot.timestep
         _MODEL_CACHE[key] = m

@@ -287,5 +287,6 @@ def robustness(job, out):
     return Result(summary, tables={"sensitivity.csv": (["merit", "rank", "parameter", "spearman_rho", "src", "eta2"],
                                                        sens)},
                   plots={"robustness.png": partial(plot_robustness, rows, res,
-                                                   title=f"{name}: {opts['n']} randomised worlds")},
+                                                   title=f"{name}: {opts['n']} randomised worlds + the nominal "
+                                                         f"({opts['n'] + 1} run)")},
                   rows={"results.csv": rows})

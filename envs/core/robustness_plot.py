@@ -9,6 +9,26 @@ from envs.core import sweep as sw
 from envs.core.plots import figure, save_figure, style
 
 
+# the unit of a figure of merit by its name (config names: *_deg in degrees, *_deg_s in deg/s, else SI)
+UNITS = {"S": "m", "V": "m/s", "speed": "m/s", "dx": "m", "dx_period": "m", "d": "m", "drift_y": "m",
+         "stride_length": "m", "work_per_cycle": "J", "mean_power": "W", "cost_of_transport": "1"}
+
+
+def unit_of(name: str) -> str:
+    if name.endswith("_deg_s"):
+        return "deg/s"
+    if name.endswith("_deg"):
+        return "deg"
+    return UNITS.get(name, "SI")
+
+
+def noise_label(noise: float, worlds: int) -> str:
+    """The legend of the |rho| noise band; a level >= 1 means no rank correlation can stand out."""
+    if noise < 1:
+        return f"|rho| < {noise:.2f}: noise (family-wise 5 %)"
+    return f"all |rho| within noise ({worlds} worlds: too few)"
+
+
 def plot_robustness(rows, res: dict, path, title: str = "") -> None:
     merits = list(res)
     fig, ax = figure(len(merits), 2, size=(11, 3.6 * len(merits)), squeeze=False)
@@ -24,7 +44,7 @@ def plot_robustness(rows, res: dict, path, title: str = "") -> None:
             v = r.get(k)
             if v is not None and np.isfinite(v):
                 a.axvline(v, color=color, ls=ls, lw=1.5, label=f"{k} {v:.4g}")
-        style(a, xlabel=m, ylabel="worlds", title=f"{m} ({r['healthy_worlds']} healthy worlds)", legend=True)
+        style(a, xlabel=f"{m} [{unit_of(m)}]", ylabel="worlds", title=f"{m} ({r['healthy_worlds']} healthy worlds)", legend=True)
         b = ax[i, 1]
         sens = r.get("sensitivity", [])[::-1]
         names = [s["parameter"] for s in sens]
@@ -35,8 +55,9 @@ def plot_robustness(rows, res: dict, path, title: str = "") -> None:
         b.set_yticks(range(len(sens)), names, fontsize=8)
         b.set_xlim(-1, 1)
         noise = r.get("rho_noise")
-        if noise is not None and np.isfinite(noise):
-            b.axvspan(-noise, noise, color="0.85", zorder=0, label=f"|rho| < {noise:.2f}: noise (5 %)")
+        if noise is not None and np.isfinite(noise):      # >= 1: too few worlds for any rho to stand out
+            b.axvspan(-min(noise, 1.0), min(noise, 1.0), color="0.85", zorder=0,
+                      label=noise_label(noise, r["healthy_worlds"]))
         b.axvline(0, color="k", lw=0.5)
         b.legend(fontsize=7, loc="lower right")
         style(b, xlabel=f"rank correlation with {m}; correlation ratio eta^2", title="sensitivity (ranked by |rho|)")

@@ -30,6 +30,8 @@ class Run:
     max_loop_gap: float | None = None  # m, largest loop-closure gap over every step (robots with loops)
     unhealthy: str | None = None      # finished, but over the robot's health limits
     engine: str = "mujoco"            # what stepped it: mujoco (the C engine) or warp (MuJoCo Warp)
+    work: np.ndarray | None = None    # (samples,) J: positive actuator work since t = 0, integrated every
+    #                                   step (envs/core/energy.py); None where only samples were seen (warp)
 
     @property
     def problem(self) -> str | None:
@@ -57,6 +59,8 @@ class Slot:
     naux: int = 0                 # trailing columns of each sample that are feedback values, not sensors
     max_penetration: float = 0.0
     max_loop_gap: float = 0.0
+    work: float = 0.0             # J, positive actuator work over every step so far (envs/core/energy.py)
+    work_samples: list = dataclasses.field(default_factory=list)   # the cumulative work at each sample
 
 
 def layout(m: mujoco.MjModel) -> tuple:
@@ -103,7 +107,8 @@ def finish(s: Slot, err, steady_kw, engine: str = "mujoco") -> Run:
     aux = data[:, nsens:] if s.naux else None
     gap = s.max_loop_gap if r.loops else None
     run = Run(r, s.model, t, data[:, :nsens], vals, st, err, aux, max_penetration=s.max_penetration,
-              max_loop_gap=gap, engine=engine)
+              max_loop_gap=gap, engine=engine,
+              work=np.array(s.work_samples) if len(s.work_samples) == len(data) else None)
     if err is None:
         run.unhealthy = r.health_error(s.max_penetration, gap)
     return run

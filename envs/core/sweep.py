@@ -244,7 +244,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             reasons[why] = reasons.get(why, 0) + 1
 
         t0 = time.perf_counter()
-        bar = _bar(len(todo)) if progress and todo else None
+        bar = _bar(len(todo), f"{engine.name}: {filename}") if progress and todo else None
         committer = st.Committer(out, filename, keys, EXPORT_EVERY_S, key_columns=K) if todo else None
 
         def add(j, values, error=None):
@@ -343,9 +343,10 @@ def nanmin(values) -> float:
     return min(vals) if vals else math.nan
 
 
-def _bar(n):
+def _bar(n, label="points"):
+    """A progress bar of n points, labelled by the engine and the results file it fills."""
     from tqdm import tqdm
-    return tqdm(total=n, desc="points", unit="pt", dynamic_ncols=True)
+    return tqdm(total=n, desc=label, unit="pt", dynamic_ncols=True)
 
 
 # ---- JSON --------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import numpy as np
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.experiment import Result, robot_params, sweep_lists
-from envs.crawler import plots
+from envs.crawler import outputs, plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
 from envs.crawler.friction import friction_set, is_nominal
@@ -53,7 +53,13 @@ def frequency_sweep(job, out) -> Result:
              for lab, part in sw.by_extra_keys(sw.healthy(rs), extra).items()}
     draw = partial(plots.s_v, drawn, sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
     stored = {"results.csv": rows, **({f"results_{overlay}.csv": curves[overlay]} if overlay else {})}
-    return Result(summary, plots={"S_V_vs_omega.png": draw}, rows=stored)
+    tables = {}
+    if engine in sw.BATCH_ENGINES:      # one twin run's time series: the configured robot point (robot.*)
+        r, run = outputs.configured_run(job)
+        if not run.error:
+            tables["timeseries.csv"] = outputs.timeseries(r, run)
+        summary["timeseries_point"] = {"omega": r.cfg["omega"], "cycles": run.cycles, "error": run.error}
+    return Result(summary, tables=tables, plots={"S_V_vs_omega.png": draw}, rows=stored)
 
 
 # ---- twin vs hybrid ------------------------------------------------------------------

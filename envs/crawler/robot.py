@@ -16,6 +16,7 @@ from dm_control import mujoco as dm_mujoco
 from scipy.optimize import brentq
 
 from envs.core import metrics
+from envs.core.energy import METRICS as ENERGY
 from envs.core.errors import ConfigError
 from envs.core.inputs import DeviceLaw, PhasedSine
 from envs.core.robot import MODELS, Robot
@@ -100,12 +101,14 @@ class Crawler(Robot):
     name = "crawler"
     Params = config.Params
     physics = Physics
+    gait_parameter = ("omega", 0.5)       # viewer keys: omega +/- 0.5 rad/s
+    reference_video = "envs.crawler.compare:reference"   # render.py --compare: the exact hybrid model
     engines = config.ENGINES        # mujoco: the twin; hybrid: the paper's exact model (hybrid.py)
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
                      "phi0_deg": (95.0, 140.0), "mu": (0.1, 0.6)}
     metrics = ("S", "V", "steady", "period_cycles", "cycles", "tracking_error_deg") + tuple(
-        f"foot{i}_{name}" for i in (1, 2) for name in list(metrics.MODE_NAMES.values()) + ["fn_min"])
+        f"foot{i}_{name}" for i in (1, 2) for name in list(metrics.MODE_NAMES.values()) + ["fn_min"]) + ENERGY
 
     # ---- inputs -------------------------------------------------------------
     @property

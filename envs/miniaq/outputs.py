@@ -30,6 +30,9 @@ def timeseries(robot, run, duration) -> dict:
         cols[f"{leg}_crank_deg"] = np.degrees(run.sensor(f"{leg}_crank_pos")[keep, 0])
         cols[f"{leg}_motor_torque"] = run.sensor(f"{leg}_motor_torque")[keep, 0]
         cols[f"{leg}_loop_gap"] = gaps[:, j]
+    # positive motor power, W (each motor drives its crank directly: as envs/core/energy.py's power)
+    cols["power"] = sum(np.maximum(0.0, run.sensor(f"{leg}_motor_torque")[keep, 0]
+                                   * run.sensor(f"{leg}_crank_vel")[keep, 0]) for leg in LEGS)
     return cols
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from dm_control import mujoco as dm_mujoco
 
 from envs.core import metrics
+from envs.core.energy import METRICS as ENERGY
 from envs.core.errors import ConfigError
 from envs.core.inputs import DeviceLaw
 from envs.core.robot import MODELS, Robot
@@ -96,13 +97,15 @@ class MiniAQ(Robot):
     Params = config.Params
     physics = Physics
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
+    viewer_timestep = 4e-4                 # viewer: speed -1.2 % of the 1e-4 s reference (models/miniaq/README.md)
+    gait_parameter = ("f", 0.25)           # viewer keys: motor frequency +/- 0.25 Hz
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
     loops = tuple((f"{leg}_C_coupler", f"{leg}_C_rocker") for leg in LEGS)   # the four-bar of each leg
     metrics = ("cycles", "speed", "drift_y", "yaw_rate_deg_s", "roll_amplitude_deg", "pitch_amplitude_deg",
                "roll_mean_deg", "pitch_mean_deg", "height_mean", "max_loop_gap", "motor_torque_max",
                "motor_saturated_fraction", "crank_lag_max_deg") + tuple(
         f"{leg}_{k}" for leg in LEGS for k in ("duty_factor", "drag_fraction", "touchdowns_per_cycle")) + (
-        "support_2", "support_3", "support_4", "support_le1")
+        "support_2", "support_3", "support_4", "support_le1") + ENERGY
     random_inputs = {"f": (1.0, 4.0), "mu_d": (0.2, 0.6)}   # bounded ranges for reliability runs
 
     # ---- validation ---------------------------------------------------------------

@@ -35,6 +35,7 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
+from envs.core.energy import METRICS as ENERGY
 from envs.core.errors import ConfigError
 from envs.core.robot import MODELS, Robot
 from envs.snake import config
@@ -80,8 +81,10 @@ class Snake(Robot):
     Params = config.Params
     physics = Physics
     columns = ("n", "alpha_deg", "N", "T_step", "mu", "timing")
+    viewer_timestep = 1.875e-4             # viewer: speed -3.7 % of the 3.125e-5 s reference (models/snake/README.md)
+    gait_parameter = ("T_step", 0.1)       # viewer keys: step time +/- 0.1 s
     metrics = ("f", "d_unit", "d", "dx", "loss", "dx_period", "V", "cycles", "dx_period_std", "tracking_error_deg",
-               "clearance_min")
+               "clearance_min") + ENERGY
     random_inputs = {"alpha_deg": (5.0, 70.0), "T_step": (0.25, 2.0), "mu": (0.1, 1.0)}   # n = 4 (alpha_max 74.6)
 
     # ---- validation -------------------------------------------------------------------

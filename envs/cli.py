@@ -1,0 +1,199 @@
+"""`gaittwin`: one command for the project (pyproject [project.scripts]).
+
+  gaittwin list                 robots and experiments, one line each, with a measured run time
+  gaittwin params ROBOT         every parameter: name, unit, default, allowed range, meaning, provenance
+  gaittwin run [overrides]      scripts/run.py (an experiment; Hydra overrides)
+  gaittwin view [...]           scripts/view.py (interactive viewer)
+  gaittwin render [...]         scripts/render.py (MP4 video)
+
+`run`, `view` and `render` hand their arguments to the scripts unchanged (the scripts keep working
+on their own); `python -m envs.cli ...` is the same command without the entry point installed.
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SCRIPTS = {"run": "run.py", "view": "view.py", "render": "render.py"}
+
+# Measured wall time of each experiment at its defaults (`gaittwin run experiment=NAME`), with the
+# machine it was measured on.  Experiments not listed print "not measured".
+MACHINE = "2 shared CPU cores at load average 8-10"
+RUNTIMES = {   # name -> seconds (2026-11-26, the development machine; wall time of scripts/run.py)
+    "crawler_frequency_sweep": 79,     # with the exact-model overlay (the twin alone: 27 s)
+    "miniaq_trot": 12,
+    "miniaq_turn": 10,
+    "bolt_running": 8,
+    "bolt_foot_path": 7,
+    "snake_table1": 5,
+}
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SCRIPTS:
+        return script(argv[0], argv[1:])
+    ap = argparse.ArgumentParser(prog="gaittwin", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", metavar="{list,params,run,view,render}")
+    sub.add_parser("list", help="robots and experiments, one line each, with run-time estimates")
+    p = sub.add_parser("params", help="a robot's parameters: unit, default, bounds, meaning, provenance")
+    p.add_argument("robot")
+    for name in SCRIPTS:
+        sub.add_parser(name, help=f"scripts/{SCRIPTS[name]} with these arguments", add_help=False)
+    args = ap.parse_args(argv)
+    if args.command == "list":
+        print(listing())
+        return 0
+    if args.command == "params":
+        import envs
+        if args.robot not in envs.ROBOTS:
+            print(f"error: robot={args.robot!r}: allowed: one of {sorted(envs.ROBOTS)}", file=sys.stderr)
+            return 2
+        print(params_table(args.robot))
+        return 0
+    ap.print_help()
+    return 2
+
+
+def script(name: str, args) -> int:
+    """Run scripts/<name>.py with `args` in this interpreter; its exit code."""
+    return subprocess.call([sys.executable, str(ROOT / "scripts" / SCRIPTS[name]), *args])
+
+
+# ---- list ----------------------------------------------------------------------------------
+def robots() -> list[tuple[str, str]]:
+    """(name, the first line of its module's docstring) of every robot."""
+    import importlib
+
+    import envs
+    out = []
+    for name in sorted(envs.ROBOTS):
+        doc = importlib.import_module(envs.ROBOTS[name].__module__).__doc__ or ""
+        out.append((name, doc.strip().splitlines()[0] if doc.strip() else ""))
+    return out
+
+
+def experiments() -> list[dict]:
+    """Each configs/experiment/*.yaml: name, robot, the first line of its header comment, run time."""
+    out = []
+    for f in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
+        text = f.read_text().splitlines()
+        comments = [ln[1:].strip() for ln in text if ln.startswith("#") and "@package" not in ln]
+        line = comments[0] if comments else ""
+        m = next((re.search(r"override /robot:\s*(\w+)", ln) for ln in text if "override /robot" in ln), None)
+        out.append(dict(name=f.stem, robot=m.group(1) if m else "-", line=_short(line, 100),
+                        seconds=RUNTIMES.get(f.stem)))
+    return out
+
+
+def _duration(s) -> str:
+    if s is None:
+        return "not measured"
+    return f"~{s:.0f} s" if s < 120 else f"~{s / 60:.0f} min"
+
+
+def listing() -> str:
+    lines = ["robots (gaittwin params ROBOT: every parameter):"]
+    lines += [f"  {n:<8} {d}" for n, d in robots()]
+    lines += ["", f"experiments (gaittwin run experiment=NAME; run time at defaults, measured on {MACHINE}):"]
+    for e in experiments():
+        lines.append(f"  {e['name']:<28} {e['robot']:<8} {_duration(e['seconds']):>13}  {e['line']}")
+    return "\n".join(lines)
+
+
+# ---- params --------------------------------------------------------------------------------
+def params_rows(robot: str) -> list[dict]:
+    """name, unit, default, allowed, meaning, provenance of every parameter of `robot`."""
+    import envs
+    from envs.core import schema
+    cls = envs.robot_class(robot)
+    sections = _comments(cls.Params)
+    prov = _provenance(robot)
+    rows = []
+    for name, f in schema.fields(cls.Params).items():
+        if name == "name":
+            continue
+        meaning = "; ".join(x for x in (sections.get(name, ""), f.spec.note) if x)
+        rows.append(dict(name=name, unit=f.spec.unit or "-", default=_fmt(f.default), allowed=f.spec.text(f.optional) if not f.spec.note else f.spec.text(f.optional).replace(f" ({f.spec.note})", ""),
+                         meaning=meaning or "-", provenance=prov.get(_base(name), f"models/{robot}/README.md")))
+    return rows
+
+
+def params_table(robot: str) -> str:
+    """One block a parameter: name [unit] = default, allowed range; its meaning; its provenance."""
+    out = [f"{robot}: robot.NAME=VALUE (angles in degrees, *_deg; everything else SI)"]
+    for r in params_rows(robot):
+        unit = f" [{r['unit']}]" if r["unit"] != "-" else ""
+        out += [f"{r['name']}{unit} = {r['default']}    allowed: {r['allowed']}",
+                f"    {r['meaning']}", f"    provenance: {r['provenance']}"]
+    return "\n".join(out)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def _base(name: str) -> str:
+    return name[:-4] if name.endswith("_deg") else name
+
+
+def _comments(params_cls) -> dict:
+    """field name -> the comment block above it in its dataclass (its section: '# inputs, eq. 5')."""
+    import inspect
+    try:
+        src = inspect.getsource(params_cls)
+    except (OSError, TypeError):
+        return {}
+    out, section, after_field = {}, "", True
+    for ln in src.splitlines()[1:]:
+        s = ln.strip()
+        if s.startswith("#"):
+            if after_field:                 # a new comment block starts a new section
+                section, after_field = s[1:].strip(), False
+            continue
+        m = re.match(r"(\w+)\s*:", s)
+        if m:
+            after_field = True
+            if section:
+                out[m.group(1)] = section
+    return out
+
+
+def _provenance(robot: str) -> dict:
+    """parameter (SI name) -> 'models/<robot>/README.md:LINE (first cell)': the first row naming it
+    (a word or `code`) of the README's provenance and assumption tables (headers 'paper parameter',
+    'choice', ...); a row whose first cell names it wins over one that names it elsewhere."""
+    path = ROOT / "models" / robot / "README.md"
+    if not path.exists():
+        return {}
+    first, anywhere, header, prev = {}, {}, "", ""
+    for i, ln in enumerate(path.read_text().splitlines(), start=1):
+        is_row = ln.startswith("|")
+        if is_row and not prev.startswith("|"):
+            header = ln.split("|")[1].strip().lower()
+        prev = ln
+        if not is_row or set(ln) <= set("|-: ") or not re.search(r"parameter|choice|assumption", header):
+            continue
+        cells = [c.strip() for c in ln.split("|")[1:-1]]
+        where = f"models/{robot}/README.md:{i} ({_short(cells[0])})"
+        for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", cells[0]):
+            first.setdefault(word, where)
+        for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", " ".join(cells[1:])):
+            anywhere.setdefault(word, where)
+    return {**anywhere, **first}
+
+
+def _short(s: str, n: int = 40) -> str:
+    s = s.replace("`", "")
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The `gaittwin` command (envs/cli.py): list, params, and run/view/render handed to the scripts."""
+
+import pytest
+
+import envs
+from envs import cli
+from envs.core import schema
+from tests.util import ROOT, run_script
+
+
+def test_pyproject_declares_the_entry_point():
+    import tomllib
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert cfg["project"]["scripts"]["gaittwin"] == "envs.cli:main"
+    assert callable(cli.main)
+
+
+def test_list_names_every_robot_and_experiment(capsys):
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in envs.ROBOTS:
+        assert f"\n  {name} " in out
+    for f in (ROOT / "configs" / "experiment").glob("*.yaml"):
+        line = next(ln for ln in out.splitlines() if ln.strip().startswith(f.stem + " "))
+        assert ("~" in line) == (f.stem in cli.RUNTIMES), line      # a measured time, or "not measured"
+    assert cli.MACHINE in out
+
+
+@pytest.mark.parametrize("robot", sorted(envs.ROBOTS))
+def test_params_lists_every_parameter_with_unit_default_range(robot, capsys):
+    assert cli.main(["params", robot]) == 0
+    out = capsys.readouterr().out
+    fields = {k: f for k, f in schema.fields(envs.robot_class(robot).Params).items() if k != "name"}
+    rows = {r["name"]: r for r in cli.params_rows(robot)}
+    assert set(rows) == set(fields)
+    for k, f in fields.items():
+        assert out.count(f"\n{k} ") + out.count(f"\n{k} [") >= 1, k
+        assert rows[k]["unit"] == (f.spec.unit or "-")
+        assert rows[k]["provenance"].startswith(f"models/{robot}/README.md")
+    assert out.count("provenance: ") == len(fields)
+
+
+def test_params_of_the_crawler():
+    rows = {r["name"]: r for r in cli.params_rows("crawler")}
+    assert rows["omega"] == dict(name="omega", unit="rad/s", default="1", allowed="(0, 200] rad/s",
+                                 meaning="inputs, eq. 5 / eq. 8", provenance=rows["omega"]["provenance"])
+    assert rows["m0"]["provenance"].startswith("models/crawler/README.md:") and "m0 (Table I)" in rows["m0"]["provenance"]
+    assert "geometric limit" in rows["A_deg"]["meaning"] and "geometric" not in rows["A_deg"]["allowed"]
+
+
+def test_params_of_an_unknown_robot_exits_2(capsys):
+    assert cli.main(["params", "hexapod"]) == 2
+    assert "error: robot='hexapod'" in capsys.readouterr().err
+
+
+def test_run_is_the_script_and_its_help_lists_no_internal_groups():
+    res = run_script("-m", "envs.cli", "run", "--help")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "gaittwin list" in res.stdout and "_schema" not in res.stdout
+    for name in envs.ROBOTS:
+        assert name in res.stdout.split("== Config")[0]
+    res = run_script("-m", "envs.cli", "run", "robot.mu=0")           # bad input: the script's exit 2
+    assert res.returncode == 2 and "error: mu=" in res.stderr
+
+
+def test_no_command_prints_usage(capsys):
+    assert cli.main([]) == 2
+    assert "gaittwin" in capsys.readouterr().out
+
+
