@@ -9,7 +9,10 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.identify import Identify
 from envs.core.robustness import Robustness, uniform
+from envs.core.trajectory import TrajectoryOptions
+from envs.crawler import channels as _channels  # noqa: F401,E402  (declares the observable channels)
 from envs.core.schema import param
 from envs.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
 
@@ -173,3 +176,20 @@ class CrawlerRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(S="max", V="max"))
     # S peaks near equal feet and falls on both sides (eq. 7's asymmetry): analysed as the ratio too
     derived: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"mu2/mu1": ["mu2", "mu1"]})
+
+
+@experiment
+@dataclasses.dataclass
+class CrawlerTrajectory(TrajectoryOptions):
+    """Issue #27: the twin's observable channels (envs/crawler/channels.py) as trajectory.csv + sidecar."""
+
+    name: str = "crawler_trajectory"
+
+
+@experiment
+@dataclasses.dataclass
+class CrawlerIdentify(Identify):
+    """Issue #27: fit robot parameters to a measured trajectory (calibration, not validation)."""
+
+    name: str = "crawler_identify"
+    params: Any = dataclasses.field(default_factory=lambda: ["mu", "m0"])

@@ -9,7 +9,10 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import experiment, plain_experiment
+from envs.core.identify import Identify
 from envs.core.robustness import Robustness, uniform
+from envs.core.trajectory import TrajectoryOptions
+from envs.snake import channels as _channels  # noqa: F401,E402  (declares the observable channels)
 from envs.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
@@ -69,3 +72,20 @@ class SnakeRobustness(Robustness):
         **uniform(0.2, "kp", "kv"), **uniform(0.3, "contact_timeconst"),
         "com_offset": dict(dist="uniform", abs=COM_OFFSET_HALF_WIDTH)})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))
+
+
+@experiment
+@dataclasses.dataclass
+class SnakeTrajectory(TrajectoryOptions):
+    """Issue #27: the twin's observable channels (envs/snake/channels.py) as trajectory.csv + sidecar."""
+
+    name: str = "snake_trajectory"
+
+
+@experiment
+@dataclasses.dataclass
+class SnakeIdentify(Identify):
+    """Issue #27: fit robot parameters to a measured trajectory (calibration, not validation)."""
+
+    name: str = "snake_identify"
+    params: Any = dataclasses.field(default_factory=lambda: ["mu", "T_step"])
