@@ -18,8 +18,9 @@ error in units of its spread).
 Candidates are batched rollouts through the batch path (envs.core.sweep.run_rows: the store
 `results.sqlite`, rows in `candidates.csv`, keyed by the fitted parameters; identity includes the
 data file's hash, channels, weights and offset settings, so a rerun resumes and a changed file
-recomputes).  Global stage: Optuna's CMA-ES (one parameter: an even grid) over the search box,
-`n_global` candidates in batches of `batch`; local stage: scipy.optimize.least_squares (trf, bounds)
+recomputes).  Global stage: a scrambled Sobol design of `n_global` candidates over the search box
+(and the nominal), in batches of `batch` (Optuna's CMA-ES sampler would need the `cmaes` package,
+not a dependency); local stage: scipy.optimize.least_squares (trf, bounds)
 from the best, its Jacobian by central differences as one batch (relative step `fd_rel`).
 
 Uncertainty: covariance sigma^2 (J^T J)^-1 at the fit (sigma^2 = SSR / (m - p)), in relative units;
@@ -60,7 +61,7 @@ class Identify(config.Experiment):
     weights: Dict[str, Any] = dataclasses.field(default_factory=dict)  # channel: weight >= 0 (default 1)
     time_offset: bool = param(True, note="estimate the twin's time at the data's t = 0")
     offset_max: Optional[float] = param(None, "s", ge=0, le=1e5, note="null: one gait period")
-    n_global: int = param(16, "candidates", ge=0, le=100000, note="CMA-ES stage; 0: local fit from the nominal")
+    n_global: int = param(16, "candidates", ge=0, le=100000, note="Sobol global stage; 0: local fit from the nominal")
     batch: int = param(8, "candidates", ge=1, le=100000, note="candidates per batched rollout")
     seed: int = param(0, ge=0, le=2**31 - 1)
     max_nfev: int = param(10, ge=1, le=10000, note="least_squares residual evaluations")
@@ -247,28 +248,19 @@ def jacobian(p: Problem, x, fd_rel: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def global_stage(p: Problem, opts) -> list[dict]:
-    """CMA-ES (Optuna) over the box in batches; one parameter: an even grid.  Returns all rows."""
-    n, b = int(opts["n_global"]), int(opts["batch"])
+    """A scrambled Sobol design of n_global candidates over the search box, plus the nominal, in batches
+    of `batch` (space-filling: the local stage starts from its best).  Returns every row with its x."""
+    from scipy.stats import qmc
     x0 = np.array([p.nominal.cfg[k] for k in p.names], float)
-    if n == 0:
-        return [dict(p.evaluate([x0])[0], x=x0)]
-    if len(p.names) == 1:
-        X = [np.array([v]) for v in np.linspace(p.lo[0], p.hi[0], n)] + [x0]
-        return [dict(r, x=x) for x, r in zip(X, p.evaluate(X))]
-    import optuna
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.CmaEsSampler(x0={k: float(v) for k, v in zip(p.names, x0)},
-                                           sigma0=0.25 * float(np.min(p.hi - p.lo)), seed=int(opts["seed"]))
-    study = optuna.create_study(sampler=sampler)
-    out = []
-    while len(out) < n:
-        trials = [study.ask({k: optuna.distributions.FloatDistribution(float(a), float(z))
-                             for k, a, z in zip(p.names, p.lo, p.hi)}) for _ in range(min(b, n - len(out)))]
-        X = [np.array([t.params[k] for k in p.names]) for t in trials]
-        for t, x, r in zip(trials, X, p.evaluate(X)):
-            study.tell(t, r["cost"])
-            out.append(dict(r, x=x))
-    return out
+    n, b = int(opts["n_global"]), int(opts["batch"])
+    X = [x0]
+    if n:
+        u = qmc.Sobol(len(p.names), scramble=True, seed=int(opts["seed"])).random(n)
+        X += list(p.lo + u * (p.hi - p.lo))
+    rows = []
+    for i in range(0, len(X), b):
+        rows += [dict(r, x=x) for x, r in zip(X[i:i + b], p.evaluate(X[i:i + b]))]
+    return rows
 
 
 def local_stage(p: Problem, x0, opts):
