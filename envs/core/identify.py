@@ -18,14 +18,16 @@ error in units of its spread).
 Candidates are batched rollouts through the batch path (envs.core.sweep.run_rows: the store
 `results.sqlite`, rows in `candidates.csv`, keyed by the fitted parameters; identity includes the
 data file's hash, channels, weights and offset settings, so a rerun resumes and a changed file
-recomputes).  Global stage: a scrambled Sobol design of `n_global` candidates over the search box
+recomputes).  Global stage: a seeded Latin hypercube of `n_global` candidates over the search box
 (and the nominal), in batches of `batch` (Optuna's CMA-ES sampler would need the `cmaes` package,
 not a dependency); local stage: scipy.optimize.least_squares (trf, bounds)
 from the best, its Jacobian by central differences as one batch (relative step `fd_rel`).
 
 Uncertainty: covariance sigma^2 (J^T J)^-1 at the fit (sigma^2 = SSR / (m - p)), in relative units;
-a parameter is identifiable when its 1-sigma relative sd <= `ident_rel_sd` (stated before the fit)
-and the fit is not at a search bound; an eigen-direction of J^T J with sd > ident_rel_sd is a flat
+a parameter is identifiable when its 1-sigma relative sd <= `ident_rel_sd` (stated before the fit),
+the fit is not at a search bound and the local stage converged (a tolerance met, not `max_nfev`: a
+jagged cost, e.g. from contact, makes a finite-difference covariance too small, so an unconverged
+fit claims nothing); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
 direction, named by its components (e.g. "+0.71 mu -0.70 T_step").  `check_only=true`: no fit; at the
 nominal point, each channel's sensitivity to each parameter, the correlations and the sd the data's
 length would give at noise `noise_rel` (envs/core/identify_stats.py).
@@ -46,6 +48,7 @@ from envs.core.errors import ConfigError
 from envs.core.schema import param
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
+LS_TOL = 1e-4                 # least_squares ftol, xtol: a relative change 100x below the 1 % identifiability level
 FAILED_COST = 1e6             # a candidate whose simulation failed
 
 
@@ -61,7 +64,7 @@ class Identify(config.Experiment):
     weights: Dict[str, Any] = dataclasses.field(default_factory=dict)  # channel: weight >= 0 (default 1)
     time_offset: bool = param(True, note="estimate the twin's time at the data's t = 0")
     offset_max: Optional[float] = param(None, "s", ge=0, le=1e5, note="null: one gait period")
-    n_global: int = param(16, "candidates", ge=0, le=100000, note="Sobol global stage; 0: local fit from the nominal")
+    n_global: int = param(16, "candidates", ge=0, le=100000, note="Latin-hypercube global stage; 0: local fit from the nominal")
     batch: int = param(8, "candidates", ge=1, le=100000, note="candidates per batched rollout")
     seed: int = param(0, ge=0, le=2**31 - 1)
     max_nfev: int = param(10, ge=1, le=10000, note="least_squares residual evaluations")
@@ -148,6 +151,7 @@ class Problem:
         self.metrics = ["cost", "time_offset"] + [f"rms_{c}" for c in want]
         self.cache: dict = {}
         self.evaluations = 0
+        self.reused = 0            # candidates taken from the store (a rerun into the same directory)
         self.n = n
 
     def robot(self, x):
@@ -213,9 +217,10 @@ class Problem:
         """Rows (cost, time_offset, rms_*, error) of candidates X (config units), through the store;
         with need_residuals, each row also gets `r` (points reused from the store are re-simulated)."""
         robots = [self.robot(x) for x in X]
-        rows, _ = sw.run_rows(robots, self.out, key=self.names, engine=self.engine, metrics=self.metrics,
+        rows, stats = sw.run_rows(robots, self.out, key=self.names, engine=self.engine, metrics=self.metrics,
                               filename="candidates.csv", progress=False)
         self.evaluations += len(robots)
+        self.reused += stats["reused"]
         if need_residuals:
             missing = [r for r in robots if self.key(r) not in self.cache]
             if missing:                       # reused rows: the store keeps costs, not residual vectors
@@ -248,14 +253,14 @@ def jacobian(p: Problem, x, fd_rel: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def global_stage(p: Problem, opts) -> list[dict]:
-    """A scrambled Sobol design of n_global candidates over the search box, plus the nominal, in batches
+    """A Latin hypercube of n_global candidates over the search box, plus the nominal, in batches
     of `batch` (space-filling: the local stage starts from its best).  Returns every row with its x."""
     from scipy.stats import qmc
     x0 = np.array([p.nominal.cfg[k] for k in p.names], float)
     n, b = int(opts["n_global"]), int(opts["batch"])
     X = [x0]
     if n:
-        u = qmc.Sobol(len(p.names), scramble=True, seed=int(opts["seed"])).random(n)
+        u = qmc.LatinHypercube(len(p.names), seed=int(opts["seed"])).random(n)
         X += list(p.lo + u * (p.hi - p.lo))
     rows = []
     for i in range(0, len(X), b):
@@ -282,7 +287,7 @@ def local_stage(p: Problem, x0, opts):
         return memo[tuple(x)][1] * (ref / x)        # d r / d z = d r / d(x / x) * (x_ref / x)
 
     res = least_squares(fun, np.ones_like(ref), jac=jac, bounds=(p.lo / ref, p.hi / ref), method="trf",
-                        max_nfev=int(opts["max_nfev"]), x_scale=1.0)
+                        max_nfev=int(opts["max_nfev"]), x_scale=1.0, ftol=LS_TOL, xtol=LS_TOL)
     return res.x * ref, res
 
 
@@ -314,20 +319,21 @@ def identify(cfg, out):
         r0, J = jacobian(p, x_nom, opts["fd_rel"])
         rep = ist.check(p, J, x_nom, float(opts["noise_rel"]), float(opts["ident_rel_sd"]))
         summary = dict(head, mode="check_only", nominal={k: float(x) for k, x in zip(names, x_nom)},
-                       nominal_cost=float(np.sum(r0 ** 2)), **rep["summary"], evaluations=p.evaluations,
+                       nominal_cost=float(np.sum(r0 ** 2)), **rep["summary"], evaluations=p.evaluations, reused=p.reused,
                        wall_s=time.perf_counter() - t0)
         return Result(summary, tables={"identifiability.csv": (list(rep["rows"][0]), rep["rows"])})
     glob = global_stage(p, opts)
     best = min(glob, key=lambda r: r["cost"])
     x_hat, res = local_stage(p, best["x"], opts)
     r_hat, J = jacobian(p, x_hat, opts["fd_rel"])
-    rep = ist.fit_report(p, r_hat, J, x_hat, x_nom, float(opts["ident_rel_sd"]))
+    converged = bool(res.status > 0)           # least_squares met a tolerance (not max_nfev)
+    rep = ist.fit_report(p, r_hat, J, x_hat, x_nom, float(opts["ident_rel_sd"]), converged)
     delta, _ = p.profile(rec := ist.fitted_record(p, x_hat))
     traj = ist.fitted_trajectory(p, rec, delta)
     summary = dict(head, mode="fit", global_candidates=len(glob),
                    global_best={k: float(x) for k, x in zip(names, best["x"])}, global_best_cost=float(best["cost"]),
-                   local_status=res.message, local_nfev=int(res.nfev), time_offset=delta,
-                   residuals=ist.residual_stats(p, traj), evaluations=p.evaluations, **rep["summary"],
+                   local_status=res.message, converged=converged, local_nfev=int(res.nfev), time_offset=delta,
+                   residuals=ist.residual_stats(p, traj), evaluations=p.evaluations, reused=p.reused, **rep["summary"],
                    wall_s=time.perf_counter() - t0)
     units = {c: p.chans[c].unit for c in p.channels}
     return Result(summary, tables={"fit.csv": (list(rep["rows"][0]), rep["rows"]), "fitted_trajectory.csv": traj},

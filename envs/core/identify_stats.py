@@ -4,7 +4,8 @@ All in relative units: J = d r / d ln x (the Jacobian of the weighted, normalise
 respect to each parameter's relative change), so an sd of 0.01 is 1 % of the parameter.
   fit:   cov = sigma^2 (J^T J)^-1, sigma^2 = SSR / (m - p)
   check: cov = (noise_rel^2 / samples) (J^T J)^-1 (the sd this record would give at that noise)
-A parameter is identifiable when its sd <= ident_rel_sd and (fit) it is not at a search bound; an
+A parameter is identifiable when its sd <= ident_rel_sd and (fit) it is not at a search bound and the
+local stage converged; an
 eigenvector of J^T J whose sd exceeds ident_rel_sd is a flat direction, named by its components
 (|component| >= 0.2).
 """
@@ -62,7 +63,7 @@ def check(p, J, x, noise_rel: float, ident_rel_sd: float) -> dict:
     return dict(summary=summary, rows=rows)
 
 
-def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float) -> dict:
+def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = True) -> dict:
     """fit.csv rows and the summary's uncertainty entries at the fit x_hat."""
     m, k = len(r), len(x_hat)
     sigma2 = float(np.sum(r ** 2)) / max(m - k, 1)
@@ -74,7 +75,7 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float) -> dict:
         at = bool(min(x_hat[j] - p.lo[j], p.hi[j] - x_hat[j]) <= 1e-3 * span)
         rows.append(dict(parameter=n, value=float(x_hat[j]), sd=float(sd[j] * abs(x_hat[j])), rel_sd=float(sd[j]),
                          nominal=float(x_nom[j]), lo=float(p.lo[j]), hi=float(p.hi[j]), at_bound=at,
-                         identifiable=bool(sd[j] <= ident_rel_sd and not at)))
+                         identifiable=bool(sd[j] <= ident_rel_sd and not at and converged)))
     flat = flat_directions(J, sigma2, p.names, ident_rel_sd)
     summary = dict(fitted={r_["parameter"]: r_["value"] for r_ in rows},
                    rel_sd={r_["parameter"]: r_["rel_sd"] for r_ in rows},

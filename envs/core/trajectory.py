@@ -205,19 +205,21 @@ def trajectory_experiment(cfg, out):
     T = robot.period
     rng = np.random.default_rng(opts["seed"])
     offset = float(rng.uniform(0.0, T)) if opts["time_offset"] is None else float(opts["time_offset"])
-    cycles = int(opts["cycles"]) + math.ceil(offset / T - 1e-12)
+    cycles = int(opts["cycles"]) + math.ceil(offset / T - 1e-12) + 1
     kw = {k: v for k, v in run_kw(cfg).items() if k != "retry_failed"}
     run = batch.run_point(robot, type(robot), **dict(kw, cycles=cycles, stop_when_steady=False))
     if run.error:
         raise RuntimeError(f"{robot.name}: the twin's run failed: {run.error}")
     rec = record(robot, run, names)
     t = rec.pop("t")
-    keep = (t >= offset - 1e-12) & (t - offset <= opts["cycles"] * T + 1e-9)
+    first = int(np.argmax(t >= offset - 1e-12))           # cycles x samples_per_cycle intervals: a span of cycles T
+    keep = np.zeros(len(t), bool)
+    keep[first:first + int(opts["cycles"]) * robot.samples_per_cycle + 1] = True
     values = noisy({n: v[keep] for n, v in rec.items()}, chans, float(opts["noise_rel"]), rng)
     synthetic = dict(noise_rel=float(opts["noise_rel"]), time_offset=offset, seed=int(opts["seed"]),
                      note="the twin's time at the data's t = 0; noise sd = noise_rel x the channel's std")
     meta = sidecar(robot, names, synthetic=synthetic, engine=run.engine, unhealthy=run.unhealthy)
-    summary = dict(robot=robot.name, samples=int(keep.sum()), span=float(t[keep][-1] - offset), period=T,
+    summary = dict(robot=robot.name, samples=int(keep.sum()), span=float(t[keep][-1] - t[keep][0]), period=T,
                    cycles=int(opts["cycles"]), channels=names, **{f"synthetic_{k}": v for k, v in synthetic.items()
                                                                   if k != "note"})
     return Result(summary, tables={"trajectory.csv": {"t": t[keep] - offset, **values}, "trajectory.json": meta})
