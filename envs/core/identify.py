@@ -74,13 +74,25 @@ class Identify(config.Experiment):
     check_only: bool = param(False, note="identifiability at the nominal point only, no fit")
 
 
+def register(robot: str, params: list[str]) -> None:
+    """Declare `<robot>_trajectory` and `<robot>_identify` (fitting `params` by default) for a robot whose
+    channels are declared (envs/<robot>/channels.py); called from the robot's config.py."""
+    from envs.core.trajectory import TrajectoryOptions
+    title = robot.title()
+    config.experiment(dataclasses.make_dataclass(f"{title}Trajectory", [
+        ("name", str, dataclasses.field(default=f"{robot}_trajectory"))], bases=(TrajectoryOptions,)))
+    config.experiment(dataclasses.make_dataclass(f"{title}Identify", [
+        ("name", str, dataclasses.field(default=f"{robot}_identify")),
+        ("params", Any, dataclasses.field(default_factory=lambda: list(params)))], bases=(Identify,)))
+
+
 def _names(cls, opts) -> list[str]:
     fields = schema.fields(cls.Params)
     ps = opts["params"]
     ok = isinstance(ps, list) and ps and len(set(ps)) == len(ps) and all(
-        isinstance(p, str) and p in fields and fields[p].kind is float and not fields[p].optional for p in ps)
+        isinstance(p, str) and p in fields and fields[p].kind is float for p in ps)
     if not ok:
-        floats = [k for k, f in fields.items() if f.kind is float and not f.optional]
+        floats = [k for k, f in fields.items() if f.kind is float]
         raise ConfigError("experiment.params", ps, f"a non-empty list of distinct float parameters of {cls.name}: {floats}")
     return list(ps)
 
@@ -307,6 +319,9 @@ def identify(cfg, out):
     nominal = cls(**v["robot"])
     if not opts["data"]:
         raise ConfigError("experiment.data", "", "the path of a trajectory.csv (write one: experiment=<robot>_trajectory)")
+    unset = [k for k in names if nominal.cfg[k] is None]
+    if unset:
+        raise ConfigError(f"robot.{unset[0]}", None, "a number: the nominal (starting) value of a fitted parameter")
     data = tj.read(opts["data"], nominal)
     lo, hi = search_box(cls, names, nominal.cfg, opts["bounds"] or {})
     p = Problem(cfg, out, opts, data, names, lo, hi)

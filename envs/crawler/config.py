@@ -9,10 +9,9 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
-from envs.core.identify import Identify
+from envs.core.identify import register
 from envs.core.robustness import Robustness, uniform
-from envs.core.trajectory import TrajectoryOptions
-from envs.crawler import channels as _channels  # noqa: F401,E402  (declares the observable channels)
+from envs.crawler import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
 from envs.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
 
@@ -178,18 +177,4 @@ class CrawlerRobustness(Robustness):
     derived: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"mu2/mu1": ["mu2", "mu1"]})
 
 
-@experiment
-@dataclasses.dataclass
-class CrawlerTrajectory(TrajectoryOptions):
-    """Issue #27: the twin's observable channels (envs/crawler/channels.py) as trajectory.csv + sidecar."""
-
-    name: str = "crawler_trajectory"
-
-
-@experiment
-@dataclasses.dataclass
-class CrawlerIdentify(Identify):
-    """Issue #27: fit robot parameters to a measured trajectory (calibration, not validation)."""
-
-    name: str = "crawler_identify"
-    params: Any = dataclasses.field(default_factory=lambda: ["mu", "m0"])
+register("crawler", ["mu", "m0"])   # issue #27: crawler_trajectory, crawler_identify (envs/core/identify.py)

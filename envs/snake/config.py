@@ -9,10 +9,9 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import experiment, plain_experiment
-from envs.core.identify import Identify
+from envs.core.identify import register
 from envs.core.robustness import Robustness, uniform
-from envs.core.trajectory import TrajectoryOptions
-from envs.snake import channels as _channels  # noqa: F401,E402  (declares the observable channels)
+from envs.snake import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
@@ -74,18 +73,4 @@ class SnakeRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))
 
 
-@experiment
-@dataclasses.dataclass
-class SnakeTrajectory(TrajectoryOptions):
-    """Issue #27: the twin's observable channels (envs/snake/channels.py) as trajectory.csv + sidecar."""
-
-    name: str = "snake_trajectory"
-
-
-@experiment
-@dataclasses.dataclass
-class SnakeIdentify(Identify):
-    """Issue #27: fit robot parameters to a measured trajectory (calibration, not validation)."""
-
-    name: str = "snake_identify"
-    params: Any = dataclasses.field(default_factory=lambda: ["mu", "T_step"])
+register("snake", ["mu", "T_step"])   # issue #27: snake_trajectory, snake_identify (envs/core/identify.py)
