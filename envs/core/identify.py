@@ -12,7 +12,7 @@ checked before anything is written), `params` (declared robot parameters; search
 Residual of a candidate, per channel c and sample k: w_c (sim_c(t_k + delta) - data_c(t_k)) / std(data_c)
 / sqrt(samples); `relative` channels (world positions, whose origin is unknown) have their mean removed
 from both first; delta (the time offset) is profiled out: the best on a grid of half the twin's sample
-interval, refined by a parabola.  Cost: the sum of squares (a weighted mean of each channel's squared
+interval, refined by a bounded scalar minimisation between its neighbours.  Cost: the sum of squares (a weighted mean of each channel's squared
 error in units of its spread).
 
 Candidates are batched rollouts through the batch path (envs.core.sweep.run_rows: the store
@@ -27,7 +27,10 @@ Uncertainty: covariance sigma^2 (J^T J)^-1 at the fit (sigma^2 = SSR / (m - p)),
 a parameter is identifiable when its 1-sigma relative sd <= `ident_rel_sd` (stated before the fit),
 the fit is not at a search bound and the local stage converged (a tolerance met, not `max_nfev`: a
 jagged cost, e.g. from contact, makes a finite-difference covariance too small, so an unconverged
-fit claims nothing); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
+fit claims nothing), and the residual is smooth at the fit on the finite-difference scale (second
+difference at most MAX_NONLINEARITY = 1 times the first: a jagged residual, e.g. MinIAQ-II's yaw,
+whose Jacobian is noise, gives a covariance that cannot be trusted) and no candidate evaluated on the
+way has a lower cost than the fit (a jagged cost has minima finer than the finite-difference step); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
 direction, named by its components (e.g. "+0.71 mu -0.70 T_step").  `check_only=true`: no fit; at the
 nominal point, each channel's sensitivity to each parameter, the correlations and the sd the data's
 length would give at noise `noise_rel` (envs/core/identify_stats.py).
@@ -45,6 +48,8 @@ from envs.core import config, schema
 from envs.core import sweep as sw
 from envs.core import trajectory as tj
 from envs.core.errors import ConfigError
+from envs.core import identify_stats as ist
+from envs.core.identify_stats import MAX_NONLINEARITY
 from envs.core.schema import param
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
@@ -162,6 +167,8 @@ class Problem:
             offset_max=self.offset_max, fit="identify 1"), versions=base.versions, check=base.check)
         self.metrics = ["cost", "time_offset"] + [f"rms_{c}" for c in want]
         self.cache: dict = {}
+        self.best_cost = math.inf         # the lowest cost of any candidate evaluated
+        self.nonlinearity: list = []     # per parameter, at the last Jacobian (identify_stats)
         self.evaluations = 0
         self.reused = 0            # candidates taken from the store (a rerun into the same directory)
         self.n = n
@@ -185,19 +192,18 @@ class Problem:
         return np.concatenate(parts)
 
     def profile(self, rec: dict) -> tuple[float, np.ndarray]:
-        """(delta, residuals) with the time offset delta profiled out (grid, then a parabola)."""
+        """(delta, residuals) with the time offset delta profiled out (grid, then a bounded 1-D minimisation)."""
         if self.offset_max <= 0:
             return 0.0, self.residuals(rec, 0.0)
         h = float(rec["t"][1] - rec["t"][0]) / 2
         grid = np.linspace(0.0, self.offset_max, max(2, int(round(self.offset_max / h)) + 1))
         cost = np.array([float(np.sum(self.residuals(rec, d) ** 2)) for d in grid])
         k = int(np.argmin(cost))
-        d = grid[k]
-        if 0 < k < len(grid) - 1:
-            c0, c1, c2 = cost[k - 1: k + 2]
-            den = c0 - 2 * c1 + c2
-            if den > 0:
-                d = float(np.clip(d + 0.5 * (c0 - c2) / den * (grid[1] - grid[0]), grid[k - 1], grid[k + 1]))
+        a, b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
+        from scipy.optimize import minimize_scalar
+        res = minimize_scalar(lambda x: float(np.sum(self.residuals(rec, x) ** 2)), bounds=(a, b), method="bounded",
+                              options=dict(xatol=1e-7 * self.nominal.period))
+        d = float(res.x) if res.fun <= cost[k] else float(grid[k])
         return d, self.residuals(rec, d)
 
     def _values(self, robot, run):
@@ -241,6 +247,7 @@ class Problem:
                 row["r"] = self.cache[self.key(rb)][0]
         for row in rows:
             row["cost"] = FAILED_COST if row.get("error") and row.get("cost") in (None, "") else float(row["cost"])
+            self.best_cost = min(self.best_cost, row["cost"])
         return rows
 
 
@@ -261,6 +268,9 @@ def jacobian(p: Problem, x, fd_rel: float) -> tuple[np.ndarray, np.ndarray]:
     rows = p.evaluate(X, need_residuals=True)
     R = [_residual_vector(p, r) for r in rows]
     J = np.stack([(R[1 + 2 * j] - R[2 + 2 * j]) / steps[j] for j in range(len(x))], axis=1)
+    # second difference against first: ~h for a smooth residual, O(1) for a jagged one (contact, chaos)
+    p.nonlinearity = [float(np.linalg.norm(R[1 + 2 * j] + R[2 + 2 * j] - 2 * R[0])
+                            / max(np.linalg.norm(R[1 + 2 * j] - R[2 + 2 * j]), 1e-300)) for j in range(len(x))]
     return R[0], J
 
 
@@ -307,7 +317,6 @@ def identify(cfg, out):
     """The runner of every <robot>_identify (module docstring)."""
     from functools import partial
 
-    from envs.core import identify_stats as ist
     from envs.core.experiment import Result, options
     from envs.core.identify_plot import plot_fit
 
@@ -342,7 +351,8 @@ def identify(cfg, out):
     x_hat, res = local_stage(p, best["x"], opts)
     r_hat, J = jacobian(p, x_hat, opts["fd_rel"])
     converged = bool(res.status > 0)           # least_squares met a tolerance (not max_nfev)
-    rep = ist.fit_report(p, r_hat, J, x_hat, x_nom, float(opts["ident_rel_sd"]), converged)
+    rep = ist.fit_report(p, r_hat, J, x_hat, x_nom, float(opts["ident_rel_sd"]), converged,
+                         MAX_NONLINEARITY, best_elsewhere=p.best_cost)
     delta, _ = p.profile(rec := ist.fitted_record(p, x_hat))
     traj = ist.fitted_trajectory(p, rec, delta)
     summary = dict(head, mode="fit", global_candidates=len(glob),

@@ -5,7 +5,8 @@ respect to each parameter's relative change), so an sd of 0.01 is 1 % of the par
   fit:   cov = sigma^2 (J^T J)^-1, sigma^2 = SSR / (m - p)
   check: cov = (noise_rel^2 / samples) (J^T J)^-1 (the sd this record would give at that noise)
 A parameter is identifiable when its sd <= ident_rel_sd and (fit) it is not at a search bound and the
-local stage converged; an
+local stage converged and the residual is smooth there (fd_nonlinearity <= 1: the second difference no larger than the first) and no
+candidate evaluated on the way has a lower cost (a jagged cost has minima finer than the step); an
 eigenvector of J^T J whose sd exceeds ident_rel_sd is a flat direction, named by its components
 (|component| >= 0.2).
 """
@@ -14,6 +15,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+MAX_NONLINEARITY = 1.0   # |r(x+h) + r(x-h) - 2 r(x)| / |r(x+h) - r(x-h)| above this: the covariance is not trusted
 
 
 def covariance(J: np.ndarray, sigma2: float) -> np.ndarray:
@@ -56,16 +59,22 @@ def check(p, J, x, noise_rel: float, ident_rel_sd: float) -> dict:
     summary = dict(
         sensitivity_unit="RMS change of the channel, in units of its std, per unit relative change of the parameter",
         noise_rel=noise_rel, predicted_rel_sd={n: float(s) for n, s in zip(p.names, sd)},
-        identifiable={n: bool(s <= ident_rel_sd) for n, s in zip(p.names, sd)},
+        identifiable={n: bool(s <= ident_rel_sd and q <= MAX_NONLINEARITY) for n, s, q in zip(p.names, sd, p.nonlinearity)},
+        fd_nonlinearity=dict(zip(p.names, p.nonlinearity)),
         correlations=correlations(cov, p.names), flat_directions=flat_directions(J, sigma2, p.names, ident_rel_sd),
         most_sensitive_channel={n: max((r for r in rows if r["parameter"] == n), key=lambda r: r["sensitivity"])["channel"]
                                 for n in p.names})
     return dict(summary=summary, rows=rows)
 
 
-def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = True) -> dict:
+def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = True,
+               max_nonlinearity: float = MAX_NONLINEARITY, best_elsewhere: float | None = None) -> dict:
+    """best_elsewhere: the lowest cost of any other candidate evaluated (a fit above it claims nothing)."""
     """fit.csv rows and the summary's uncertainty entries at the fit x_hat."""
     m, k = len(r), len(x_hat)
+    cost = float(np.sum(r ** 2))
+    beaten = best_elsewhere is not None and best_elsewhere < cost * (1 - 1e-9)
+    converged = converged and not beaten
     sigma2 = float(np.sum(r ** 2)) / max(m - k, 1)
     cov = covariance(J, sigma2)
     sd = np.sqrt(np.clip(np.diag(cov), 0, None))
@@ -75,14 +84,18 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = Tru
         at = bool(min(x_hat[j] - p.lo[j], p.hi[j] - x_hat[j]) <= 1e-3 * span)
         rows.append(dict(parameter=n, value=float(x_hat[j]), sd=float(sd[j] * abs(x_hat[j])), rel_sd=float(sd[j]),
                          nominal=float(x_nom[j]), lo=float(p.lo[j]), hi=float(p.hi[j]), at_bound=at,
-                         identifiable=bool(sd[j] <= ident_rel_sd and not at and converged)))
+                         fd_nonlinearity=float(p.nonlinearity[j]),
+                         identifiable=bool(sd[j] <= ident_rel_sd and not at and converged
+                                           and p.nonlinearity[j] <= max_nonlinearity)))
     flat = flat_directions(J, sigma2, p.names, ident_rel_sd)
     summary = dict(fitted={r_["parameter"]: r_["value"] for r_ in rows},
                    rel_sd={r_["parameter"]: r_["rel_sd"] for r_ in rows},
                    identifiable={r_["parameter"]: r_["identifiable"] for r_ in rows},
                    not_identifiable=[r_["parameter"] for r_ in rows if not r_["identifiable"]],
                    at_bound=[r_["parameter"] for r_ in rows if r_["at_bound"]],
-                   correlations=correlations(cov, p.names), flat_directions=flat, cost=float(np.sum(r ** 2)),
+                   fd_nonlinearity={r_["parameter"]: r_["fd_nonlinearity"] for r_ in rows},
+                   correlations=correlations(cov, p.names), flat_directions=flat, cost=cost,
+                   lower_cost_candidate=bool(beaten),
                    sigma_rel=math.sqrt(sigma2 * p.n))
     return dict(summary=summary, rows=rows)
 
