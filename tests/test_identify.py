@@ -190,15 +190,14 @@ def test_bolt_recovers_m_5(tmp_path):
 def test_miniaq_kp_recovered_from_x_and_cranks(tmp_path):
     """MinIAQ-II's servo gain kp (nominal 0.5 N m/rad), hidden 0.52, 1 cycle, fitted on x and the crank angles
     (its yaw and y are jagged functions of the parameters; the slow test fits them too): within 3 %, and a
-    claim of identifiability only with a smooth residual at a best point (measured: kp 0.515, but a candidate on
-the way had a lower cost: not claimed)."""
+    claim of identifiability only with a smooth residual at a best point."""
     d = tmp_path / "data"
     _write(d, "miniaq", [], ["robot.kp=0.52"], cycles=1)
     f = _identify(tmp_path / "fit", "miniaq", [], d / "trajectory.csv", "experiment.params=[kp]",
                   "experiment.channels=[x,fl_crank,fr_crank,hl_crank,hr_crank]", "experiment.n_global=2",
                   "experiment.max_nfev=8")
     assert abs(f["fitted"]["kp"] / 0.52 - 1) <= TOL_REL, f["fitted"]
-    assert f["identifiable"]["kp"] == (f["fd_nonlinearity"]["kp"] <= 1 and f["converged"] and not f["at_bound"]
+    assert f["identifiable"]["kp"] == (f["fd_nonlinearity"]["kp"] <= 2 and f["converged"] and not f["at_bound"]
                                        and not f["lower_cost_candidate"] and f["rel_sd"]["kp"] <= 0.01), f
 
 

@@ -28,9 +28,10 @@ a parameter is identifiable when its 1-sigma relative sd <= `ident_rel_sd` (stat
 the fit is not at a search bound and the local stage converged (a tolerance met, not `max_nfev`: a
 jagged cost, e.g. from contact, makes a finite-difference covariance too small, so an unconverged
 fit claims nothing), and the residual is smooth at the fit on the finite-difference scale (second
-difference at most MAX_NONLINEARITY = 1 times the first: a jagged residual, e.g. MinIAQ-II's yaw,
+difference at most MAX_NONLINEARITY = 2 times the first: a jagged residual, e.g. MinIAQ-II's yaw,
 whose Jacobian is noise, gives a covariance that cannot be trusted) and no candidate evaluated on the
-way has a lower cost than the fit (a jagged cost has minima finer than the finite-difference step); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
+way has a significantly lower cost than the fit (by more than chi2_p(0.95) sigma^2: a jagged cost has
+minima finer than the finite-difference step); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
 direction, named by its components (e.g. "+0.71 mu -0.70 T_step").  `check_only=true`: no fit; at the
 nominal point, each channel's sensitivity to each parameter, the correlations and the sd the data's
 length would give at noise `noise_rel` (envs/core/identify_stats.py).

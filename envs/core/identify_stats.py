@@ -5,8 +5,9 @@ respect to each parameter's relative change), so an sd of 0.01 is 1 % of the par
   fit:   cov = sigma^2 (J^T J)^-1, sigma^2 = SSR / (m - p)
   check: cov = (noise_rel^2 / samples) (J^T J)^-1 (the sd this record would give at that noise)
 A parameter is identifiable when its sd <= ident_rel_sd and (fit) it is not at a search bound and the
-local stage converged and the residual is smooth there (fd_nonlinearity <= 1: the second difference no larger than the first) and no
-candidate evaluated on the way has a lower cost (a jagged cost has minima finer than the step); an
+local stage converged and the residual is smooth there (fd_nonlinearity <= 2) and no
+candidate evaluated on the way has a significantly lower cost (below the fit's by more than the
+95 % chi-square level for p parameters times sigma^2: a jagged cost has minima finer than the step); an
 eigenvector of J^T J whose sd exceeds ident_rel_sd is a flat direction, named by its components
 (|component| >= 0.2).
 """
@@ -16,7 +17,9 @@ import math
 
 import numpy as np
 
-MAX_NONLINEARITY = 1.0   # |r(x+h) + r(x-h) - 2 r(x)| / |r(x+h) - r(x-h)| above this: the covariance is not trusted
+# |r(x+h) + r(x-h) - 2 r(x)| / |r(x+h) - r(x-h)| above this: the covariance is not trusted (the cost's curvature
+# along the parameter is then about 1 + this^2 = 5 times the Gauss-Newton curvature the covariance assumes)
+MAX_NONLINEARITY = 2.0
 
 
 def covariance(J: np.ndarray, sigma2: float) -> np.ndarray:
@@ -73,7 +76,9 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = Tru
     """fit.csv rows and the summary's uncertainty entries at the fit x_hat."""
     m, k = len(r), len(x_hat)
     cost = float(np.sum(r ** 2))
-    beaten = best_elsewhere is not None and best_elsewhere < cost * (1 - 1e-9)
+    from scipy.stats import chi2
+    # significantly better: outside the fit's 95 % confidence region's cost level, cost + chi2_p(0.95) sigma^2
+    beaten = best_elsewhere is not None and best_elsewhere < cost - chi2.ppf(0.95, k) * cost / max(m - k, 1)
     converged = converged and not beaten
     sigma2 = float(np.sum(r ** 2)) / max(m - k, 1)
     cov = covariance(J, sigma2)
