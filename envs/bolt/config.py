@@ -9,7 +9,9 @@ import dataclasses
 from typing import Any, Dict, Optional
 
 from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.identify import register
 from envs.core.robustness import Robustness, uniform
+from envs.bolt import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
 
 LENGTH = dict(gt=0, le=2, model=True)
@@ -133,3 +135,6 @@ class BoltRobustness(Robustness):
         # (assumption, models/bolt/README.md "Robustness")
         "passive_damping": dict(dist="uniform", abs=0.05, side="up")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", max_loop_gap="min"))
+
+
+register("bolt", ["m_5", "contact_timeconst"])   # issue #27: bolt_trajectory, bolt_identify (envs/core/identify.py)

@@ -9,7 +9,9 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, option_group, plain_experiment
+from envs.core.identify import register
 from envs.core.robustness import Robustness, uniform
+from envs.crawler import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
 from envs.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
 
@@ -185,3 +187,6 @@ class CrawlerRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(S="max", V="max"))
     # S peaks near equal feet and falls on both sides (eq. 7's asymmetry): analysed as the ratio too
     derived: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"mu2/mu1": ["mu2", "mu1"]})
+
+
+register("crawler", ["mu", "m0"])   # issue #27: crawler_trajectory, crawler_identify (envs/core/identify.py)

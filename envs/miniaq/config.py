@@ -9,7 +9,9 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import Experiment, experiment, option_group, plain_experiment
+from envs.core.identify import register
 from envs.core.robustness import Robustness, uniform
+from envs.miniaq import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
 
 GAIT_NAMES = ("trot", "pace", "bound", "pronk", "walk")
@@ -166,3 +168,6 @@ class MiniAQRobustness(Robustness):
         **uniform(0.1, "m", "m_leg"), **uniform(0.2, "kp", "kv"), **uniform(0.3, "K", "c_max"),
         "passive_damping": dict(dist="uniform", abs=5e-5, side="up")})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", yaw_rate_deg_s="abs"))
+
+
+register("miniaq", ["mu_d", "kp"])   # issue #27: miniaq_trajectory, miniaq_identify (envs/core/identify.py)

@@ -9,7 +9,9 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import experiment, plain_experiment
+from envs.core.identify import register
 from envs.core.robustness import Robustness, uniform
+from envs.snake import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
@@ -69,3 +71,6 @@ class SnakeRobustness(Robustness):
         **uniform(0.2, "kp", "kv"), **uniform(0.3, "contact_timeconst"),
         "com_offset": dict(dist="uniform", abs=COM_OFFSET_HALF_WIDTH)})
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))
+
+
+register("snake", ["mu", "T_step"])   # issue #27: snake_trajectory, snake_identify (envs/core/identify.py)

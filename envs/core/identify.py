@@ -1,0 +1,368 @@
+"""Identify a twin's parameters from a measured trajectory (issue #27): `experiment=<robot>_identify`.
+
+A fit is CALIBRATION, not validation: it makes the twin reproduce this data; it says nothing about
+how well the twin predicts anything else.
+
+Inputs (declared in `Identify`): `data` (a trajectory.csv with its sidecar, envs/core/trajectory.py,
+checked before anything is written), `params` (declared robot parameters; search bounds
+`bounds.<name>: [lo, hi]`, default the declared range cut to [nominal / 2, 2 nominal]), `channels`
+(default: every value channel of the file), `weights` (channel -> weight, default 1), `time_offset`
+(estimate the twin's time at the data's t = 0 in [0, offset_max]).  The nominal point is robot.*.
+
+Residual of a candidate, per channel c and sample k: w_c (sim_c(t_k + delta) - data_c(t_k)) / std(data_c)
+/ sqrt(samples); `relative` channels (world positions, whose origin is unknown) have their mean removed
+from both first; delta (the time offset) is profiled out: the best on a grid of half the twin's sample
+interval, refined by a bounded scalar minimisation between its neighbours.  Cost: the sum of squares (a weighted mean of each channel's squared
+error in units of its spread).
+
+Candidates are batched rollouts through the batch path (envs.core.sweep.run_rows: the store
+`results.sqlite`, rows in `candidates.csv`, keyed by the fitted parameters; identity includes the
+data file's hash, channels, weights and offset settings, so a rerun resumes and a changed file
+recomputes).  Global stage: a seeded Latin hypercube of `n_global` candidates over the search box
+(and the nominal), in batches of `batch` (Optuna's CMA-ES sampler would need the `cmaes` package,
+not a dependency); local stage: scipy.optimize.least_squares (trf, bounds)
+from the best, its Jacobian by central differences as one batch (relative step `fd_rel`).
+
+Uncertainty: covariance sigma^2 (J^T J)^-1 at the fit (sigma^2 = SSR / (m - p)), in relative units;
+a parameter is identifiable when its 1-sigma relative sd <= `ident_rel_sd` (stated before the fit),
+the fit is not at a search bound and the local stage converged (a tolerance met, not `max_nfev`: a
+jagged cost, e.g. from contact, makes a finite-difference covariance too small, so an unconverged
+fit claims nothing), and the residual is smooth at the fit on the finite-difference scale (second
+difference at most MAX_NONLINEARITY = 2 times the first: a jagged residual, e.g. MinIAQ-II's yaw,
+whose Jacobian is noise, gives a covariance that cannot be trusted) and no candidate evaluated on the
+way has a significantly lower cost than the fit (by more than chi2_p(0.95) sigma^2: a jagged cost has
+minima finer than the finite-difference step); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
+direction, named by its components (e.g. "+0.71 mu -0.70 T_step").  `check_only=true`: no fit; at the
+nominal point, each channel's sensitivity to each parameter, the correlations and the sd the data's
+length would give at noise `noise_rel` (envs/core/identify_stats.py).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from envs.core import config, schema
+from envs.core import sweep as sw
+from envs.core import trajectory as tj
+from envs.core.errors import ConfigError
+from envs.core import identify_stats as ist
+from envs.core.identify_stats import MAX_NONLINEARITY
+from envs.core.schema import param
+
+NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
+LS_TOL = 1e-4                 # least_squares ftol, xtol: a relative change 100x below the 1 % identifiability level
+FAILED_COST = 1e6             # a candidate whose simulation failed
+
+
+@dataclasses.dataclass
+class Identify(config.Experiment):
+    """What every <robot>_identify declares (a robot's subclass sets its name and default params)."""
+
+    runner: str = "envs.core.identify.identify"
+    data: str = param("", note="path of a trajectory.csv; its sidecar trajectory.json beside it")
+    params: Any = dataclasses.field(default_factory=list)       # declared robot parameters to fit
+    bounds: Dict[str, Any] = dataclasses.field(default_factory=dict)   # name: [lo, hi] (config units)
+    channels: Any = dataclasses.field(default_factory=list)     # []: the file's value channels
+    weights: Dict[str, Any] = dataclasses.field(default_factory=dict)  # channel: weight >= 0 (default 1)
+    time_offset: bool = param(True, note="estimate the twin's time at the data's t = 0")
+    offset_max: Optional[float] = param(None, "s", ge=0, le=1e5, note="null: one gait period")
+    n_global: int = param(16, "candidates", ge=0, le=100000, note="Latin-hypercube global stage; 0: local fit from the nominal")
+    batch: int = param(8, "candidates", ge=1, le=100000, note="candidates per batched rollout")
+    seed: int = param(0, ge=0, le=2**31 - 1)
+    max_nfev: int = param(10, ge=1, le=10000, note="least_squares residual evaluations")
+    fd_rel: float = param(0.01, gt=0, le=0.2, note="finite-difference step, relative")
+    ident_rel_sd: float = param(0.01, gt=0, le=1, note="identifiable: 1-sigma relative sd at most this")
+    noise_rel: float = param(0.01, gt=0, le=1, note="check_only: assumed noise sd, x each channel's std")
+    check_only: bool = param(False, note="identifiability at the nominal point only, no fit")
+
+
+def register(robot: str, params: list[str]) -> None:
+    """Declare `<robot>_trajectory` and `<robot>_identify` (fitting `params` by default) for a robot whose
+    channels are declared (envs/<robot>/channels.py); called from the robot's config.py."""
+    from envs.core.trajectory import TrajectoryOptions
+    title = robot.title()
+    config.experiment(dataclasses.make_dataclass(f"{title}Trajectory", [
+        ("name", str, dataclasses.field(default=f"{robot}_trajectory"))], bases=(TrajectoryOptions,)))
+    config.experiment(dataclasses.make_dataclass(f"{title}Identify", [
+        ("name", str, dataclasses.field(default=f"{robot}_identify")),
+        ("params", Any, dataclasses.field(default_factory=lambda: list(params)))], bases=(Identify,)))
+
+
+def _names(cls, opts) -> list[str]:
+    fields = schema.fields(cls.Params)
+    ps = opts["params"]
+    ok = isinstance(ps, list) and ps and len(set(ps)) == len(ps) and all(
+        isinstance(p, str) and p in fields and fields[p].kind is float for p in ps)
+    if not ok:
+        floats = [k for k, f in fields.items() if f.kind is float]
+        raise ConfigError("experiment.params", ps, f"a non-empty list of distinct float parameters of {cls.name}: {floats}")
+    return list(ps)
+
+
+def search_box(cls, names, nominal: dict, bounds: dict) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi] per fitted parameter: experiment.bounds.<name>, else the declared range cut to
+    [nominal / 2, 2 nominal]; inside the declaration and around the nominal (ConfigError)."""
+    fields = schema.fields(cls.Params)
+    unknown = [k for k in bounds if k not in names]
+    if unknown:
+        raise ConfigError(f"experiment.bounds.{unknown[0]}", bounds[unknown[0]], f"one of the fitted params {names}")
+    lo, hi = [], []
+    for n in names:
+        spec, x0 = fields[n].spec, float(nominal[n])
+        b = bounds.get(n)
+        if b is None:
+            a, z = sorted((x0 / 2, x0 * 2))
+            a = a if spec.lo is None else max(a, spec.lo * (1 + 1e-9) if spec.lo_open else spec.lo)
+            z = z if spec.hi is None else min(z, spec.hi * (1 - 1e-9) if spec.hi_open else spec.hi)
+        else:
+            if not (isinstance(b, list) and len(b) == 2 and all(isinstance(v, (int, float)) for v in b)):
+                raise ConfigError(f"experiment.bounds.{n}", b, "[lo, hi] in the parameter's config units")
+            a, z = float(b[0]), float(b[1])
+            if not (a < z and spec.contains(a) and spec.contains(z)):
+                raise ConfigError(f"experiment.bounds.{n}", b, f"lo < hi, both in {fields[n].allowed}")
+        if not a <= x0 <= z:
+            raise ConfigError(f"robot.{n}", x0, f"the search box [{a:g}, {z:g}] (the nominal is the starting point)")
+        lo.append(a)
+        hi.append(z)
+    return np.array(lo), np.array(hi)
+
+
+class Problem:
+    """The fit's residuals, evaluated as batched rollouts through the store."""
+
+    def __init__(self, cfg, out, opts, data: tj.Data, names, lo, hi):
+        from envs.core.experiment import run_kw
+        v = config.validate(cfg)
+        self.cls, self.base, self.names, self.lo, self.hi, self.data = v["robot_cls"], v["robot"], names, lo, hi, data
+        self.out, self.opts = out, opts
+        self.nominal = self.cls(**self.base)
+        chans = tj.channels(self.nominal)
+        want = opts["channels"] or [n for n in data.names if chans[n].kind == "value"]
+        if not isinstance(want, list) or not want or any(c not in data.values for c in want):
+            raise ConfigError("experiment.channels", opts["channels"], f"a non-empty list of the file's columns {data.names}")
+        w = opts["weights"] or {}
+        for c, x in w.items():
+            if c not in want or isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e6:
+                raise ConfigError(f"experiment.weights.{c}", x, f"a weight in [0, 1e6) of a fitted channel {want}")
+        self.channels = want
+        self.chans = {c: chans[c] for c in want}
+        self.weights = np.array([float(w.get(c, 1.0)) for c in want])
+        n = len(data.t)
+        self.meas = {c: data.values[c] - (data.values[c].mean() if chans[c].relative else 0.0) for c in want}
+        self.scale = {c: max(float(np.std(data.values[c])), 1e-12) for c in want}
+        self.offset_max = (self.nominal.period if opts["offset_max"] is None else float(opts["offset_max"])) \
+            if opts["time_offset"] else 0.0
+        corners = [self.robot(np.where(np.arange(len(names)) == j, x, (lo + hi) / 2))
+                   for j in range(len(names)) for x in (lo, hi)]
+        t_end = float(data.t[-1]) + self.offset_max
+        self.cycles = max(1, max(math.ceil(t_end / r.period + 1e-9) for r in corners + [self.nominal]))
+        kw = dict(run_kw(cfg), cycles=self.cycles, stop_when_steady=False)
+        self.run_kw = {k: x for k, x in kw.items() if k != "retry_failed"}
+        base = sw.batch_engine(kw)
+        self.engine = sw.Engine(base.name, self._simulate, dict(
+            base.settings, cycles=self.cycles, data=data.sha256, channels=want, weights=self.weights.tolist(),
+            offset_max=self.offset_max, fit="identify 1"), versions=base.versions, check=base.check)
+        self.metrics = ["cost", "time_offset"] + [f"rms_{c}" for c in want]
+        self.cache: dict = {}
+        self.best_cost = math.inf         # the lowest cost of any candidate evaluated
+        self.nonlinearity: list = []     # per parameter, at the last Jacobian (identify_stats)
+        self.evaluations = 0
+        self.reused = 0            # candidates taken from the store (a rerun into the same directory)
+        self.n = n
+
+    def robot(self, x):
+        return self.cls(**{**self.base, **{k: float(v) for k, v in zip(self.names, x)}})
+
+    # ---- residuals of one run ---------------------------------------------------------------
+    def sim(self, robot, run) -> dict:
+        rec = tj.record(robot, run, self.channels)
+        return rec
+
+    def residuals(self, rec: dict, delta: float) -> np.ndarray:
+        t = self.data.t + delta
+        parts = []
+        for c, w in zip(self.channels, self.weights):
+            s = np.interp(t, rec["t"], rec[c])
+            if self.chans[c].relative:
+                s = s - s.mean()
+            parts.append(w * (s - self.meas[c]) / self.scale[c] / math.sqrt(self.n))
+        return np.concatenate(parts)
+
+    def profile(self, rec: dict) -> tuple[float, np.ndarray]:
+        """(delta, residuals) with the time offset delta profiled out (grid, then a bounded 1-D minimisation)."""
+        if self.offset_max <= 0:
+            return 0.0, self.residuals(rec, 0.0)
+        h = float(rec["t"][1] - rec["t"][0]) / 2
+        grid = np.linspace(0.0, self.offset_max, max(2, int(round(self.offset_max / h)) + 1))
+        cost = np.array([float(np.sum(self.residuals(rec, d) ** 2)) for d in grid])
+        k = int(np.argmin(cost))
+        a, b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
+        from scipy.optimize import minimize_scalar
+        res = minimize_scalar(lambda x: float(np.sum(self.residuals(rec, x) ** 2)), bounds=(a, b), method="bounded",
+                              options=dict(xatol=1e-7 * self.nominal.period))
+        d = float(res.x) if res.fun <= cost[k] else float(grid[k])
+        return d, self.residuals(rec, d)
+
+    def _values(self, robot, run):
+        if run.error:
+            return None, {"max_penetration": run.max_penetration}, run.error
+        d, r = self.profile(self.sim(robot, run))
+        m = len(self.data.t)
+        vals = {"cost": float(np.sum(r ** 2)), "time_offset": d, "max_penetration": run.max_penetration,
+                **{f"rms_{c}": float(np.sqrt(np.mean((r[i * m:(i + 1) * m] * math.sqrt(self.n)
+                                                      * self.scale[c] / max(w, 1e-300)) ** 2)))
+                   for i, (c, w) in enumerate(zip(self.channels, self.weights))}}
+        return r, vals, run.problem
+
+    def _simulate(self, robots, add) -> int:
+        from envs.core import batch
+
+        def on_result(j, run):
+            r, vals, err = self._values(robots[j], run)
+            self.cache[self.key(robots[j])] = (r, vals.get("time_offset", math.nan))
+            add(j, vals, err)
+        batch.run_points(robots, self.cls, on_result=on_result, **self.run_kw)
+        return sum(self.cycles * r.steps_per_cycle for r in robots)
+
+    def key(self, robot) -> tuple:
+        return tuple(float(robot.cfg[n]) for n in self.names)
+
+    # ---- batched evaluation -------------------------------------------------------------------
+    def evaluate(self, X, need_residuals=False) -> list[dict]:
+        """Rows (cost, time_offset, rms_*, error) of candidates X (config units), through the store;
+        with need_residuals, each row also gets `r` (points reused from the store are re-simulated)."""
+        robots = [self.robot(x) for x in X]
+        rows, stats = sw.run_rows(robots, self.out, key=self.names, engine=self.engine, metrics=self.metrics,
+                              filename="candidates.csv", progress=False)
+        self.evaluations += len(robots)
+        self.reused += stats["reused"]
+        if need_residuals:
+            missing = [r for r in robots if self.key(r) not in self.cache]
+            if missing:                       # reused rows: the store keeps costs, not residual vectors
+                self._simulate(missing, lambda j, v, e: None)
+            for row, rb in zip(rows, robots):
+                row["r"] = self.cache[self.key(rb)][0]
+        for row in rows:
+            row["cost"] = FAILED_COST if row.get("error") and row.get("cost") in (None, "") else float(row["cost"])
+            self.best_cost = min(self.best_cost, row["cost"])
+        return rows
+
+
+def _residual_vector(p: Problem, row) -> np.ndarray:
+    r = row.get("r")
+    return np.full(len(p.channels) * p.n, math.sqrt(FAILED_COST / (len(p.channels) * p.n))) if r is None else r
+
+
+def jacobian(p: Problem, x, fd_rel: float) -> tuple[np.ndarray, np.ndarray]:
+    """(r(x), dr/d(x / x_ref)) with x_ref = x: central differences (one-sided at a bound), one batch."""
+    X, steps = [np.array(x, float)], []
+    for j in range(len(x)):
+        h = fd_rel * abs(x[j]) or fd_rel
+        up, dn = min(x[j] + h, p.hi[j]), max(x[j] - h, p.lo[j])
+        for v in (up, dn):
+            X.append(np.where(np.arange(len(x)) == j, v, x))
+        steps.append((up - dn) / abs(x[j]) if x[j] else up - dn)
+    rows = p.evaluate(X, need_residuals=True)
+    R = [_residual_vector(p, r) for r in rows]
+    J = np.stack([(R[1 + 2 * j] - R[2 + 2 * j]) / steps[j] for j in range(len(x))], axis=1)
+    # second difference against first: ~h for a smooth residual, O(1) for a jagged one (contact, chaos)
+    p.nonlinearity = [float(np.linalg.norm(R[1 + 2 * j] + R[2 + 2 * j] - 2 * R[0])
+                            / max(np.linalg.norm(R[1 + 2 * j] - R[2 + 2 * j]), 1e-300)) for j in range(len(x))]
+    return R[0], J
+
+
+def global_stage(p: Problem, opts) -> list[dict]:
+    """A Latin hypercube of n_global candidates over the search box, plus the nominal, in batches
+    of `batch` (space-filling: the local stage starts from its best).  Returns every row with its x."""
+    from scipy.stats import qmc
+    x0 = np.array([p.nominal.cfg[k] for k in p.names], float)
+    n, b = int(opts["n_global"]), int(opts["batch"])
+    X = [x0]
+    if n:
+        u = qmc.LatinHypercube(len(p.names), seed=int(opts["seed"])).random(n)
+        X += list(p.lo + u * (p.hi - p.lo))
+    rows = []
+    for i in range(0, len(X), b):
+        rows += [dict(r, x=x) for x, r in zip(X[i:i + b], p.evaluate(X[i:i + b]))]
+    return rows
+
+
+def local_stage(p: Problem, x0, opts):
+    """scipy least_squares (trf, within the box) from x0; the Jacobian one batched rollout."""
+    from scipy.optimize import least_squares
+    ref = np.array(x0, float)
+    memo = {}
+
+    def fun(z):
+        x = z * ref
+        k = tuple(x)
+        if k not in memo:
+            memo[k] = jacobian(p, x, opts["fd_rel"])
+        return memo[k][0]
+
+    def jac(z):
+        x = z * ref
+        fun(z)
+        return memo[tuple(x)][1] * (ref / x)        # d r / d z = d r / d(x / x) * (x_ref / x)
+
+    res = least_squares(fun, np.ones_like(ref), jac=jac, bounds=(p.lo / ref, p.hi / ref), method="trf",
+                        max_nfev=int(opts["max_nfev"]), x_scale=1.0, ftol=LS_TOL, xtol=LS_TOL)
+    return res.x * ref, res
+
+
+def identify(cfg, out):
+    """The runner of every <robot>_identify (module docstring)."""
+    from functools import partial
+
+    from envs.core.experiment import Result, options
+    from envs.core.identify_plot import plot_fit
+
+    t0 = time.perf_counter()
+    opts = options(cfg)
+    v = config.validate(cfg)
+    cls = v["robot_cls"]
+    names = _names(cls, opts)
+    nominal = cls(**v["robot"])
+    if not opts["data"]:
+        raise ConfigError("experiment.data", "", "the path of a trajectory.csv (write one: experiment=<robot>_trajectory)")
+    unset = [k for k in names if nominal.cfg[k] is None]
+    if unset:
+        raise ConfigError(f"robot.{unset[0]}", None, "a number: the nominal (starting) value of a fitted parameter")
+    data = tj.read(opts["data"], nominal)
+    lo, hi = search_box(cls, names, nominal.cfg, opts["bounds"] or {})
+    p = Problem(cfg, out, opts, data, names, lo, hi)
+    x_nom = np.array([nominal.cfg[k] for k in names], float)
+    head = dict(robot=cls.name, note=NOTE, data=str(data.path), data_sha256=data.sha256, params=names,
+                channels=p.channels, weights=p.weights.tolist(), samples=p.n, span=float(data.t[-1] - data.t[0]),
+                cycles_simulated=p.cycles, offset_max=p.offset_max, ident_rel_sd=opts["ident_rel_sd"],
+                search_box={k: [float(a), float(z)] for k, a, z in zip(names, lo, hi)})
+    if opts["check_only"]:
+        r0, J = jacobian(p, x_nom, opts["fd_rel"])
+        rep = ist.check(p, J, x_nom, float(opts["noise_rel"]), float(opts["ident_rel_sd"]))
+        summary = dict(head, mode="check_only", nominal={k: float(x) for k, x in zip(names, x_nom)},
+                       nominal_cost=float(np.sum(r0 ** 2)), **rep["summary"], evaluations=p.evaluations, reused=p.reused,
+                       wall_s=time.perf_counter() - t0)
+        return Result(summary, tables={"identifiability.csv": (list(rep["rows"][0]), rep["rows"])})
+    glob = global_stage(p, opts)
+    best = min(glob, key=lambda r: r["cost"])
+    x_hat, res = local_stage(p, best["x"], opts)
+    r_hat, J = jacobian(p, x_hat, opts["fd_rel"])
+    converged = bool(res.status > 0)           # least_squares met a tolerance (not max_nfev)
+    rep = ist.fit_report(p, r_hat, J, x_hat, x_nom, float(opts["ident_rel_sd"]), converged,
+                         MAX_NONLINEARITY, best_elsewhere=p.best_cost)
+    delta, _ = p.profile(rec := ist.fitted_record(p, x_hat))
+    traj = ist.fitted_trajectory(p, rec, delta)
+    summary = dict(head, mode="fit", global_candidates=len(glob),
+                   global_best={k: float(x) for k, x in zip(names, best["x"])}, global_best_cost=float(best["cost"]),
+                   local_status=res.message, converged=converged, local_nfev=int(res.nfev), time_offset=delta,
+                   residuals=ist.residual_stats(p, traj), evaluations=p.evaluations, reused=p.reused, **rep["summary"],
+                   wall_s=time.perf_counter() - t0)
+    units = {c: p.chans[c].unit for c in p.channels}
+    return Result(summary, tables={"fit.csv": (list(rep["rows"][0]), rep["rows"]), "fitted_trajectory.csv": traj},
+                  plots={"identify.png": partial(plot_fit, traj, p.channels, units,
+                                                 title=f"{cls.name}: fit of {', '.join(names)} (calibration, "
+                                                       f"not validation)")})

@@ -1,0 +1,133 @@
+"""The statistics of a fit (envs/core/identify.py): covariance, identifiability, flat directions, residuals.
+
+All in relative units: J = d r / d ln x (the Jacobian of the weighted, normalised residuals with
+respect to each parameter's relative change), so an sd of 0.01 is 1 % of the parameter.
+  fit:   cov = sigma^2 (J^T J)^-1, sigma^2 = SSR / (m - p)
+  check: cov = (noise_rel^2 / samples) (J^T J)^-1 (the sd this record would give at that noise)
+A parameter is identifiable when its sd <= ident_rel_sd and (fit) it is not at a search bound and the
+local stage converged and the residual is smooth there (fd_nonlinearity <= 2) and no
+candidate evaluated on the way has a significantly lower cost (below the fit's by more than the
+95 % chi-square level for p parameters times sigma^2: a jagged cost has minima finer than the step); an
+eigenvector of J^T J whose sd exceeds ident_rel_sd is a flat direction, named by its components
+(|component| >= 0.2).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+# |r(x+h) + r(x-h) - 2 r(x)| / |r(x+h) - r(x-h)| above this: the covariance is not trusted (the cost's curvature
+# along the parameter is then about 1 + this^2 = 5 times the Gauss-Newton curvature the covariance assumes)
+MAX_NONLINEARITY = 2.0
+
+
+def covariance(J: np.ndarray, sigma2: float) -> np.ndarray:
+    H = J.T @ J
+    return sigma2 * np.linalg.pinv(H, rcond=1e-12)
+
+
+def flat_directions(J, sigma2, names, ident_rel_sd) -> list[dict]:
+    """Eigen-directions of J^T J whose sd exceeds ident_rel_sd, worst first."""
+    lam, V = np.linalg.eigh(J.T @ J)
+    out = []
+    for k in np.argsort(lam):
+        sd = math.sqrt(sigma2 / lam[k]) if lam[k] > 0 else math.inf
+        if sd > ident_rel_sd:
+            v = V[:, k] * (1 if V[np.argmax(np.abs(V[:, k])), k] > 0 else -1)
+            out.append(dict(direction=" ".join(f"{c:+.2f} {n}" for c, n in zip(v, names) if abs(c) >= 0.2),
+                            components={n: float(c) for n, c in zip(names, v)}, rel_sd=sd))
+    return out
+
+
+def correlations(cov: np.ndarray, names) -> dict:
+    d = np.sqrt(np.clip(np.diag(cov), 1e-300, None))
+    C = cov / np.outer(d, d)
+    return {a: {b: float(C[i, j]) for j, b in enumerate(names)} for i, a in enumerate(names)}
+
+
+def check(p, J, x, noise_rel: float, ident_rel_sd: float) -> dict:
+    """Identifiability at the nominal point: sensitivities per channel and parameter, correlations,
+    predicted sd at noise `noise_rel`, flat directions."""
+    m = p.n
+    rows = []
+    for i, c in enumerate(p.channels):
+        Jc = J[i * m:(i + 1) * m]
+        for j, n in enumerate(p.names):
+            rows.append(dict(channel=c, parameter=n, sensitivity=float(np.linalg.norm(Jc[:, j])),
+                             sensitivity_per_pct=float(np.linalg.norm(Jc[:, j])) / 100))
+    sigma2 = noise_rel ** 2 / m
+    cov = covariance(J, sigma2)
+    sd = np.sqrt(np.clip(np.diag(cov), 0, None))
+    summary = dict(
+        sensitivity_unit="RMS change of the channel, in units of its std, per unit relative change of the parameter",
+        noise_rel=noise_rel, predicted_rel_sd={n: float(s) for n, s in zip(p.names, sd)},
+        identifiable={n: bool(s <= ident_rel_sd and q <= MAX_NONLINEARITY) for n, s, q in zip(p.names, sd, p.nonlinearity)},
+        fd_nonlinearity=dict(zip(p.names, p.nonlinearity)),
+        correlations=correlations(cov, p.names), flat_directions=flat_directions(J, sigma2, p.names, ident_rel_sd),
+        most_sensitive_channel={n: max((r for r in rows if r["parameter"] == n), key=lambda r: r["sensitivity"])["channel"]
+                                for n in p.names})
+    return dict(summary=summary, rows=rows)
+
+
+def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = True,
+               max_nonlinearity: float = MAX_NONLINEARITY, best_elsewhere: float | None = None) -> dict:
+    """best_elsewhere: the lowest cost of any other candidate evaluated (a fit above it claims nothing)."""
+    """fit.csv rows and the summary's uncertainty entries at the fit x_hat."""
+    m, k = len(r), len(x_hat)
+    cost = float(np.sum(r ** 2))
+    from scipy.stats import chi2
+    # significantly better: outside the fit's 95 % confidence region's cost level, cost + chi2_p(0.95) sigma^2
+    beaten = best_elsewhere is not None and best_elsewhere < cost - chi2.ppf(0.95, k) * cost / max(m - k, 1)
+    converged = converged and not beaten
+    sigma2 = float(np.sum(r ** 2)) / max(m - k, 1)
+    cov = covariance(J, sigma2)
+    sd = np.sqrt(np.clip(np.diag(cov), 0, None))
+    rows = []
+    for j, n in enumerate(p.names):
+        span = p.hi[j] - p.lo[j]
+        at = bool(min(x_hat[j] - p.lo[j], p.hi[j] - x_hat[j]) <= 1e-3 * span)
+        rows.append(dict(parameter=n, value=float(x_hat[j]), sd=float(sd[j] * abs(x_hat[j])), rel_sd=float(sd[j]),
+                         nominal=float(x_nom[j]), lo=float(p.lo[j]), hi=float(p.hi[j]), at_bound=at,
+                         fd_nonlinearity=float(p.nonlinearity[j]),
+                         identifiable=bool(sd[j] <= ident_rel_sd and not at and converged
+                                           and p.nonlinearity[j] <= max_nonlinearity)))
+    flat = flat_directions(J, sigma2, p.names, ident_rel_sd)
+    summary = dict(fitted={r_["parameter"]: r_["value"] for r_ in rows},
+                   rel_sd={r_["parameter"]: r_["rel_sd"] for r_ in rows},
+                   identifiable={r_["parameter"]: r_["identifiable"] for r_ in rows},
+                   not_identifiable=[r_["parameter"] for r_ in rows if not r_["identifiable"]],
+                   at_bound=[r_["parameter"] for r_ in rows if r_["at_bound"]],
+                   fd_nonlinearity={r_["parameter"]: r_["fd_nonlinearity"] for r_ in rows},
+                   correlations=correlations(cov, p.names), flat_directions=flat, cost=cost,
+                   lower_cost_candidate=bool(beaten),
+                   sigma_rel=math.sqrt(sigma2 * p.n))
+    return dict(summary=summary, rows=rows)
+
+
+def fitted_record(p, x) -> dict:
+    """The fitted twin's channels (one plain batch run, not stored: the store keeps the candidates)."""
+    from envs.core import batch
+    robot = p.robot(x)
+    run = batch.run_point(robot, p.cls, **p.run_kw)
+    return p.sim(robot, run)
+
+
+def fitted_trajectory(p, rec: dict, delta: float) -> dict:
+    """Columns t, <channel>_measured, <channel>_fitted (relative channels: mean removed from both)."""
+    cols = {"t": p.data.t}
+    for c in p.channels:
+        s = np.interp(p.data.t + delta, rec["t"], rec[c])
+        cols[f"{c}_measured"] = p.meas[c] + (p.data.values[c].mean() if p.chans[c].relative else 0.0)
+        cols[f"{c}_fitted"] = (s - s.mean() + p.data.values[c].mean()) if p.chans[c].relative else s
+    return cols
+
+
+def residual_stats(p, traj: dict) -> dict:
+    """Per channel: RMS, mean (bias) and max |residual| in SI, and the RMS in units of the channel's std."""
+    out = {}
+    for c in p.channels:
+        e = traj[f"{c}_fitted"] - traj[f"{c}_measured"]
+        out[c] = dict(unit=p.chans[c].unit, rms=float(np.sqrt(np.mean(e ** 2))), mean=float(e.mean()),
+                      max_abs=float(np.abs(e).max()), rms_rel_std=float(np.sqrt(np.mean(e ** 2)) / p.scale[c]))
+    return out

@@ -1,0 +1,244 @@
+"""Issue #27: trajectory format (envs/core/trajectory.py) and identification (envs/core/identify.py).
+
+Every fit here is calibration, not validation: synthetic data written by the twin at hidden values
+(1 % noise, a random time offset), fitted by the same twin.  Tolerances are stated before comparing:
+the issue's 3 % on each identifiable parameter; the time offset within one sample interval.
+CI: crawler (omega = 5 rad/s, 2 cycles), a small snake (N = 4, n = 2, T_step 0.25 s, coarse
+timestep: the data and the fit use the same twin), BOLT and MinIAQ-II one parameter over 1 cycle; the
+full recoveries (two or three parameters) are `slow`."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from envs.core import config
+from envs.core import trajectory as tj
+from envs.core.errors import ConfigError
+from envs.core.experiment import run
+from tests.util import assert_fails_early
+
+TOL_REL = 0.03          # the issue's recovery target, per identifiable parameter
+CRAWLER = ["robot.omega=5"]
+SNAKE = ["robot.N=4", "robot.n=2", "robot.T_step=0.25", "robot.timestep=1.25e-4"]
+
+
+def _write(out, robot, base, hidden, cycles=2, noise=0.01, offset="null", seed=1):
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = config.compose([f"experiment={robot}_trajectory", *base, *hidden, f"experiment.cycles={cycles}",
+                          f"experiment.noise_rel={noise}", f"experiment.time_offset={offset}",
+                          f"experiment.seed={seed}", "run.progress=false"])
+    return run(cfg, out)
+
+
+def _identify(out, robot, base, data, *extra):
+    cfg = config.compose([f"experiment={robot}_identify", *base, f"experiment.data={data}", "run.progress=false",
+                          *extra])
+    return run(cfg, out)
+
+
+@pytest.fixture(scope="module")
+def crawler_data(tmp_path_factory):
+    d = tmp_path_factory.mktemp("crawler_data")
+    s = _write(d, "crawler", CRAWLER, ["robot.mu=0.2", "robot.m0=0.22"])
+    return d / "trajectory.csv", s
+
+
+def test_trajectory_format(crawler_data):
+    """trajectory.csv: t first (s), one column per declared channel, SI units in the sidecar; the reader
+    takes it back unchanged; the sidecar says it is synthetic, with its offset and noise."""
+    path, s = crawler_data
+    import envs
+    robot = envs.robot_class("crawler")(omega=5.0)
+    data = tj.read(path, robot)
+    meta = json.loads(tj.sidecar_path(path).read_text())
+    assert data.names == list(tj.channels(robot)) == ["x", "z", "theta", "phi1", "phi2", "contact1", "contact2"]
+    assert meta["units"] == {"t": "s", "x": "m", "z": "m", "theta": "rad", "phi1": "rad", "phi2": "rad",
+                             "contact1": "1", "contact2": "1"}
+    assert meta["synthetic"]["noise_rel"] == 0.01 and 0 <= meta["synthetic"]["time_offset"] < robot.period
+    assert len(data.t) == s["samples"] and set(np.unique(data.values["contact1"])) <= {0.0, 1.0}
+    assert np.all(np.diff(data.t) > 0) and data.t[-1] - data.t[0] >= robot.period
+
+
+def _mutate(src, dst, case):
+    """A copy of the trajectory src (csv + sidecar) in dst, damaged as `case` says; the expected reason."""
+    csv_ = (src.read_text().splitlines())
+    meta = json.loads(tj.sidecar_path(src).read_text())
+    head, rows = csv_[0].split(","), [r.split(",") for r in csv_[1:]]
+    why = {"missing sidecar": "sidecar", "unknown column": "unknown column", "missing t": "not 't'",
+           "NaN": "NaN", "empty cell": "not a number", "duplicated time": "duplicated time",
+           "non-monotonic time": "not monotonic", "sparse sampling": "sampling below the gait",
+           "unit mismatch": "unit mismatch", "too short": "too short for one cycle"}[case]
+    if case == "unknown column":
+        head.append("foo")
+        rows = [r + ["1.0"] for r in rows]
+        meta["units"]["foo"] = "m"
+    elif case == "missing t":
+        head, rows = head[1:], [r[1:] for r in rows]
+    elif case == "NaN":
+        rows[5][2] = "nan"
+    elif case == "empty cell":
+        rows[5][2] = ""
+    elif case == "duplicated time":
+        rows[6][0] = rows[5][0]
+    elif case == "non-monotonic time":
+        rows[5][0], rows[6][0] = rows[6][0], rows[5][0]
+    elif case == "sparse sampling":
+        rows = rows[::15]
+    elif case == "unit mismatch":
+        meta["units"]["theta"] = "deg"
+    elif case == "too short":
+        rows = rows[:60]
+    p = dst / "trajectory.csv"
+    p.write_text("\n".join(",".join(r) for r in [head] + rows) + "\n")
+    if case != "missing sidecar":
+        tj.sidecar_path(p).write_text(json.dumps(meta))
+    return p, why
+
+
+BAD = ["missing sidecar", "unknown column", "missing t", "NaN", "empty cell", "duplicated time", "non-monotonic time",
+       "sparse sampling", "unit mismatch", "too short"]
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_data_is_refused_before_anything_is_written(crawler_data, tmp_path, case):
+    """Each bad file: one ConfigError naming experiment.data and why, and the run directory stays empty."""
+    d = tmp_path / "data"
+    d.mkdir()
+    path, why = _mutate(crawler_data[0], d, case)
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(ConfigError, match=why) as e:
+        _identify(out, "crawler", CRAWLER, path)
+    assert str(e.value).startswith("experiment.data=") and "\n" not in str(e.value)
+    assert list(out.iterdir()) == []
+
+
+def test_missing_channel_and_bad_params_are_refused(crawler_data, tmp_path):
+    path = crawler_data[0]
+    with pytest.raises(ConfigError, match="experiment.channels"):
+        _identify(tmp_path, "crawler", CRAWLER, path, "experiment.channels=[x,nope]")
+    with pytest.raises(ConfigError, match="experiment.params"):
+        _identify(tmp_path, "crawler", CRAWLER, path, "experiment.params=[mu,psi]")
+    with pytest.raises(ConfigError, match="experiment.bounds.mu"):
+        _identify(tmp_path, "crawler", CRAWLER, path, "+experiment.bounds.mu=[0.1,6]")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_data_exits_2_and_leaves_no_run_dir(crawler_data, tmp_path):
+    """Through scripts/run.py: a NaN in the data is exit code 2, one line naming experiment.data, no run dir."""
+    d = tmp_path / "data"
+    d.mkdir()
+    path, _ = _mutate(crawler_data[0], d, "NaN")
+    assert_fails_early(tmp_path, "experiment.data", "experiment=crawler_identify", *CRAWLER,
+                       f"experiment.data={path}", text="NaN")
+
+
+def test_check_only_names_the_flat_direction(crawler_data, tmp_path):
+    """At the nominal point, mu moves x strongly (identifiable at 1 % noise); the contact's impratio barely
+    moves anything: not identifiable, and named in a flat direction.  Nothing is fitted."""
+    s = _identify(tmp_path, "crawler", CRAWLER, crawler_data[0], "experiment.check_only=true",
+                  "experiment.params=[mu,impratio]")
+    assert s["mode"] == "check_only" and s["identifiable"] == {"mu": True, "impratio": False}
+    assert s["most_sensitive_channel"]["mu"] == "x"
+    assert any("impratio" in f["direction"] for f in s["flat_directions"])
+    assert not any("mu" in f["components"] and abs(f["components"]["mu"]) > 0.2 for f in s["flat_directions"])
+    assert (tmp_path / "identifiability.csv").exists() and not (tmp_path / "fit.csv").exists()
+
+
+def test_crawler_recovers_mu_and_m0(crawler_data, tmp_path):
+    """Hidden mu = 0.2, m0 = 0.22 (nominal 0.172, 0.194), 2 cycles, 1 % noise, random offset: both within 3 %,
+    both identifiable; the time offset within one sample; a rerun into the same directory reuses every
+    stored candidate (the local stage re-simulates only for residual vectors) and gives the same fit."""
+    path, s = crawler_data
+    extra = ("experiment.n_global=12", "experiment.max_nfev=8")
+    f = _identify(tmp_path, "crawler", CRAWLER, path, *extra)
+    for k, true in (("mu", 0.2), ("m0", 0.22)):
+        assert abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"][k])
+        assert f["identifiable"][k], (k, f["rel_sd"])
+    dt = 2 * np.pi / 5 / 200
+    assert abs(f["time_offset"] - s["synthetic_time_offset"]) <= dt
+    for name in ("fit.csv", "fitted_trajectory.csv", "identify.png", "candidates.csv", "summary.json"):
+        assert (tmp_path / name).exists(), name
+    assert "calibration, not validation" in f["note"]
+    again = _identify(tmp_path, "crawler", CRAWLER, path, *extra)
+    assert again["reused"] == again["evaluations"] and again["fitted"] == f["fitted"]
+
+
+def test_snake_recovers_T_step(tmp_path):
+    """A small snake (N = 4, n = 2): hidden T_step = 0.26 s (nominal 0.25 s), 1 cycle, 1 % noise, random
+    offset: within 3 %, identifiable (the step time sets the joints' timing)."""
+    d = tmp_path / "data"
+    s = _write(d, "snake", SNAKE, ["robot.T_step=0.26"], cycles=1)
+    f = _identify(tmp_path / "fit", "snake", SNAKE, d / "trajectory.csv", "experiment.params=[T_step]",
+                  "experiment.n_global=3", "experiment.max_nfev=6")
+    assert abs(f["fitted"]["T_step"] / 0.26 - 1) <= TOL_REL and f["identifiable"]["T_step"], f["fitted"]
+
+
+def test_bolt_recovers_m_5(tmp_path):
+    """BOLT's tibia mass m_5 (nominal 0.9754 kg): hidden 1.02 kg, 1 cycle, 1 % noise, random offset: within 3 %,
+    identifiable."""
+    d = tmp_path / "data"
+    _write(d, "bolt", ["robot.m_5=0.9754"], ["robot.m_5=1.02"], cycles=1)
+    f = _identify(tmp_path / "fit", "bolt", ["robot.m_5=0.9754"], d / "trajectory.csv", "experiment.params=[m_5]",
+                  "experiment.n_global=2", "experiment.max_nfev=8")
+    assert abs(f["fitted"]["m_5"] / 1.02 - 1) <= TOL_REL and f["identifiable"]["m_5"], (f["fitted"], f["rel_sd"])
+
+
+def test_miniaq_kp_recovered_from_x_and_cranks(tmp_path):
+    """MinIAQ-II's servo gain kp (nominal 0.5 N m/rad), hidden 0.52, 1 cycle, fitted on x and the crank angles
+    (its yaw and y are jagged functions of the parameters; the slow test fits them too): within 3 %, and a
+    claim of identifiability only with a smooth residual at a best point."""
+    d = tmp_path / "data"
+    _write(d, "miniaq", [], ["robot.kp=0.52"], cycles=1)
+    f = _identify(tmp_path / "fit", "miniaq", [], d / "trajectory.csv", "experiment.params=[kp]",
+                  "experiment.channels=[x,fl_crank,fr_crank,hl_crank,hr_crank]", "experiment.n_global=2",
+                  "experiment.max_nfev=8")
+    assert abs(f["fitted"]["kp"] / 0.52 - 1) <= TOL_REL, f["fitted"]
+    assert f["identifiable"]["kp"] == (f["fd_nonlinearity"]["kp"] <= 2 and f["converged"] and not f["at_bound"]
+                                       and not f["lower_cost_candidate"] and f["rel_sd"]["kp"] <= 0.01), f
+
+
+@pytest.mark.slow
+def test_crawler_full_recovery_flags_impratio(tmp_path):
+    """Issue #27 target: omega = 5, 3 cycles, hidden mu 0.2, m0 0.22 and impratio 150 (nominal 100): mu and m0
+    within 3 % and identifiable, impratio flagged not identifiable."""
+    d = tmp_path / "data"
+    _write(d, "crawler", CRAWLER, ["robot.mu=0.2", "robot.m0=0.22", "robot.impratio=150"], cycles=3, seed=5)
+    f = _identify(tmp_path / "fit", "crawler", CRAWLER, d / "trajectory.csv", "experiment.params=[mu,m0,impratio]")
+    for k, true in (("mu", 0.2), ("m0", 0.22)):
+        assert abs(f["fitted"][k] / true - 1) <= TOL_REL and f["identifiable"][k], (k, f["fitted"], f["rel_sd"])
+    assert "impratio" in f["not_identifiable"]
+
+
+@pytest.mark.slow
+def test_snake_full_recovery_mu_and_T_step(tmp_path):
+    """The prototype snake (N = 8, n = 4, default timestep), hidden mu 0.45 and T_step 0.55 s, 1 cycle: both within 3 %."""
+    d = tmp_path / "data"
+    _write(d, "snake", [], ["robot.mu=0.45", "robot.T_step=0.55"], cycles=1, seed=2)
+    f = _identify(tmp_path / "fit", "snake", [], d / "trajectory.csv", "experiment.n_global=6",
+                  "experiment.max_nfev=6")
+    for k, true in (("mu", 0.45), ("T_step", 0.55)):
+        assert abs(f["fitted"][k] / true - 1) <= TOL_REL and f["identifiable"][k], (k, f["fitted"], f["rel_sd"])
+    shutil.rmtree(tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("robot, base, hidden", [
+    ("bolt", ["robot.m_5=0.9754"], {"m_5": 1.05, "contact_timeconst": 0.0012}),
+    ("miniaq", [], {"mu_d": 0.33, "kp": 0.55})])
+def test_bolt_and_miniaq_full_recovery(tmp_path, robot, base, hidden):
+    """The issue's pairs (BOLT m_5 and the foot contact's stiffness, as its time constant; MinIAQ-II mu_d and kp),
+    3 cycles, 1 % noise, random offset, default channels: every parameter claimed identifiable is within 3 %.
+    Measured: BOLT recovers both within 3 % (m_5 0.8 %, contact_timeconst 1.2 %) but claims neither (its cost is
+    jagged: a candidate on the way was significantly lower); MinIAQ-II lands on a wrong kp (0.61 for 0.55) that
+    it does not claim."""
+    d = tmp_path / "data"
+    _write(d, robot, base, [f"robot.{k}={v}" for k, v in hidden.items()], cycles=3, seed=4)
+    f = _identify(tmp_path / "fit", robot, base, d / "trajectory.csv", f"experiment.params=[{','.join(hidden)}]",
+                  "experiment.n_global=8", "experiment.max_nfev=8")
+    for k, true in hidden.items():
+        assert not f["identifiable"][k] or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"], f["rel_sd"])
+        assert robot != "bolt" or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"])
