@@ -53,6 +53,7 @@ TARGET = dict(support_ge3=0.15, hind_duty=0.15, speed=0.10, roll=0.20, yaw=0.20)
 #   critical: direct solref (-k, -b) with the secant k and b = zeta_c x critical on the foot's mass.
 CANDIDATES = {
     "linear": (dict(), None),
+    "pad": (dict(foot="pad"), None),      # the twin's foot=pad (envs/miniaq/foot.py): pad_c_crit1
     "power": (dict(contact_law="power"), None),
     "critical2": (dict(), dict(critical=2.0)),
     "margin5": (dict(), dict(margin=5e-6, gap=0.0)),

@@ -440,3 +440,56 @@ def test_power_contact_keeps_the_reliability_limits():
     assert r.loop_gaps(run).max() < min(MiniAQ.max_loop_gap, 50e-6)
     s = r.summarize(run)
     assert s["speed"] > 0.08 and s["hl_touchdowns_per_cycle"] >= 1
+
+
+# ---- foot=pad: a light foot on a damped slide (issue #25; README "Foot study") ------------------------------
+PAD_TOL = 0.15     # issue #25's target: time on >= 3 legs and hind duty within 0.15 of engine=paper
+
+
+def _pattern(s):
+    return s["support_3"] + s["support_4"], (s["hl_duty_factor"] + s["hr_duty_factor"]) / 2
+
+
+def _pad_vs_paper(cycles, **kw):
+    from envs.miniaq import paper
+    r = MiniAQ(foot="pad", timestep=2.5e-5, **kw)
+    run = batch.run_point(r, MiniAQ, cycles=cycles, stop_when_steady=False, nthread=1)
+    assert run.error is None
+    ref = paper.simulate(kw, cycles=cycles)
+    return _pattern(r.summarize(run)), _pattern(paper.summarize(ref)), r.summarize(run)
+
+
+@pytest.mark.parametrize("kw, param", [(dict(foot="pad"), "timestep"),
+                                       (dict(foot="pad", timestep=2.5e-5, contact_law="power"), "contact_law"),
+                                       (dict(foot="pad", timestep=2.5e-5, pad_damping_ratio=0.5), "pad_damping_ratio")])
+def test_pad_bad_settings_rejected(kw, param):
+    with pytest.raises(ConfigError) as e:
+        MiniAQ(**kw)
+    assert e.value.param == param
+
+
+def test_pad_moves_the_foot_onto_a_slide_and_keeps_the_sensors():
+    m = MiniAQ(foot="pad", timestep=2.5e-5).model()
+    for leg in LEGS:
+        pad = m.body(f"{leg}_pad").id
+        assert m.geom_bodyid[m.geom(f"{leg}_foot").id] == pad and m.site_bodyid[m.site(f"{leg}_foot").id] == pad
+        assert m.geom_contype[m.geom(f"{leg}_foot_leg").id] == 0
+        assert m.jnt_type[m.joint(f"{leg}_pad").id] == mujoco.mjtJoint.mjJNT_SLIDE
+    assert m.body_mass[m.body("fl_pad").id] == pytest.approx(1e-5)
+
+
+def test_pad_trot_support_pattern_is_the_paper_models():
+    """Trot, 4 cycles (1 settling): the twin with foot=pad on >= 3 legs and hind duty within PAD_TOL of engine=paper
+    (the point foot: 0.07 / 0.51 against 0.86 / 0.92)."""
+    (s3, hd), (p3, phd), s = _pad_vs_paper(4)
+    assert abs(s3 - p3) <= PAD_TOL and abs(hd - phd) <= PAD_TOL, (s3, p3, hd, phd)
+    assert p3 > 0.7 and phd > 0.8                 # the paper model's three-legged, hind-dragging pattern
+    assert s["speed"] > 0.08
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theta1_deg", [130.0, 150.0, 170.0, 190.0])
+def test_pad_support_pattern_over_the_geometry_band(theta1_deg):
+    """The geometry map's paper-pattern band (theta1 130-190 deg, l1 18 mm): the twin with foot=pad within PAD_TOL."""
+    (s3, hd), (p3, phd), _ = _pad_vs_paper(6, theta1_deg=theta1_deg)
+    assert abs(s3 - p3) <= PAD_TOL and abs(hd - phd) <= PAD_TOL, (s3, p3, hd, phd)
