@@ -36,7 +36,10 @@ import numpy as np
 from envs.core import batch, metrics
 from envs.miniaq import paper
 from envs.miniaq.kinematics import fourbar, mid_stance_angle
+from envs.miniaq import robot as miniaq_robot
 from envs.miniaq.robot import CONTACT_FORCE_MIN, G, LEGS, MiniAQ
+
+miniaq_robot.PAD_TIMESTEP_MAX = 1.0     # the study measures foot=pad beyond its converged timesteps too
 
 WINDOW_DEG = 20.0
 CASES = {"trot": dict(), "turn": dict(direction_left=-1)}
@@ -188,8 +191,22 @@ def measures(s, run, spc) -> dict:
                 support_ge3_filt=sf[3] + sf[4], hind_duty_filt=float(ff[:, 2:].mean()))
 
 
+def candidate(name) -> tuple:
+    """A named candidate, or foot=pad with its parameters: "pad:mass=1e-5,travel=1e-4,preload=0.01,
+    stiffness=1e3,damping_ratio=4,contact=1" (any subset; `contact` is contact_damping_ratio)."""
+    if name in CANDIDATES:
+        return CANDIDATES[name]
+    if not name.startswith("pad:"):
+        raise SystemExit(f"unknown candidate {name!r}: one of {list(CANDIDATES)} or pad:key=value,...")
+    kw = dict(foot="pad")
+    for item in name[4:].split(","):
+        k, v = item.split("=")
+        kw["contact_damping_ratio" if k == "contact" else f"pad_{k}"] = v if k == "axis" else float(v)
+    return kw, None
+
+
 def run_twin(name, params, cycles):
-    params_c, edit = CANDIDATES[name]
+    params_c, edit = candidate(name)
     cls = type(f"Foot_{name}", (Foot,), dict(edit=edit or {}))
     r = cls(**{**params, **params_c})
     c0 = time.process_time()
@@ -227,7 +244,8 @@ COLS = ("support_ge3", "hind_duty", "hind_td", "support_ge3_filt", "hind_duty_fi
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--candidates", nargs="*", default=list(CANDIDATES), choices=list(CANDIDATES))
+    ap.add_argument("--candidates", nargs="*", default=list(CANDIDATES),
+                    help=f"{list(CANDIDATES)} or pad:mass=..,travel=..,preload=..,stiffness=..,damping_ratio=..,contact=..")
     ap.add_argument("--dt", nargs="*", type=float, default=[1e-4])
     ap.add_argument("--mu", nargs="*", type=float, default=[0.3])
     ap.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))

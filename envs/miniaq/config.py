@@ -85,6 +85,8 @@ class Params:
     pad_preload: float = param(0.01, "N", ge=0, le=1, model=True, note="foot=pad: spring force at the rest stop")
     pad_stiffness: float = param(1e3, "N/m", gt=0, le=1e6, model=True,
                                  note="foot=pad: m g / 2 - pad_preload takes the whole travel")
+    pad_axis: str = param("coupler", choices=("coupler", "body"), model=True,
+                          note="foot=pad: the slide is fixed in the coupler (vertical at mid-stance) or kept vertical in the body")
     pad_damping_ratio: float = param(4.0, ge=1, le=100, model=True,
                                      note="foot=pad: slide damping over critical (pad on spring + contact)")
     contact_damping_ratio: float = param(1.0, ge=1, le=100, model=True,

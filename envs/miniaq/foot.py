@@ -21,13 +21,25 @@ PAD = "pad"
 
 def add_pads(spec: mujoco.MjSpec, legs, theta3_mid: float, p: dict, k_contact: float) -> None:
     """Move each leg's foot geom and site (`<leg>_foot`) onto a pad body `<leg>_pad` on a slide joint."""
-    axis = [math.sin(theta3_mid), 0.0, math.cos(theta3_mid)]   # world up at mid-stance, coupler frame
+    axis = [math.sin(theta3_mid), 0.0, math.cos(theta3_mid)]   # up at mid-stance, coupler frame
+    if p["pad_axis"] == "body":
+        axis = [0.0, 0.0, 1.0]
     k, m = p["pad_stiffness"], p["pad_mass"]
     b = p["pad_damping_ratio"] * 2 * math.sqrt((k + k_contact) * m)
     for leg in legs:
         coupler = spec.body(f"{leg}_coupler")
         foot, site = spec.geom(f"{leg}_foot"), spec.site(f"{leg}_foot")
         body = coupler.add_body(name=f"{leg}_{PAD}", pos=list(foot.pos), mass=m, inertia=[1e-12] * 3)
+        if p["pad_axis"] == "body":
+            # a hinge held at minus the coupler's angle in the body (crank + coupler joints; a tendon
+            # equality): the pad's frame stays the body's, its slide vertical in the body frame
+            h = body.add_joint(name=f"{leg}_{PAD}_hinge", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, -1, 0],
+                               armature=1e-9)
+            ten = spec.add_tendon(name=f"{leg}_{PAD}_level")
+            for jn in (f"{leg}_crank", f"{leg}_coupler", h.name):
+                ten.wrap_joint(jn, 1.0)
+            spec.add_equality(type=mujoco.mjtEq.mjEQ_TENDON, name1=ten.name, name=f"{leg}_{PAD}_level",
+                              solref=[p["loop_timeconst"], 1.0])
         # q: how far the pad is pushed up (toward the leg) from its rest stop
         j = body.add_joint(name=f"{leg}_{PAD}", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=axis,
                            range=[0.0, p["pad_travel"]], limited=mujoco.mjtLimited.mjLIMITED_TRUE,
