@@ -18,7 +18,8 @@ the paper's phase loop (Sec. II: each leg held to about 20 deg), above the same 
 is long against the servo (its slow pole kp/kv = 250 rad/s, 4 ms) and short against a stance (T/2).
 
   python scripts/miniaq_foot_study.py                         # screen: every candidate, dt 1e-4, trot + turn, mu 0.3
-  python scripts/miniaq_foot_study.py --candidates pad_c linear --dt 1e-4 5e-5 2.5e-5 --mu 0.3 0.4
+  python scripts/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
+  python scripts/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
   options: --cycles N (default 6: 1 settling + 5 measured), --json FILE
 """
 from __future__ import annotations
@@ -35,9 +36,9 @@ import numpy as np
 
 from envs.core import batch, metrics
 from envs.miniaq import paper
-from envs.miniaq.kinematics import fourbar, mid_stance_angle
+from envs.miniaq.foot import critical_solref
 from envs.miniaq import robot as miniaq_robot
-from envs.miniaq.robot import CONTACT_FORCE_MIN, G, LEGS, MiniAQ
+from envs.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
 miniaq_robot.PAD_TIMESTEP_MAX = 1.0     # the study measures foot=pad beyond its converged timesteps too
 
@@ -46,21 +47,22 @@ CASES = {"trot": dict(), "turn": dict(direction_left=-1)}
 TARGET = dict(support_ge3=0.15, hind_duty=0.15, speed=0.10, roll=0.20, yaw=0.20)
 
 # candidate -> (MiniAQ parameters, foot edit applied to the spec, or None)
-#   pad: a light foot body on a damped slide (world-vertical at mid-stance) between coupler and floor.
-#        m_pad (kg), travel (m, the slide's range below its rest), preload (N, the spring's force at
-#        the rest stop), k (N/m, its stiffness), zeta (damping ratio of the pad on the contact's
-#        stiffness, above critical), contact: the foot contact's solref/solimp mapped as usual, on
-#        the pad's inverse weight.
+#   foot=pad: the twin's pad (envs/miniaq/foot.py; its parameters pad_* and contact_damping_ratio);
+#        edit hc_damping: its contact keeps the Hunt-Crossley damping C(delta0) instead (the linear map).
 #   margin: the foot's contact margin/gap (m): the constraint is in the solver when the foot is
 #        within margin of the floor, force only below margin - gap.
-#   critical: direct solref (-k, -b) with the secant k and b = zeta_c x critical on the foot's mass.
+#   critical: direct solref (-k, -b) with the secant k and b = critical x 2 sqrt(k m_foot) on the foot's mass.
+#   split: the leg mass split (crank, coupler, rocker) instead of 10/60/30 %.
+PAD_C = dict(foot="pad")
+PAD_A = dict(foot="pad", pad_travel=2e-5, pad_preload=0.0, pad_stiffness=5.6e3, pad_damping_ratio=2.0)
+PAD_H = dict(foot="pad", pad_travel=1e-3, pad_preload=0.0, pad_stiffness=100.0)
 CANDIDATES = {
     "linear": (dict(), None),
-    "pad": (dict(foot="pad"), None),      # the twin's foot=pad (envs/miniaq/foot.py): pad_c_crit1
+    "pad": (PAD_C, None),
     "power": (dict(contact_law="power"), None),
+    "critical1": (dict(), dict(critical=1.0)),
     "critical2": (dict(), dict(critical=2.0)),
     "margin5": (dict(), dict(margin=5e-6, gap=0.0)),
-    "margin5g": (dict(), dict(margin=5e-6, gap=5e-6)),
     "margin20g": (dict(), dict(margin=20e-6, gap=20e-6)),
     "condim1": (dict(), dict(condim=1)),
     "condim6": (dict(), dict(condim=6)),
@@ -69,35 +71,15 @@ CANDIDATES = {
     "split_light_coupler": (dict(), dict(split=(0.3, 0.3, 0.4))),
     "kv+20": (dict(kv=0.0024), None),
     "kv-20": (dict(kv=0.0016), None),
-    "pad_a": (dict(), dict(pad=dict(m_pad=1e-5, travel=2e-5, preload=0.0, k=5.6e3, zeta=2.0))),
-    "pad_b": (dict(), dict(pad=dict(m_pad=1e-5, travel=5e-5, preload=0.02, k=2e3, zeta=2.0))),
-    "pad_c": (dict(), dict(pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_d": (dict(), dict(pad=dict(m_pad=2e-5, travel=3e-4, preload=0.02, k=300.0, zeta=2.0))),
-    "pad_e": (dict(), dict(pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=10.0))),
-    "pad_f": (dict(), dict(critical=2.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_g": (dict(), dict(pad=dict(m_pad=5e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_h": (dict(), dict(pad=dict(m_pad=1e-5, travel=1e-3, preload=0.0, k=100.0, zeta=4.0))),
-    "pad_i": (dict(), dict(pad=dict(m_pad=1e-5, travel=1e-4, preload=0.05, k=1e3, zeta=4.0))),
-    "critical1": (dict(), dict(critical=1.0)),
-    "pad_c_crit1": (dict(), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_c_crit4": (dict(), dict(critical=4.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_a_crit1": (dict(), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=2e-5, preload=0.0, k=5.6e3, zeta=2.0))),
-    "pad_g_crit1": (dict(), dict(critical=1.0, pad=dict(m_pad=5e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_h_crit1": (dict(), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-3, preload=0.0, k=100.0, zeta=4.0))),
-    "pad_c_crit1_z1": (dict(), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=1.0))),
-    "pad_c_crit1_z10": (dict(), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=10.0))),
-    "pad_c_crit1_ir1": (dict(impratio=1.0), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_c_crit1_ir100": (dict(impratio=100.0), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_c_crit1_imp95": (dict(impedance=0.95), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_c_crit1_imp99": (dict(impedance=0.99), dict(critical=1.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_c_crit1_m2": (dict(), dict(critical=1.0, pad=dict(m_pad=2e-6, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_c_crit1_margin": (dict(), dict(critical=1.0, margin=5e-6, gap=0.0, pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
-    "pad_j": (dict(impedance=0.5), dict(pad=dict(m_pad=1e-5, travel=1e-4, preload=0.01, k=1e3, zeta=4.0))),
+    "pad_a": (PAD_A, dict(hc_damping=True)),
+    "pad_c": (PAD_C, dict(hc_damping=True)),
+    "pad_h": (PAD_H, dict(hc_damping=True)),
+    "pad_c_crit4": (dict(PAD_C, contact_damping_ratio=4.0), None),
 }
 
 
 class Foot(MiniAQ):
-    """The default twin with one foot candidate applied to its spec."""
+    """The twin with one foot candidate's spec edit applied."""
 
     edit: dict = {}
 
@@ -110,9 +92,8 @@ class Foot(MiniAQ):
         if not e:
             return spec
         if "split" in e:
-            fc, fk, fr = e["split"]
             for leg in LEGS:
-                for n, fm in (("crank", fc), ("coupler", fk), ("rocker", fr)):
+                for n, fm in zip(("crank", "coupler", "rocker"), e["split"]):
                     b = spec.body(f"{leg}_{n}")
                     s = fm * p["m_leg"] / b.mass
                     b.mass, b.inertia = fm * p["m_leg"], [v * s for v in b.inertia]
@@ -121,57 +102,17 @@ class Foot(MiniAQ):
             if "margin" in e:
                 g.margin, g.gap = e["margin"], e["gap"]
             if "condim" in e:
-                g.condim = e["condim"]
-                spec.geom("floor").condim = e["condim"]
+                g.condim = spec.geom("floor").condim = e["condim"]
                 if e["condim"] == 6:
                     g.friction = [g.friction[0], 0.0, 1e-5]
-        if "pad" in e:
-            _add_pads(spec, self, e["pad"])
         m0 = spec.compile()
         for leg in LEGS:
-            body = f"{leg}_pad" if "pad" in e else f"{leg}_coupler"
-            A = float(m0.body_invweight0[m0.body(body).id, 0])
+            A = float(m0.body_invweight0[m0.body(f"{leg}_{'pad' if self.cfg['foot'] == 'pad' else 'coupler'}").id, 0])
             c = self.contact(A)
-            if "critical" in e:       # b = zeta x 2 sqrt(k_sec m_foot), m_foot = 1/A
-                k = c["stiffness"]
-                b = e["critical"] * 2 * math.sqrt(k / A)
-                scale = (1 - p["impedance"]) * A
-                c = dict(c, solref=(-k * scale, -b * scale))
+            if "critical" in e:
+                c = dict(c, solref=critical_solref(c["stiffness"], e["critical"], p["impedance"], A))
             spec.geom(f"{leg}_foot").solref = list(c["solref"])
-            if "solimp" in c:
-                spec.geom(f"{leg}_foot").solimp = list(c["solimp"])
         return spec
-
-
-def _add_pads(spec, robot, pad):
-    """Move each foot geom and its touch site onto a light pad body on a damped, preloaded slide."""
-    p = robot.p
-    th2 = mid_stance_angle(p)
-    _, _, th3, _ = fourbar(th2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
-    th3 = float(th3)
-    axis = [math.sin(th3), 0.0, math.cos(th3)]          # world up at mid-stance, in the coupler frame
-    k = pad["k"]
-    k_c = p["m"] * G / (2 * robot.contact()["delta0"])  # the contact's secant stiffness
-    b = pad["zeta"] * 2 * math.sqrt((k + k_c) * pad["m_pad"])
-    for leg in LEGS:
-        coupler = spec.body(f"{leg}_coupler")
-        foot, site = spec.geom(f"{leg}_foot"), spec.site(f"{leg}_foot")
-        E = list(foot.pos)
-        body = coupler.add_body(name=f"{leg}_pad", pos=E, mass=pad["m_pad"],
-                                inertia=[1e-12] * 3)
-        # q = how far the pad is pushed up (toward the leg) from its rest stop: range [0, travel]
-        j = body.add_joint(name=f"{leg}_pad", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=axis,
-                           range=[0.0, pad["travel"]], limited=mujoco.mjtLimited.mjLIMITED_TRUE,
-                           stiffness=k, springref=-pad["preload"] / k if k > 0 else 0.0, damping=b)
-        j.solref_limit = [p["loop_timeconst"], 1.0]     # the stops as stiff as the loop closure
-        g = body.add_geom(name=f"{leg}_foot_pad", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=list(foot.size),
-                          contype=1, conaffinity=1, condim=foot.condim, friction=list(foot.friction),
-                          priority=1, solref=list(foot.solref), solimp=list(foot.solimp), group=3)
-        st = body.add_site(name=f"{leg}_foot_pad", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=list(site.size))
-        foot.contype = foot.conaffinity = 0           # the leg's own tip no longer touches
-        # the sensors name `<leg>_foot` (touch, framepos, contact): that is now the pad's geom and site
-        foot.name, g.name = f"{leg}_foot_leg", f"{leg}_foot"
-        site.name, st.name = f"{leg}_foot_leg", f"{leg}_foot"
 
 
 def _filtered(fn, spc):
@@ -183,8 +124,8 @@ def _filtered(fn, spc):
 
 def measures(s, run, spc) -> dict:
     fn = np.stack([run.sensor(f"{leg}_touch")[spc:, 0] for leg in LEGS], axis=1)
-    sf = metrics.support_fractions(_filtered(fn, spc) > CONTACT_FORCE_MIN)
     ff = _filtered(fn, spc) > CONTACT_FORCE_MIN
+    sf = metrics.support_fractions(ff)
     return dict(support_ge3=s["support_3"] + s["support_4"], hind_duty=(s["hl_duty_factor"] + s["hr_duty_factor"]) / 2,
                 hind_td=(s["hl_touchdowns_per_cycle"] + s["hr_touchdowns_per_cycle"]) / 2, speed=s["speed"],
                 roll=s["roll_amplitude_deg"], yaw=s["yaw_rate_deg_s"], support_le1=s["support_le1"],

@@ -494,3 +494,15 @@ def test_pad_support_pattern_over_the_geometry_band(theta1_deg):
     """The geometry map's paper-pattern band (theta1 130-190 deg, l1 18 mm): the twin with foot=pad within PAD_TOL."""
     (s3, hd), (p3, phd), _ = _pad_vs_paper(6, theta1_deg=theta1_deg)
     assert abs(s3 - p3) <= PAD_TOL and abs(hd - phd) <= PAD_TOL, (s3, p3, hd, phd)
+
+
+def test_foot_study_script_small(tmp_path):
+    """The foot study's CI-sized run (2 cycles, one candidate): a row per engine, the verdict, every number in --json."""
+    out = tmp_path / "study.json"
+    res = run_script("scripts/miniaq_foot_study.py", "--cases", "trot", "--candidates", "pad:preload=0.02",
+                     "--dt", "5e-5", "--cycles", "2", "--json", out)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = json.loads(out.read_text())
+    assert [r["engine"] for r in rows] == ["paper", "pad:preload=0.02"]
+    assert {"support_ge3", "hind_duty", "support_ge3_filt", "hind_duty_filt", "worst", "meets"} <= set(rows[1])
+    assert 0 <= rows[1]["support_ge3_filt"] <= 1 and rows[1]["worst"] >= 0
