@@ -468,6 +468,10 @@ def test_pad_bad_settings_rejected(kw, param):
     assert e.value.param == param
 
 
+def test_pad_at_the_default_timestep_exits_2_nothing_written(tmp_path):
+    assert_fails_early(tmp_path, "timestep", "experiment=miniaq_trot", "robot.foot=pad", text="2.5e-05] s with foot=pad")
+
+
 def test_pad_moves_the_foot_onto_a_slide_and_keeps_the_sensors():
     m = MiniAQ(foot="pad", timestep=2.5e-5).model()
     for leg in LEGS:
