@@ -461,7 +461,8 @@ def _pad_vs_paper(cycles, **kw):
 
 @pytest.mark.parametrize("kw, param", [(dict(foot="pad"), "timestep"),
                                        (dict(foot="pad", timestep=2.5e-5, contact_law="power"), "contact_law"),
-                                       (dict(foot="pad", timestep=2.5e-5, pad_damping_ratio=0.5), "pad_damping_ratio")])
+                                       (dict(foot="pad", timestep=2.5e-5, pad_damping_ratio=0.5), "pad_damping_ratio"),
+                                       (dict(foot="pad", timestep=2.5e-5, pad_mass=1.2e-4), "pad_mass")])
 def test_pad_bad_settings_rejected(kw, param):
     with pytest.raises(ConfigError) as e:
         MiniAQ(**kw)
@@ -480,6 +481,12 @@ def test_pad_moves_the_foot_onto_a_slide_and_keeps_the_sensors():
         assert m.geom_contype[m.geom(f"{leg}_foot_leg").id] == 0
         assert m.jnt_type[m.joint(f"{leg}_pad").id] == mujoco.mjtJoint.mjJNT_SLIDE
     assert m.body_mass[m.body("fl_pad").id] == pytest.approx(1e-5)
+    ref = MiniAQ().model()                 # the pad's mass comes out of the coupler's: same robot mass and COM
+    d, d0 = mujoco.MjData(m), mujoco.MjData(ref)
+    mujoco.mj_forward(m, d)
+    mujoco.mj_forward(ref, d0)
+    assert m.body_subtreemass[1] == pytest.approx(ref.body_subtreemass[1], rel=1e-12)
+    np.testing.assert_allclose(d.subtree_com[1], d0.subtree_com[1], atol=1e-12)
 
 
 def test_pad_trot_support_pattern_is_the_paper_models():

@@ -20,7 +20,8 @@ PAD = "pad"
 
 
 def add_pads(spec: mujoco.MjSpec, legs, theta3_mid: float, p: dict, k_contact: float) -> None:
-    """Move each leg's foot geom and site (`<leg>_foot`) onto a pad body `<leg>_pad` on a slide joint."""
+    """Move each leg's foot geom and site (`<leg>_foot`) onto a pad body `<leg>_pad` on a slide joint;
+    the pad's mass is taken from the coupler's (the robot still weighs m)."""
     axis = [math.sin(theta3_mid), 0.0, math.cos(theta3_mid)]   # up at mid-stance, coupler frame
     if p["pad_axis"] == "body":
         axis = [0.0, 0.0, 1.0]
@@ -29,7 +30,13 @@ def add_pads(spec: mujoco.MjSpec, legs, theta3_mid: float, p: dict, k_contact: f
     for leg in legs:
         coupler = spec.body(f"{leg}_coupler")
         foot, site = spec.geom(f"{leg}_foot"), spec.site(f"{leg}_foot")
-        body = coupler.add_body(name=f"{leg}_{PAD}", pos=list(foot.pos), mass=m, inertia=[1e-12] * 3)
+        # the pad's mass comes out of the coupler's (at E): the leg's mass and centre of mass are kept
+        mk = coupler.mass
+        coupler.ipos = [(mk * c - m * e) / (mk - m) for c, e in zip(coupler.ipos, foot.pos)]
+        coupler.inertia = [v * (mk - m) / mk for v in coupler.inertia]
+        coupler.mass = mk - m
+        body = coupler.add_body(name=f"{leg}_{PAD}", pos=list(foot.pos))
+        body.mass, body.ipos, body.inertia, body.explicitinertial = m, [0.0, 0.0, 0.0], [1e-12] * 3, True
         if p["pad_axis"] == "body":
             # a hinge held at minus the coupler's angle in the body (crank + coupler joints; a tendon
             # equality): the pad's frame stays the body's, its slide vertical in the body frame

@@ -51,6 +51,7 @@ GAITS = {
 FORWARD_SPIN = -1.0
 INITIAL_PENETRATION = 1e-6
 PAD_TIMESTEP_MAX = 2.5e-5   # s: foot=pad's support pattern is converged in dt from here (README, Foot study)
+COUPLER_SHARE = 0.6       # of m_leg (assumption, README provenance): the coupler carries the foot
 CONTACT_FORCE_MIN = 1e-4   # N: a foot is in contact when its touch sensor reads more (0.05 % of m g)
 
 
@@ -119,6 +120,9 @@ class MiniAQ(Robot):
         mu = cfg["mu_d_feet"]                 # each element's range: the schema (envs/core/schema.py)
         if mu is not None and len(mu) != 4:
             raise ConfigError("mu_d_feet", mu, self.allowed("mu_d_feet"), "not 4 friction coefficients in (0, 2]")
+        if cfg["foot"] == "pad" and p["pad_mass"] >= COUPLER_SHARE * p["m_leg"]:
+            raise ConfigError("pad_mass", cfg["pad_mass"], f"(0, {COUPLER_SHARE * p['m_leg']:g}) kg with foot=pad",
+                              "the pad is part of the coupler's mass")
         if cfg["foot"] == "pad" and cfg["contact_law"] != "linear":
             raise ConfigError("contact_law", cfg["contact_law"], "linear with foot=pad", "the pad sets its own damping")
         if cfg["foot"] == "pad" and p["timestep"] > PAD_TIMESTEP_MAX:
@@ -203,7 +207,7 @@ class MiniAQ(Robot):
         E = (p["l5"] * math.cos(t35), p["l5"] * math.sin(t35))
         F = (p["l6"] * math.cos(t36), p["l6"] * math.sin(t36))
         # leg mass split (assumption): crank 10 %, coupler 60 %, rocker 30 %
-        mc, mk, mr = 0.1 * p["m_leg"], 0.6 * p["m_leg"], 0.3 * p["m_leg"]
+        mc, mk, mr = 0.1 * p["m_leg"], COUPLER_SHARE * p["m_leg"], 0.3 * p["m_leg"]
         mu_feet = p["mu_d_feet"] or (p["mu_d"],) * 4
         for leg, left, front, mu in zip(LEGS, LEFT, FRONT, mu_feet):
             B = (p["pivot_x"] if front else -p["pivot_x"], p["pivot_y"] if left else -p["pivot_y"], p["pivot_z"])
