@@ -416,6 +416,7 @@ def test_trot_compare_draws_both_engines(tmp_path):
     assert s["engine"] == "mujoco" and s["other_engine"]["engine"] == "paper"
     assert s["other_engine"]["hl_duty_factor"] > 0.8 and "hl_touchdowns_per_cycle" in s["other_engine"]
     assert (out / "gait_diagram_engines.png").stat().st_size > 40_000
+    assert set(s["support_fraction"]) == set(s["other_engine"]["support_fraction"]) == {"2", "3", "4"}
 
 
 # ---- the twin's robustness-only parameters: refused, never dropped ------------------------------

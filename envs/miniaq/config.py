@@ -78,6 +78,21 @@ class Params:
                                  note="contact_law=power: solimp at zero depth (rises to 11x at 10 delta0)")
     contact_feet: int = param(2, choices=(1, 2, 3, 4), model=True,
                               note="feet carrying the weight at the calibration point")
+    # foot (issue #25; models/miniaq/README.md "Foot study"): the point foot on the coupler, or a light pad
+    # on a damped, preloaded slide (envs/miniaq/foot.py); every pad value is an assumption, derived in the README
+    foot: str = param("point", choices=("point", "pad"), model=True,
+                      note="point: the foot sphere on the coupler; pad: on a light damped slide, use timestep 2.5e-5")
+    pad_mass: float = param(1e-5, "kg", gt=0, le=1e-3, model=True, note="foot=pad: the pad body (5 % of m_leg)")
+    pad_travel: float = param(1e-4, "m", gt=0, le=0.005, model=True, note="foot=pad: its slide's range (Table II d)")
+    pad_preload: float = param(0.01, "N", ge=0, le=1, model=True, note="foot=pad: spring force at the rest stop")
+    pad_stiffness: float = param(1e3, "N/m", gt=0, le=1e6, model=True,
+                                 note="foot=pad: m g / 2 - pad_preload takes the whole travel")
+    pad_axis: str = param("coupler", choices=("coupler", "body"), model=True,
+                          note="foot=pad: the slide is fixed in the coupler (vertical at mid-stance) or kept vertical in the body")
+    pad_damping_ratio: float = param(4.0, ge=1, le=100, model=True,
+                                     note="foot=pad: slide damping over critical (pad on spring + contact)")
+    contact_damping_ratio: float = param(1.0, ge=1, le=100, model=True,
+                                         note="foot=pad: foot contact damping over critical on the pad's mass")
     # motors
     tau_max: float = param(0.01, "N m", gt=0, le=10, model=True)
     kp: float = param(0.5, "N m/rad", gt=0, le=1e3, model=True)

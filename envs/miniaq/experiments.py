@@ -130,7 +130,8 @@ def _compare(robot, job, run, duration, summary) -> dict:
     if run2.error:
         raise RuntimeError(f"simulation failed ({other}): {run2.error}")
     s2 = _summarize(robot, run2)
-    summary["other_engine"] = dict(engine=other, **{k: s2[k] for k in COMPARE_KEYS if k in s2})
+    summary["other_engine"] = dict(engine=other, **{k: s2[k] for k in COMPARE_KEYS if k in s2},
+                                   support_fraction={k: s2[f"support_{k}"] for k in (2, 3, 4)})
     return {"gait_diagram_engines.png": partial(plot_gait_diagram_engines, robot,
                                                 {engine_name(run): run, other: run2}, duration)}
 

@@ -24,6 +24,7 @@ from envs.core.errors import ConfigError
 from envs.core.inputs import DeviceLaw
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
+from envs.miniaq.foot import add_pads, critical_solref
 from envs.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
 from envs.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
                                     grashof_problem, mid_stance_angle, quat_to_euler)
@@ -51,6 +52,8 @@ GAITS = {
 # backward along the bottom of their path, i.e. to walk forward (+X): direction +1 per side.
 FORWARD_SPIN = -1.0
 INITIAL_PENETRATION = 1e-6
+PAD_TIMESTEP_MAX = 2.5e-5   # s: foot=pad's support pattern is converged in dt from here (README, Foot study)
+COUPLER_SHARE = 0.6       # of m_leg (assumption, README provenance): the coupler carries the foot
 CONTACT_FORCE_MIN = 1e-4   # N: a foot is in contact when its touch sensor reads more (0.05 % of m g)
 
 
@@ -121,6 +124,14 @@ class MiniAQ(Robot):
         mu = cfg["mu_d_feet"]                 # each element's range: the schema (envs/core/schema.py)
         if mu is not None and len(mu) != 4:
             raise ConfigError("mu_d_feet", mu, self.allowed("mu_d_feet"), "not 4 friction coefficients in (0, 2]")
+        if cfg["foot"] == "pad" and p["pad_mass"] >= COUPLER_SHARE * p["m_leg"]:
+            raise ConfigError("pad_mass", cfg["pad_mass"], f"(0, {COUPLER_SHARE * p['m_leg']:g}) kg with foot=pad",
+                              "the pad is part of the coupler's mass")
+        if cfg["foot"] == "pad" and cfg["contact_law"] != "linear":
+            raise ConfigError("contact_law", cfg["contact_law"], "linear with foot=pad", "the pad sets its own damping")
+        if cfg["foot"] == "pad" and p["timestep"] > PAD_TIMESTEP_MAX:
+            raise ConfigError("timestep", cfg["timestep"], f"(0, {PAD_TIMESTEP_MAX:g}] s with foot=pad",
+                              "the pad's contact is converged from there on (README, Foot study)")
         problem = grashof_problem(p["l1"], p["l2"], p["l3"], p["l4"])
         if problem:
             lo, hi = grashof_l1_range(p["l2"], p["l3"], p["l4"])
@@ -211,7 +222,7 @@ class MiniAQ(Robot):
         E = (p["l5"] * math.cos(t35), p["l5"] * math.sin(t35))
         F = (p["l6"] * math.cos(t36), p["l6"] * math.sin(t36))
         # leg mass split (assumption): crank 10 %, coupler 60 %, rocker 30 %
-        mc, mk, mr = 0.1 * p["m_leg"], 0.6 * p["m_leg"], 0.3 * p["m_leg"]
+        mc, mk, mr = 0.1 * p["m_leg"], COUPLER_SHARE * p["m_leg"], 0.3 * p["m_leg"]
         mu_feet = p["mu_d_feet"] or (p["mu_d"],) * 4
         for leg, left, front, mu in zip(LEGS, LEFT, FRONT, mu_feet):
             B = (p["pivot_x"] if front else -p["pivot_x"], p["pivot_y"] if left else -p["pivot_y"], p["pivot_z"])
@@ -248,11 +259,18 @@ class MiniAQ(Robot):
             act.biasprm[:3] = [0.0, -p["kp"], -p["kv"]]
             act.forcerange = [-p["tau_max"], p["tau_max"]]
         spec.geom("floor").friction[0] = p["mu_d"]
+        pad = self.cfg["foot"] == "pad"
+        if pad:
+            th3 = float(fourbar(mid_stance_angle(p), p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])[2])
+            add_pads(spec, LEGS, th3, p, self.contact()["stiffness"])
         # contact: MuJoCo scales a contact's softness by the foot body's invweight0 (known once
         # compiled), so the Hunt-Crossley map needs one calibration compile
         m0 = spec.compile()
         for leg in LEGS:
-            c = self.contact(float(m0.body_invweight0[m0.body(f"{leg}_coupler").id, 0]))
+            A = float(m0.body_invweight0[m0.body(f"{leg}_{'pad' if pad else 'coupler'}").id, 0])
+            c = self.contact(A)
+            if pad:
+                c = dict(c, solref=critical_solref(c["stiffness"], p["contact_damping_ratio"], p["impedance"], A))
             spec.geom(f"{leg}_foot").solref = list(c["solref"])
             if "solimp" in c:
                 spec.geom(f"{leg}_foot").solimp = list(c["solimp"])

@@ -1,0 +1,99 @@
+"""MinIAQ-II's foot pad (`foot=pad`, issue #25; models/miniaq/README.md "Foot study"): the pad's model,
+its settings' checks, and the support pattern against the paper's own model (engine=paper)."""
+import json
+
+import mujoco
+import numpy as np
+import pytest
+
+from envs.core import batch
+from envs.core.errors import ConfigError
+from envs.miniaq.robot import LEGS, MiniAQ
+from tests.util import assert_fails_early, run_script
+
+
+PAD_TOL = 0.15     # issue #25's target: time on >= 3 legs and hind duty within 0.15 of engine=paper
+
+
+def _pattern(s):
+    return s["support_3"] + s["support_4"], (s["hl_duty_factor"] + s["hr_duty_factor"]) / 2
+
+
+def _pad_vs_paper(cycles, **kw):
+    from envs.miniaq import paper
+    r = MiniAQ(foot="pad", timestep=2.5e-5, **kw)
+    run = batch.run_point(r, MiniAQ, cycles=cycles, stop_when_steady=False, nthread=1)
+    assert run.error is None
+    ref = paper.simulate(kw, cycles=cycles)
+    return _pattern(r.summarize(run)), _pattern(paper.summarize(ref)), r.summarize(run)
+
+
+@pytest.mark.parametrize("kw, param", [(dict(foot="pad"), "timestep"),
+                                       (dict(foot="pad", timestep=2.5e-5, contact_law="power"), "contact_law"),
+                                       (dict(foot="pad", timestep=2.5e-5, pad_damping_ratio=0.5), "pad_damping_ratio"),
+                                       (dict(foot="pad", timestep=2.5e-5, pad_mass=1.2e-4), "pad_mass")])
+def test_pad_bad_settings_rejected(kw, param):
+    with pytest.raises(ConfigError) as e:
+        MiniAQ(**kw)
+    assert e.value.param == param
+
+
+def test_pad_at_the_default_timestep_exits_2_nothing_written(tmp_path):
+    assert_fails_early(tmp_path, "timestep", "experiment=miniaq_trot", "robot.foot=pad", text="2.5e-05] s with foot=pad")
+
+
+def test_pad_moves_the_foot_onto_a_slide_and_keeps_the_sensors():
+    m = MiniAQ(foot="pad", timestep=2.5e-5).model()
+    for leg in LEGS:
+        pad = m.body(f"{leg}_pad").id
+        assert m.geom_bodyid[m.geom(f"{leg}_foot").id] == pad and m.site_bodyid[m.site(f"{leg}_foot").id] == pad
+        assert m.geom_contype[m.geom(f"{leg}_foot_leg").id] == 0
+        assert m.jnt_type[m.joint(f"{leg}_pad").id] == mujoco.mjtJoint.mjJNT_SLIDE
+    assert m.body_mass[m.body("fl_pad").id] == pytest.approx(1e-5)
+    ref = MiniAQ().model()                 # the pad's mass comes out of the coupler's: same robot mass and COM
+    d, d0 = mujoco.MjData(m), mujoco.MjData(ref)
+    mujoco.mj_forward(m, d)
+    mujoco.mj_forward(ref, d0)
+    assert m.body_subtreemass[1] == pytest.approx(ref.body_subtreemass[1], rel=1e-12)
+    np.testing.assert_allclose(d.subtree_com[1], d0.subtree_com[1], atol=1e-12)
+
+
+def test_pad_trot_support_pattern_is_the_paper_models():
+    """Trot, 4 cycles (1 settling): the twin with foot=pad on >= 3 legs and hind duty within PAD_TOL of engine=paper
+    (the point foot: 0.07 / 0.51 against 0.86 / 0.92)."""
+    (s3, hd), (p3, phd), s = _pad_vs_paper(4)
+    assert abs(s3 - p3) <= PAD_TOL and abs(hd - phd) <= PAD_TOL, (s3, p3, hd, phd)
+    assert p3 > 0.7 and phd > 0.8                 # the paper model's three-legged, hind-dragging pattern
+    assert s["speed"] > 0.08
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theta1_deg", [130.0, 150.0, 170.0, pytest.param(190.0, marks=pytest.mark.xfail(
+    strict=True, reason="measured (README, Foot study): the pad twin 0.56-0.59 on >= 3 legs against the paper model's 0.91"))])
+def test_pad_support_pattern_over_the_geometry_band(theta1_deg):
+    """The geometry map's paper-pattern band (theta1 130-190 deg, l1 18 mm): the twin with foot=pad within PAD_TOL."""
+    (s3, hd), (p3, phd), _ = _pad_vs_paper(6, theta1_deg=theta1_deg)
+    assert abs(s3 - p3) <= PAD_TOL and abs(hd - phd) <= PAD_TOL, (s3, p3, hd, phd)
+
+
+def test_foot_study_script_small(tmp_path):
+    """The foot study's CI-sized run (2 cycles, one candidate): a row per engine, the verdict, every number in --json."""
+    out = tmp_path / "study.json"
+    res = run_script("scripts/miniaq_foot_study.py", "--cases", "trot", "--candidates", "pad:preload=0.02",
+                     "--dt", "5e-5", "--cycles", "2", "--json", out)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = json.loads(out.read_text())
+    assert [r["engine"] for r in rows] == ["paper", "pad:preload=0.02"]
+    assert {"support_ge3", "hind_duty", "support_ge3_filt", "hind_duty_filt", "worst", "meets"} <= set(rows[1])
+    assert 0 <= rows[1]["support_ge3_filt"] <= 1 and rows[1]["worst"] >= 0
+
+
+def test_trot_compare_with_the_foot_pad(tmp_path):
+    """foot=pad through the CLI (issue #25): summary support_fraction for both engines, within 0.15 on >= 3 legs."""
+    out = tmp_path / "pad"
+    res = run_script("scripts/run.py", "experiment=miniaq_trot", "experiment.duration=1.6", "experiment.compare=true",
+                     "robot.foot=pad", "robot.timestep=2.5e-5", f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text())
+    twin, paper = s["support_fraction"], s["other_engine"]["support_fraction"]
+    assert abs((twin["3"] + twin["4"]) - (paper["3"] + paper["4"])) <= 0.15, (twin, paper)
