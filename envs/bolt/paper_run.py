@@ -1,0 +1,181 @@
+"""A run of BOLT's paper model (envs/bolt/paper.py): the hybrid loop (flight, plastic touch-down,
+pinned-foot stance, lift-off at zero normal force) with solve_ivp, its samples and the twin's
+summary columns computed from them."""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from envs.bolt.kinematics import loop_kinematics
+from envs.bolt.paper import MAX_SWITCHES, PEAK_SAMPLES, Model, check_options
+from envs.bolt.robot import INITIAL_PENETRATION, Bolt
+
+FLIGHT, STANCE = [0, 1, 2], [2]
+DELTA = 1e-6    # m: after a lift-off the foot must rise this far before a touch-down counts (no chatter)
+
+
+@dataclasses.dataclass
+class PaperRun:
+    robot: Bolt
+    t: np.ndarray
+    samples: dict                  # name -> (n,) arrays on the uniform grid
+    touchdowns: list               # dicts: t, impulse (complex, N s), ke_before, ke_after, foot_speed_after
+    liftoffs: list                 # times
+    cycles: int
+    error: str | None = None
+    wall_s: float = math.nan
+    nfev: int = 0
+    options: dict = dataclasses.field(default_factory=dict)
+
+
+def impact(model: Model, Q, sd, eps):
+    """Eq. 18-19: plastic, no-slip impact on the flight coordinates s = (x_b, y_b, q_1).
+    Returns (s_d after, impulse F (complex, N s), KE before, KE after, foot velocity after)."""
+    v, rho, *_ = model.split_velocity(Q, sd, FLIGHT, None, eps)
+    H, _, _ = model.mass_matrix(Q, v)
+    Hr = rho.T @ H @ rho
+    _, Jf, _ = model.point(Q, v, "F")
+    Jc = np.vstack([Jf.real, Jf.imag]) @ rho
+    Hi = np.linalg.inv(Hr)
+    lam = -np.linalg.solve(Jc @ Hi @ Jc.T, Jc @ sd)
+    sd_new = sd + Hi @ Jc.T @ lam
+    ke = lambda s: 0.5 * float(s @ Hr @ s)   # noqa: E731
+    return sd_new, complex(lam[0], lam[1]), ke(sd), ke(sd_new), Jc @ sd_new
+
+
+def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
+    """Run `cycles` crank periods of the paper model from the twin's initial pose (at rest, foot
+    1 um above the ground or the body on the bumper), starting in flight (Sec. 5.1)."""
+    o = check_options(opts)
+    eps = o["epsilon"]
+    m = Model(robot)
+    p, T = robot.p, robot.period
+    r_foot = p["foot_radius"]
+    crank = robot.inputs
+    th0, dirw = float(crank.offsets[0]), float(crank.directions[0]) * crank.omega
+    h = p["bumper_height"]
+    k_b, c_b = m.M / p["contact_timeconst"] ** 2, 2 * m.M / p["contact_timeconst"]
+
+    def bumper(Q, v):
+        f = np.zeros(7)
+        if h is not None and Q[1] < h:
+            f[1] = max(k_b * (h - Q[1]) - c_b * v[1], 0.0)
+        return f
+
+    def torque(t, q1, q1d, stance):
+        tau = p["K_P"] * (th0 + dirw * t - q1) - p["K_D"] * q1d
+        lim = robot.torque_limit(stance, q1d)
+        return float(np.clip(tau, -lim, lim))
+
+    def state(y, ind, F0):
+        Q, sd = y[:7], y[7:]
+        v, *_ = m.split_velocity(Q, sd, ind, F0, eps)
+        return Q, sd, v
+
+    def dynamics(t, y, ind, F0):
+        Q, sd, v = state(y, ind, F0)
+        tau = torque(t, Q[2], v[2], ind is STANCE)
+        f = bumper(Q, v)
+        v, sdd, a = m.accel(Q, sd, ind, F0, eps, tau, f)
+        return v, sdd, a, tau, f
+
+    def rhs(t, y, ind, F0):
+        v, sdd, *_ = dynamics(t, y, ind, F0)
+        return np.concatenate([v, sdd])
+
+    def ground_force(t, y, F0):
+        v, _, a, _, f = dynamics(t, y, STANCE, F0)
+        return m.external_force(y[:7], v, a, f[0] + 1j * f[1])
+
+    def touchdown(t, y, ind, F0):
+        return m.point(y[:7], np.zeros(7), "F")[0].imag - r_foot
+    touchdown.terminal, touchdown.direction = True, -1
+
+    def armed(t, y, ind, F0):          # the foot has left the ground by DELTA: touch-down armed
+        return m.point(y[:7], np.zeros(7), "F")[0].imag - r_foot - DELTA
+    armed.terminal, armed.direction = True, 1
+
+    def sunk(t, y, ind, F0):           # an unarmed foot that sinks DELTA into the ground touches down
+        return m.point(y[:7], np.zeros(7), "F")[0].imag - r_foot - sink
+    sunk.terminal, sunk.direction = True, -1
+
+    def foot_in_B(Q):
+        return m.point(np.concatenate([[0.0, 0.0], Q[2:]]), np.zeros(7), "F")[0].imag
+
+    def liftoff(t, y, ind, F0):        # Sec. 5.1: the foot back at its touch-down height in {B}
+        return foot_in_B(y[:7]) - F0_B
+    liftoff.terminal, liftoff.direction = True, 1
+
+    # initial pose: the twin's (Bolt.initial_pose), foot 1 um above the ground instead of touching
+    k = loop_kinematics(np.array([p["theta_1_0"]]), robot.geometry)
+    Q = np.array([0.0, 0.0] + [float(k[f"q{i}"][0]) for i in range(1, 6)])
+    Q[1] = r_foot + INITIAL_PENETRATION - float(k["F"][0].imag)
+    if h is not None:
+        Q[1] = max(Q[1], h)
+    y, ind, F0 = np.concatenate([Q, np.zeros(3)]), FLIGHT, None
+    t, t_end = 0.0, cycles * T
+    grid = np.linspace(0.0, t_end, cycles * PEAK_SAMPLES + 1)
+    names = ("x", "y", "q_1", "q_1_dot", "tau", "power", "stance", "loop_gap", "foot_y", "F_N", "F_T", "psi")
+    S = {k_: np.full(len(grid), np.nan) for k_ in names}
+    tds, los, nfev, err, arm, F0_B, sink = [], [], 0, None, True, 0.0, -DELTA
+    t0 = time.perf_counter()
+    while t < t_end - 1e-12:
+        if len(tds) + len(los) > MAX_SWITCHES * cycles:
+            err = f"more than {MAX_SWITCHES} phase switches per revolution (Zeno)"
+            break
+        ev = ([touchdown] if arm else [armed, sunk]) if ind is FLIGHT else [liftoff]
+        sol = solve_ivp(rhs, (t, t_end), y, method=o["method"], rtol=o["rtol"], atol=o["atol"], events=ev,
+                        args=(ind, F0), dense_output=True)
+        nfev += sol.nfev
+        if sol.status == -1:
+            err = f"solve_ivp: {sol.message}"
+            break
+        t1 = float(sol.t[-1])
+        sel = (grid >= t) & (grid <= t1)
+        for j in np.flatnonzero(sel):
+            _sample(S, j, m, grid[j], sol.sol(grid[j]), ind, F0, dynamics, eps, r_foot)
+        y, t = sol.y[:, -1].copy(), t1
+        if sol.status != 1:
+            break
+        if ind is FLIGHT and not arm and len(sol.t_events[0]):
+            arm = True
+            continue
+        if ind is FLIGHT:                              # touch-down: the reset map, then stance
+            sd, lam, ke0, ke1, vf = impact(m, y[:7], y[7:], eps)
+            F0 = m.point(y[:7], np.zeros(7), "F")[0]
+            tds.append(dict(t=t, impulse=lam, ke_before=ke0, ke_after=ke1, foot_speed_after=float(np.abs(vf).max())))
+            y, ind = np.concatenate([y[:7], sd[2:]]), STANCE
+            F0_B = foot_in_B(y[:7])
+            _, _, v = state(y, ind, F0)
+            _, Jf, _ = m.point(y[:7], v, "F")
+            if float(Jf.imag[2:] @ v[2:]) <= 0.0:
+                continue
+            # the foot rises in {B} at once (a touch-down on a rising arc): the impact only, no stance
+        _, _, v = state(y, ind, F0)
+        los.append(t)
+        y, ind, F0, arm = np.concatenate([y[:7], v[FLIGHT]]), FLIGHT, None, False
+        sink = min(m.point(y[:7], v, "F")[0].imag - r_foot, 0.0) - DELTA
+    wall = time.perf_counter() - t0
+    return PaperRun(robot, grid, S, tds, los, cycles, err, wall, nfev, o)
+
+
+def _sample(S, j, m, t, y, ind, F0, dynamics, eps, r_foot):
+    v, _, a, tau, f = dynamics(t, y, ind, F0)
+    Q = y[:7]
+    S["x"][j], S["y"][j], S["q_1"][j], S["q_1_dot"][j] = Q[0], Q[1], Q[2], v[2]
+    S["tau"][j], S["power"][j] = tau, tau * v[2]
+    S["stance"][j] = ind is STANCE
+    gap = [abs(m.point(Q, v, a_)[0] - m.point(Q, v, b_)[0]) for a_, b_ in (("B_hfe", "B_femur"), ("G_kfe", "G_tibia"))]
+    S["loop_gap"][j] = max(gap)
+    S["foot_y"][j] = m.point(Q, v, "F")[0].imag - r_foot
+    psi = m.constraints(Q, np.zeros(7), F0)[0]
+    S["psi"][j] = float(np.abs(psi).max())
+    if ind is STANCE:
+        F = m.external_force(Q, v, a, f[0] + 1j * f[1])
+        S["F_N"][j], S["F_T"][j] = F.imag, F.real
+    else:
+        S["F_N"][j] = S["F_T"][j] = 0.0
