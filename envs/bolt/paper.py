@@ -38,7 +38,8 @@ PEAK_SAMPLES = 500      # samples per revolution for the peaks by phase
 # twin-only parameters (name -> (default, why)): a non-default value is refused, never dropped
 TWIN_ONLY = {"passive_damping": (0.0, "frictionless pins"), "spring_stiffness": (None, "no foot springs (Sec. 4)"),
              "pad_stiffness": (None, "no foot springs (Sec. 4)"), "belt_speed": (None, "a fixed ground"),
-             "body_fixed": (False, "a free hopper (Sec. 5)")}
+             "body_fixed": (False, "a free hopper (Sec. 5)"),
+             "bumper_height": (None, "no bumper (Sec. 5's free hopper; robot.bumper_height=null)")}
 PAPER_KEYS = ("method", "rtol", "atol", "epsilon")
 
 

@@ -30,20 +30,22 @@ class PaperRun:
     wall_s: float = math.nan
     nfev: int = 0
     options: dict = dataclasses.field(default_factory=dict)
+    slides: list = dataclasses.field(default_factory=list)    # grazing re-touches (frictionless normal impacts)
 
 
-def impact(model: Model, Q, sd, eps):
+def impact(model: Model, Q, sd, eps, rows=(0, 1)):
     """Eq. 18-19: plastic, no-slip impact on the flight coordinates s = (x_b, y_b, q_1).
     Returns (s_d after, impulse F (complex, N s), KE before, KE after, foot velocity after)."""
     v, rho, *_ = model.split_velocity(Q, sd, FLIGHT, None, eps)
     H, _, _ = model.mass_matrix(Q, v)
     Hr = rho.T @ H @ rho
     _, Jf, _ = model.point(Q, v, "F")
-    Jc = np.vstack([Jf.real, Jf.imag]) @ rho
+    Jc = np.vstack([Jf.real, Jf.imag])[list(rows)] @ rho
     Hi = np.linalg.inv(Hr)
     lam = -np.linalg.solve(Jc @ Hi @ Jc.T, Jc @ sd)
     sd_new = sd + Hi @ Jc.T @ lam
     ke = lambda s: 0.5 * float(s @ Hr @ s)   # noqa: E731
+    lam = lam if len(rows) == 2 else np.array([0.0, lam[0]])
     return sd_new, complex(lam[0], lam[1]), ke(sd), ke(sd_new), Jc @ sd_new
 
 
@@ -106,9 +108,9 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     def foot_in_B(Q):
         return m.point(np.concatenate([[0.0, 0.0], Q[2:]]), np.zeros(7), "F")[0].imag
 
-    def liftoff(t, y, ind, F0):        # Sec. 5.1: the foot back at its touch-down height in {B}
-        return foot_in_B(y[:7]) - F0_B
-    liftoff.terminal, liftoff.direction = True, 1
+    def liftoff(t, y, ind, F0):        # the pivot's normal force reaches zero
+        return ground_force(t, y, F0).imag
+    liftoff.terminal, liftoff.direction = True, -1
 
     # initial pose: the twin's (Bolt.initial_pose), foot 1 um above the ground instead of touching
     k = loop_kinematics(np.array([p["theta_1_0"]]), robot.geometry)
@@ -121,7 +123,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     grid = np.linspace(0.0, t_end, cycles * PEAK_SAMPLES + 1)
     names = ("x", "y", "q_1", "q_1_dot", "tau", "power", "stance", "loop_gap", "foot_y", "F_N", "F_T", "psi")
     S = {k_: np.full(len(grid), np.nan) for k_ in names}
-    tds, los, nfev, err, arm, F0_B, sink = [], [], 0, None, True, 0.0, -DELTA
+    tds, los, nfev, err, arm, F0_B, sink, slides = [], [], 0, None, True, 0.0, -DELTA, []
     t0 = time.perf_counter()
     while t < t_end - 1e-12:
         if len(tds) + len(los) > MAX_SWITCHES * cycles:
@@ -146,21 +148,26 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             continue
         if ind is FLIGHT:                              # touch-down: the reset map, then stance
             sd, lam, ke0, ke1, vf = impact(m, y[:7], y[7:], eps)
+            if lam.imag <= 0 or not arm:       # a grazing re-touch: frictionless normal impact, keep flying
+                sd2, lam2, k0, k1, _ = impact(m, y[:7], y[7:], eps, rows=(1,))
+                if lam.imag <= 0 or lam2.imag > 0 and _pulls(m, y, sd, eps, ground_force):
+                    y = np.concatenate([y[:7], sd2])
+                    slides.append(dict(t=t, impulse=lam2, ke_before=k0, ke_after=k1))
+                    sink = min(m.point(y[:7], np.zeros(7), "F")[0].imag - r_foot, 0.0) - DELTA
+                    continue
             F0 = m.point(y[:7], np.zeros(7), "F")[0]
             tds.append(dict(t=t, impulse=lam, ke_before=ke0, ke_after=ke1, foot_speed_after=float(np.abs(vf).max())))
             y, ind = np.concatenate([y[:7], sd[2:]]), STANCE
             F0_B = foot_in_B(y[:7])
-            _, _, v = state(y, ind, F0)
-            _, Jf, _ = m.point(y[:7], v, "F")
-            if float(Jf.imag[2:] @ v[2:]) <= 0.0:
+            if ground_force(t, y, F0).imag > 0:
                 continue
-            # the foot rises in {B} at once (a touch-down on a rising arc): the impact only, no stance
+            # the pivot would pull at once: the impact only, no stance
         _, _, v = state(y, ind, F0)
         los.append(t)
         y, ind, F0, arm = np.concatenate([y[:7], v[FLIGHT]]), FLIGHT, None, False
         sink = min(m.point(y[:7], v, "F")[0].imag - r_foot, 0.0) - DELTA
     wall = time.perf_counter() - t0
-    return PaperRun(robot, grid, S, tds, los, cycles, err, wall, nfev, o)
+    return PaperRun(robot, grid, S, tds, los, cycles, err, wall, nfev, o, slides)
 
 
 def _sample(S, j, m, t, y, ind, F0, dynamics, eps, r_foot):
@@ -179,3 +186,85 @@ def _sample(S, j, m, t, y, ind, F0, dynamics, eps, r_foot):
         S["F_N"][j], S["F_T"][j] = F.imag, F.real
     else:
         S["F_N"][j] = S["F_T"][j] = 0.0
+
+
+def _pulls(m, y, sd, eps, ground_force):
+    """Would the pinned foot pull (normal force <= 0) right after this impact?"""
+    F0 = m.point(y[:7], np.zeros(7), "F")[0]
+    return ground_force(0.0, np.concatenate([y[:7], sd[2:]]), F0).imag <= 0
+
+
+PAPER_METRICS = ("stance_impulse", "impact_impulse", "impact_energy_loss", "pull_fraction", "max_constraint_error",
+                 "grazing_impacts", "wall_s", "nfev", "method", "engine")
+
+
+def summarize(run: PaperRun) -> dict:
+    """The twin's running columns (Bolt.summarize's definitions: steady window = the second half of
+    the revolutions, stride time between touch-downs after >= 1/4 revolution of flight) from the
+    paper model's events and samples; impact_force is NaN (a plastic impact is an impulse: see
+    impact_impulse, N s, and stance_impulse, N s per stride incl. the impact)."""
+    r, S, t = run.robot, run.samples, run.t
+    T, ncyc, p = r.period, run.cycles, r.p
+    k0 = min(ncyc // 2, max(ncyc - 1, 0))
+    ta, tb = k0 * T, ncyc * T
+    win = (t >= ta - 1e-12)
+    st = S["stance"] > 0.5
+    pk = lambda x, msk: float(np.nanmax(np.abs(x[msk]))) if msk.any() else 0.0   # noqa: E731
+    out = dict(crank_period=T, omega=r.omega, cycles=ncyc, engine="paper", method=run.options.get("method"),
+               wall_s=run.wall_s, nfev=run.nfev)
+    out.update(peak_torque_flight=pk(S["tau"], ~st), peak_torque_stance=pk(S["tau"], st),
+               peak_power_flight=pk(S["power"], ~st), peak_power_stance=pk(S["power"], st),
+               max_loop_gap=float(np.nanmax(S["loop_gap"])), max_constraint_error=float(np.nanmax(S["psi"])))
+    out["peak_torque"] = max(out["peak_torque_flight"], out["peak_torque_stance"])
+    out["peak_power"] = max(out["peak_power_flight"], out["peak_power_stance"])
+    out["peak_stance_power"] = out["peak_power_stance"]
+    out["torque_limit_binds_flight"] = bool(out["peak_torque_flight"] >= p["tau_max"] * (1 - 1e-6))
+    out["power_limit_binds_stance"] = bool(out["peak_power_stance"] >= p["P_max"] * (1 - 1e-6))
+    out["limits_ok"] = bool(out["peak_torque_flight"] <= p["tau_max"] * (1 + 1e-9)
+                            and out["peak_power_stance"] <= p["P_max"] * (1 + 1e-9))
+    out["loop_gap_ok"] = bool(out["max_loop_gap"] <= r.max_loop_gap)
+    ref = p["theta_1_0"] + float(r.inputs.directions[0]) * r.omega * t
+    out["max_tracking_error_deg"] = float(np.degrees(np.nanmax(np.abs(S["q_1"] - ref))))
+    span = tb - ta
+    x = S["x"]
+    out["speed"] = float((x[-1] - x[win][0]) / span)
+    turned = abs(S["q_1"][-1] - S["q_1"][win][0])
+    out["crank_period_measured"] = float(2 * math.pi * span / turned) if turned > 0 else math.nan
+    # touch-downs after >= T/4 of flight (the twin's rule) in the window
+    strides, last_off = [], None
+    los = sorted(run.liftoffs)
+    for td in run.touchdowns:
+        if last_off is None or td["t"] - last_off >= T / 4:
+            strides.append(td)
+        later = [lo for lo in los if lo >= td["t"]]
+        last_off = later[0] if later else math.inf
+    tdw = [d for d in strides if d["t"] >= ta]
+    out["touchdowns"] = len(strides)
+    out["stride_time"] = float(np.mean(np.diff([d["t"] for d in tdw]))) if len(tdw) >= 2 else math.nan
+    out["touchdowns_per_revolution"] = float(len(tdw) / (ncyc - k0))
+    out["stride_length"] = out["speed"] * T
+    # duty factor from the events (exact): stance time in the window / its length
+    stance_t, on = 0.0, None
+    events = sorted([(d["t"], 1) for d in run.touchdowns] + [(lo, 0) for lo in los])
+    for te, kind in events + [(tb, 0)]:
+        if kind == 1 and on is None:
+            on = te
+        elif kind == 0 and on is not None:
+            stance_t += max(0.0, min(te, tb) - max(on, ta))
+            on = None
+    out["duty_factor"] = stance_t / span
+    out["impact_force"] = math.nan
+    imp = [d["impulse"].imag for d in run.touchdowns if d["t"] >= ta]
+    out["impact_impulse"] = float(np.median(imp)) if imp else 0.0
+    out["impact_energy_loss"] = float(np.median([d["ke_before"] - d["ke_after"] for d in run.touchdowns
+                                                 if d["t"] >= ta])) if imp else 0.0
+    dt = t[1] - t[0]
+    fn = np.nan_to_num(S["F_N"][win])
+    out["stance_impulse"] = float((np.sum(fn) * dt + sum(imp)) / max(len(tdw), 1))
+    out["pull_fraction"] = float(np.mean(fn[st[win]] < 0)) if st[win].any() else 0.0
+    out["grazing_impacts"] = len(run.slides)
+    out["height_min"], out["height_max"] = float(np.nanmin(S["y"][win])), float(np.nanmax(S["y"][win]))
+    adv = [x[min(len(x) - 1, (k + 1) * PEAK_SAMPLES)] - x[k * PEAK_SAMPLES] for k in range(k0, ncyc)]
+    out["steady"] = bool(len(adv) >= 2 and np.ptp(adv[-2:]) <= 0.002 * max(abs(np.mean(adv[-2:])), 1e-9))
+    out["min_point_height"] = math.nan
+    return out
