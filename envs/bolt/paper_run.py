@@ -195,7 +195,7 @@ def _pulls(m, y, sd, eps, ground_force):
 
 
 PAPER_METRICS = ("stance_impulse", "impact_impulse", "impact_energy_loss", "pull_fraction", "max_constraint_error",
-                 "grazing_impacts", "wall_s", "nfev", "method", "engine")
+                 "grazing_impacts", "max_friction_ratio", "wall_s", "nfev", "method", "engine")
 
 
 def summarize(run: PaperRun) -> dict:
@@ -263,6 +263,8 @@ def summarize(run: PaperRun) -> dict:
     out["stance_impulse"] = float((np.sum(fn) * dt + sum(imp)) / max(len(tdw), 1))
     out["pull_fraction"] = float(np.mean(fn[st[win]] < 0)) if st[win].any() else 0.0
     out["grazing_impacts"] = len(run.slides)
+    fs = st & (S["F_N"] > 0)          # friction the no-slip pivot needs: |F_T| / F_N (the twin has mu)
+    out["max_friction_ratio"] = float(np.nanmax(np.abs(S["F_T"][fs]) / S["F_N"][fs])) if fs.any() else 0.0
     out["height_min"], out["height_max"] = float(np.nanmin(S["y"][win])), float(np.nanmax(S["y"][win]))
     adv = [x[min(len(x) - 1, (k + 1) * PEAK_SAMPLES)] - x[k * PEAK_SAMPLES] for k in range(k0, ncyc)]
     out["steady"] = bool(len(adv) >= 2 and np.ptp(adv[-2:]) <= 0.002 * max(abs(np.mean(adv[-2:])), 1e-9))
