@@ -13,7 +13,7 @@ from envs.bolt.paper_run import simulate, summarize  # noqa: E402
 from envs.bolt.robot import Bolt  # noqa: E402
 
 COLS = ("speed", "touchdowns_per_revolution", "duty_factor", "stance_impulse", "peak_torque_stance",
-        "peak_power_flight", "max_loop_gap", "grazing_impacts", "max_friction_ratio", "wall_s")
+        "peak_power_flight", "max_loop_gap", "grazing_impacts", "max_friction_ratio", "slip_fraction", "wall_s")
 
 
 def main():

@@ -195,7 +195,7 @@ def _pulls(m, y, sd, eps, ground_force):
 
 
 PAPER_METRICS = ("stance_impulse", "impact_impulse", "impact_energy_loss", "pull_fraction", "max_constraint_error",
-                 "grazing_impacts", "max_friction_ratio", "wall_s", "nfev", "method", "engine")
+                 "grazing_impacts", "max_friction_ratio", "slip_fraction", "wall_s", "nfev", "method", "engine")
 
 
 def summarize(run: PaperRun) -> dict:
@@ -215,14 +215,7 @@ def summarize(run: PaperRun) -> dict:
     out.update(peak_torque_flight=pk(S["tau"], ~st), peak_torque_stance=pk(S["tau"], st),
                peak_power_flight=pk(S["power"], ~st), peak_power_stance=pk(S["power"], st),
                max_loop_gap=float(np.nanmax(S["loop_gap"])), max_constraint_error=float(np.nanmax(S["psi"])))
-    out["peak_torque"] = max(out["peak_torque_flight"], out["peak_torque_stance"])
-    out["peak_power"] = max(out["peak_power_flight"], out["peak_power_stance"])
-    out["peak_stance_power"] = out["peak_power_stance"]
-    out["torque_limit_binds_flight"] = bool(out["peak_torque_flight"] >= p["tau_max"] * (1 - 1e-6))
-    out["power_limit_binds_stance"] = bool(out["peak_power_stance"] >= p["P_max"] * (1 - 1e-6))
-    out["limits_ok"] = bool(out["peak_torque_flight"] <= p["tau_max"] * (1 + 1e-9)
-                            and out["peak_power_stance"] <= p["P_max"] * (1 + 1e-9))
-    out["loop_gap_ok"] = bool(out["max_loop_gap"] <= r.max_loop_gap)
+    out.update(r.limit_columns(out))
     ref = p["theta_1_0"] + float(r.inputs.directions[0]) * r.omega * t
     out["max_tracking_error_deg"] = float(np.degrees(np.nanmax(np.abs(S["q_1"] - ref))))
     span = tb - ta
@@ -265,6 +258,9 @@ def summarize(run: PaperRun) -> dict:
     out["grazing_impacts"] = len(run.slides)
     fs = st & (S["F_N"] > 0)          # friction the no-slip pivot needs: |F_T| / F_N (the twin has mu)
     out["max_friction_ratio"] = float(np.nanmax(np.abs(S["F_T"][fs]) / S["F_N"][fs])) if fs.any() else 0.0
+    sw_ = st & win
+    out["slip_fraction"] = (float(np.mean(np.abs(S["F_T"][sw_]) > p["mu"] * S["F_N"][sw_])) if sw_.any()
+                            else 0.0)    # stance samples whose pivot force lies outside the twin's cone mu
     out["height_min"], out["height_max"] = float(np.nanmin(S["y"][win])), float(np.nanmax(S["y"][win]))
     adv = [x[min(len(x) - 1, (k + 1) * PEAK_SAMPLES)] - x[k * PEAK_SAMPLES] for k in range(k0, ncyc)]
     out["steady"] = bool(len(adv) >= 2 and np.ptp(adv[-2:]) <= 0.002 * max(abs(np.mean(adv[-2:])), 1e-9))
