@@ -18,8 +18,8 @@ stand at the same height), falling; the reset map is eq. 18-19's plastic, no-sli
 flight coordinates (the foot's velocity is zero after).  Lift-off: the pivot's normal force reaches
 zero (the paper's predetermined lift-off angle is not given: models/bolt/README.md "Paper model").
 Eq. 20 PD with the Sec. 5.1 limits in their phases (`Bolt.torque_limit`, the twin's).  The twin's
-bumper (Sec. 6.1 rig, not in the paper's Sec. 5) is a stiff, critically damped spring on y_b with the
-twin's contact time constant.  The foot springs are ignored (Sec. 4).  SciPy `solve_ivp`.
+bumper (Sec. 6.1 rig, not in the paper's Sec. 5) is refused, as are the foot springs (ignored in Sec. 4).
+SciPy `solve_ivp` (hybrid loop: envs/bolt/paper_run.py).
 """
 from __future__ import annotations
 

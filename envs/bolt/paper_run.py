@@ -50,8 +50,8 @@ def impact(model: Model, Q, sd, eps, rows=(0, 1)):
 
 
 def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
-    """Run `cycles` crank periods of the paper model from the twin's initial pose (at rest, foot
-    1 um above the ground or the body on the bumper), starting in flight (Sec. 5.1)."""
+    """Run `cycles` crank periods of the paper model from the twin's initial pose without bumper (at
+    rest, foot 1 um above the ground), starting in flight (Sec. 5.1)."""
     o = check_options(opts)
     eps = o["epsilon"]
     m = Model(robot)
@@ -59,14 +59,10 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     r_foot = p["foot_radius"]
     crank = robot.inputs
     th0, dirw = float(crank.offsets[0]), float(crank.directions[0]) * crank.omega
-    h = p["bumper_height"]
-    k_b, c_b = m.M / p["contact_timeconst"] ** 2, 2 * m.M / p["contact_timeconst"]
+    f_none = np.zeros(7)      # external generalized force: none (no bumper in the paper's Sec. 5; refused)
 
     def bumper(Q, v):
-        f = np.zeros(7)
-        if h is not None and Q[1] < h:
-            f[1] = max(k_b * (h - Q[1]) - c_b * v[1], 0.0)
-        return f
+        return f_none
 
     def torque(t, q1, q1d, stance):
         tau = p["K_P"] * (th0 + dirw * t - q1) - p["K_D"] * q1d
@@ -116,8 +112,6 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     k = loop_kinematics(np.array([p["theta_1_0"]]), robot.geometry)
     Q = np.array([0.0, 0.0] + [float(k[f"q{i}"][0]) for i in range(1, 6)])
     Q[1] = r_foot + INITIAL_PENETRATION - float(k["F"][0].imag)
-    if h is not None:
-        Q[1] = max(Q[1], h)
     y, ind, F0 = np.concatenate([Q, np.zeros(3)]), FLIGHT, None
     t, t_end = 0.0, cycles * T
     grid = np.linspace(0.0, t_end, cycles * PEAK_SAMPLES + 1)

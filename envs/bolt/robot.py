@@ -103,7 +103,7 @@ class Bolt(BoltModel, Robot):
     max_loop_gap = 1e-4          # m: a run whose loops open wider is flagged (README "Loop closure")
     # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
     closed_loop = True
-    engines = ("mujoco", "paper")   # paper: the paper's Sec. 4-5 SPF hybrid model (envs/bolt/paper.py), bolt_speed_sweep
+    engines = ("mujoco", "paper")   # paper: Sec. 4-5 SPF hybrid model (envs/bolt/paper.py), bolt_speed_sweep
     AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap")
     n_aux = len(AUX)
     Params = config.Params
