@@ -120,12 +120,16 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     tds, los, nfev, err, arm, F0_B, sink, slides = [], [], 0, None, True, 0.0, -DELTA, []
     t0 = time.perf_counter()
     while t < t_end - 1e-12:
-        if len(tds) + len(los) > MAX_SWITCHES * cycles:
+        if len(tds) + len(los) + len(slides) > MAX_SWITCHES * cycles:   # grazing re-touches count too
             err = f"more than {MAX_SWITCHES} phase switches per revolution (Zeno)"
             break
         ev = ([touchdown] if arm else [armed, sunk]) if ind is FLIGHT else [liftoff]
-        sol = solve_ivp(rhs, (t, t_end), y, method=o["method"], rtol=o["rtol"], atol=o["atol"], events=ev,
-                        args=(ind, F0), dense_output=True)
+        try:
+            sol = solve_ivp(rhs, (t, t_end), y, method=o["method"], rtol=o["rtol"], atol=o["atol"], events=ev,
+                            args=(ind, F0), dense_output=True)
+        except (ValueError, np.linalg.LinAlgError) as e:   # event location on an inexact dense output, singular J_z
+            err = f"solve_ivp failed after t = {t:.4f} s: {e}"
+            break
         nfev += sol.nfev
         if sol.status == -1:
             err = f"solve_ivp: {sol.message}"
