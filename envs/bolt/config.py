@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, Optional
 
-from envs.core.config import Experiment, experiment, plain_experiment
+from envs.core.config import Experiment, experiment, option_group, plain_experiment
 from envs.core.identify import register
 from envs.core.robustness import Robustness, uniform
 from envs.bolt import channels as _channels  # noqa: F401  (declares the observable channels)
@@ -107,6 +107,19 @@ class Params:
 plain_experiment("bolt_foot_path", "envs.bolt.experiments.foot_path")
 plain_experiment("bolt_running", "envs.bolt.experiments.running")
 plain_experiment("bolt_speed_sweep", "envs.bolt.experiments.speed_sweep")
+
+
+@option_group("paper", "bolt")
+@dataclasses.dataclass
+class PaperOptions:
+    """`+paper.<key>=...`: settings of engine=paper, the paper's Sec. 4-5 model (envs/bolt/paper.py
+    check_options and paper_run.simulate; the defaults here are theirs, only given keys are passed on)."""
+
+    method: str = param("Radau", choices=("Radau", "LSODA", "BDF", "RK45", "DOP853"))
+    rtol: float = param(1e-7, ge=1e-13, le=1e-2)
+    atol: float = param(1e-9, ge=1e-15, le=1e-2)
+    epsilon: float = param(1e-3, "s", ge=1e-6, le=0.1, note="SPF time constant of the loop constraints "
+                                                              "(not in the paper; models/bolt/README.md)")
 
 
 @experiment("bolt_treadmill", "envs.bolt.experiments.treadmill")

@@ -8,7 +8,7 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import batch, energy
+from envs.core import batch, config, energy
 from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
@@ -16,8 +16,15 @@ from envs.bolt import plots
 from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
 
 
+def _twin_engine(job) -> None:
+    """engine=paper runs only bolt_speed_sweep: refused here, never silently replaced by the twin."""
+    if job.engine == "paper":
+        raise ConfigError("engine", job.engine, "mujoco or warp for this experiment (engine=paper: bolt_speed_sweep)")
+
+
 def _single(job):
     """The robot point of a single-run experiment (a sweep list picks its first value) and run options."""
+    _twin_engine(job)
     cls = robot_cls(job)
     lists = sweep_lists(job)
     for k, v in lists.items():
@@ -126,9 +133,23 @@ SWEEP_COLUMNS = ("speed", "stride_time", "crank_period_measured", "duty_factor",
 
 def speed_sweep(job, out) -> Result:
     """Speed, stride time, peak torque and power per crank rate.  results.csv, speed_sweep.png."""
+    job = config.validate(job)
     cls = robot_cls(job)
     kw = run_kw(job)
-    rows, stats = sw.simulate(job, out, extra_columns=SWEEP_COLUMNS)
+    if job.engine == "paper":
+        from envs.bolt import paper
+        paper.check_supported(robot_params(job))
+        opts = paper.check_options(dict(job.paper))
+        robots = [cls(**{**robot_params(job), **combo}) for combo in sw.grid(sweep_lists(job))]
+        for r in robots:
+            paper.check_supported(r.cfg)
+        key = list(dict.fromkeys(list(sweep_lists(job)) + list(cls.columns)))
+        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(kw, opts),
+                                  extra_columns=SWEEP_COLUMNS, progress=job.run.progress,
+                                  retry_failed=kw["retry_failed"])
+        stats["engine"] = "paper"
+    else:
+        rows, stats = sw.simulate(job, out, extra_columns=SWEEP_COLUMNS)
     steps_per_s = stats["steps_per_s"]
     dt = cls(**robot_params(job)).timestep_max
     done = [r for r in sw.healthy(rows) if isinstance(r.get("speed"), float)]   # flagged points left out
@@ -142,6 +163,25 @@ def speed_sweep(job, out) -> Result:
                    stride_time_by_crank_period={f"{r['crank_period']:g}": r.get("stride_time") for r in done})
     return Result(summary, plots={"speed_sweep.png": partial(plots.speed_sweep, done, len(rows) - len(done))},
                   rows={"results.csv": rows})
+
+
+def _paper_engine(kw, opts) -> sw.Engine:
+    """The paper model (envs/bolt/paper_run.py) for sweep.run_rows, the points one after the other."""
+    import scipy
+
+    from envs.bolt import paper_run
+    cycles = kw["cycles"]
+
+    def simulate(robots, add) -> int:
+        for j, r in enumerate(robots):
+            run = paper_run.simulate(r, cycles=cycles, **opts)
+            values = {} if run.error else paper_run.summarize(run)
+            values.update(max_penetration=0.0, max_loop_gap=values.get("max_loop_gap"))
+            add(j, values, run.error)
+        return 0
+
+    return sw.Engine("paper", simulate, dict(cycles=cycles, paper=opts), metrics=paper_run.PAPER_METRICS,
+                     versions=lambda cls: {"scipy": scipy.__version__})
 
 
 # ---- bolt_treadmill -------------------------------------------------------------------
@@ -210,6 +250,7 @@ def treadmill(job, out) -> Result:
     cls = robot_cls(job)
     params = robot_params(job)
     periods = [float(T) for T in sweep_lists(job).get("crank_period", [params["crank_period"]])]
+    _twin_engine(job)
     ex = options(job)
     tol, max_iter, target = float(ex["tolerance"]), int(ex["max_iter"]), float(ex["target_speed"])
     kw = run_kw(job)

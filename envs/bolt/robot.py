@@ -105,6 +105,7 @@ class Bolt(BoltModel, Robot):
     # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
     gait_parameter = ("crank_period", 0.02)   # viewer keys; no viewer_timestep: the loop time constant needs 2 steps
     closed_loop = True
+    engines = ("mujoco", "paper")   # paper: Sec. 4-5 SPF hybrid model (envs/bolt/paper.py), bolt_speed_sweep
     AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap")
     n_aux = len(AUX)
     Params = config.Params
@@ -293,6 +294,19 @@ class Bolt(BoltModel, Robot):
                     peak_foot_force=float(touch.max()) if len(touch) else math.nan,
                     max_loop_gap=float(gaps.max()) if len(gaps) else math.nan)
 
+    def limit_columns(self, pk: dict) -> dict:
+        """Overall peaks and which Sec. 5.1 limit bound where (flight torque, stance power) from the
+        peaks by phase `pk` (phase_peaks' keys); shared with the paper model's summary."""
+        p = self.p
+        return dict(peak_torque=max(pk["peak_torque_flight"], pk["peak_torque_stance"]),
+                    peak_power=max(pk["peak_power_flight"], pk["peak_power_stance"]),
+                    peak_stance_power=pk["peak_power_stance"],
+                    torque_limit_binds_flight=bool(pk["peak_torque_flight"] >= p["tau_max"] * (1 - 1e-6)),
+                    power_limit_binds_stance=bool(pk["peak_power_stance"] >= p["P_max"] * (1 - 1e-6)),
+                    limits_ok=bool(pk["peak_torque_flight"] <= p["tau_max"] * (1 + 1e-9)
+                                   and pk["peak_power_stance"] <= p["P_max"] * (1 + 1e-9)),
+                    loop_gap_ok=bool(pk["max_loop_gap"] <= self.max_loop_gap))
+
     def summarize(self, run) -> dict:
         T, spc, n = self.period, self.samples_per_cycle, len(run.t)
         touch = run.sensor("foot_touch")[:, 0] > 0
@@ -303,16 +317,7 @@ class Bolt(BoltModel, Robot):
         pk = self.phase_peaks(run) if n else {}
         out.update(pk)
         if n:
-            p = self.p
-            out["peak_torque"] = max(pk["peak_torque_flight"], pk["peak_torque_stance"])
-            out["peak_power"] = max(pk["peak_power_flight"], pk["peak_power_stance"])
-            out["peak_stance_power"] = pk["peak_power_stance"]
-            # which limit bound where: the flight torque limit, the stance power limit
-            out["torque_limit_binds_flight"] = bool(pk["peak_torque_flight"] >= p["tau_max"] * (1 - 1e-6))
-            out["power_limit_binds_stance"] = bool(pk["peak_power_stance"] >= p["P_max"] * (1 - 1e-6))
-            out["limits_ok"] = bool(pk["peak_torque_flight"] <= p["tau_max"] * (1 + 1e-9)
-                                    and pk["peak_power_stance"] <= p["P_max"] * (1 + 1e-9))
-            out["loop_gap_ok"] = bool(pk["max_loop_gap"] <= self.max_loop_gap)
+            out.update(self.limit_columns(pk))
         ref = self.controls(run.t)[:, 0]
         err = np.abs(run.sensor("q_1")[:, 0] - ref)
         out["max_tracking_error_deg"] = float(np.degrees(err.max())) if n else math.nan

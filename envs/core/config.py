@@ -78,7 +78,7 @@ class App:
 
 schema.store(None, "app_schema", App)
 OPTION_GROUPS = ("hybrid", "paper")          # App's option groups (each also a field of Job)
-GROUPS: dict[str, tuple[str, type]] = {}    # option group -> (robot name, its options dataclass)
+GROUPS: dict[tuple[str, str], type] = {}    # (option group, robot name) -> its options dataclass
 
 
 def option_group(group: str, robot: str):
@@ -89,7 +89,7 @@ def option_group(group: str, robot: str):
         raise TypeError(f"{group}: not one of {OPTION_GROUPS} (add it to App and Job as a mapping field)")
 
     def register(cls):
-        GROUPS[group] = (robot, cls)
+        GROUPS[(group, robot)] = cls
         return cls
     return register
 
@@ -318,16 +318,17 @@ def _check(cfg, c: dict) -> Job:
             raise ConfigError(f"sweep.{k}", v, "a non-empty list")
         sweep[k] = tuple(schema.value(fields[k], x, f"sweep.{k}") for x in vals)
     groups = {}
-    for group, (owner, opts) in GROUPS.items():
-        given = c.get(group) or {}
-        if given and owner != cls.name:
-            raise ConfigError(f"{group}.{next(iter(given))}", given[next(iter(given))],
-                              f"no {group}.* options for {cls.name} ({group}.* are {owner}'s)", "unknown key")
-        groups[group] = _frozen(schema.check(opts, given, prefix=f"{group}.", what=f"{group} option"))
     for group in OPTION_GROUPS:
-        if group not in GROUPS and c.get(group):
-            k = next(iter(c[group]))
-            raise ConfigError(f"{group}.{k}", c[group][k], f"no {group}.* options for {cls.name}", "unknown key")
+        given = c.get(group) or {}
+        opts = GROUPS.get((group, cls.name))
+        if opts is None:
+            if given:
+                k = next(iter(given))
+                owners = sorted(r for g, r in GROUPS if g == group)
+                raise ConfigError(f"{group}.{k}", given[k], f"no {group}.* options for {cls.name}"
+                                  + (f" ({group}.* are {', '.join(owners)}'s)" if owners else ""), "unknown key")
+            continue
+        groups[group] = _frozen(schema.check(opts, given, prefix=f"{group}.", what=f"{group} option"))
     engine = c.get("engine", "mujoco")
     if engine not in cls.engines + ("warp",):
         raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp']} for {cls.name}")

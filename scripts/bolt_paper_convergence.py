@@ -1,0 +1,37 @@
+"""BOLT's paper model (envs/bolt/paper_run.py): its metrics against the solver tolerance and the SPF
+time constant epsilon at a few crank periods (no bumper).  Prints a table; run with nice, ~2 min.
+
+    .venv/bin/python scripts/bolt_paper_convergence.py [--cycles 4] [--periods 0.3 0.6]
+"""
+import argparse
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from envs.bolt.paper_run import simulate, summarize  # noqa: E402
+from envs.bolt.robot import Bolt  # noqa: E402
+
+COLS = ("speed", "touchdowns_per_revolution", "duty_factor", "stance_impulse", "peak_torque_stance",
+        "peak_power_flight", "max_loop_gap", "grazing_impacts", "max_friction_ratio", "slip_fraction", "wall_s")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cycles", type=int, default=4)
+    ap.add_argument("--periods", type=float, nargs="+", default=[0.3, 0.6])
+    a = ap.parse_args()
+    settings = [dict(rtol=1e-6, epsilon=1e-3), dict(rtol=1e-7, epsilon=1e-3), dict(rtol=1e-8, epsilon=1e-3),
+                dict(rtol=1e-7, epsilon=3e-4)]
+    print("| crank period [s] | rtol | epsilon [s] | " + " | ".join(COLS) + " | error |")
+    print("|---" * (len(COLS) + 4) + "|")
+    for T in a.periods:
+        for o in settings:
+            run = simulate(Bolt(crank_period=T, bumper_height=None), a.cycles, method="Radau", **o)
+            s = summarize(run) if not run.error else {}
+            vals = " | ".join(f"{s.get(c, float('nan')):.4g}" for c in COLS)
+            print(f"| {T:g} | {o['rtol']:g} | {o['epsilon']:g} | {vals} | {run.error or ''} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
