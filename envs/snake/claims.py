@@ -14,9 +14,6 @@ from envs.core.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND
 PAPER = {}      # the snake's paper values are its tables (envs/snake/experiments.py TABLE1, TABLE2)
 
 OMITTED = [
-    ("Sec. 3, Fig. 3", "end-point position errors X_error 0.21 l and Y_error -0.3 l (n = 6, beta = 30, alpha = 30 deg)",
-     "a property of the paper's eq. 8 curve-1-to-curve-2 construction, which envs/snake does not implement "
-     "(it integrates the serpenoid gait); to add with that kinematics"),
     ("Sec. 4, Fig. 4", "f roughly proportional to alpha, d_unit more like a quadratic (n = 6)",
      "curves only; their maxima are Table 1 (S1 rows)"),
 ]
@@ -46,6 +43,28 @@ def claims_snake_table1(ctx: Context) -> list[Row]:
                             kind=CONSISTENCY, value=twin, target=paper, tol=tol, reference="kinematic (eqs.)",
                             unit=unit, reason=reason))
     return rows
+
+
+FIG3 = (6, 30.0, 0.21, -0.3)      # n, alpha [deg], X_error, Y_error [l] printed in Sec. 3 / Fig. 3 (beta = 30 deg)
+
+
+def claims_snake_fig3(ctx: Context) -> list[Row]:
+    """Sec. 3, Fig. 3: end-point errors of the eq. 8 step (envs/snake/gait.py end_point_errors); no simulation."""
+    import numpy as np
+
+    from envs.snake.gait import end_point_errors
+    n, al, px, py = FIG3
+    X, Y = end_point_errors(n, math.radians(al), np.linspace(0.0, 1.0, 4001))
+    back = [float(X[-1]), float(Y[-1])]
+    return [Row("S3.error", f"n = {n}, alpha = {fmt(al)} deg: max X_error and min Y_error of P_(n+1) over a step "
+                           "(eq. 10 on the eq. 8 construction), in l", "Sec. 3, Fig. 3", f"{fmt(px)} l, {fmt(py)} l",
+                kind=CONSISTENCY, value=[float(X.max()), float(Y.min())], target=[px, py],
+                tol=Tol(0.005, 0, "half a unit of the printed 2nd decimal"), reference="kinematic (eqs. 8, 10)",
+                unit="l", reason=EQS),
+            Row("S3.return", f"n = {n}, alpha = {fmt(al)} deg: X_error, Y_error at the end of the step (the end "
+                            "point returns to its place)", "Sec. 3, Fig. 3", "0, 0", kind=CONSISTENCY, value=back,
+                target=[0.0, 0.0], tol=Tol(1e-9, 0, "floating point: the step closes exactly"),
+                reference="kinematic (eqs. 8, 10)", unit="l", reason=EQS)]
 
 
 def claims_snake_table2(ctx: Context) -> list[Row]:
@@ -162,5 +181,6 @@ def region_note(lo_hi, holds) -> str:
 
 CLAIMS = [
     ('Snake (Sun, Ma & Wang): Table 1', claims_snake_table1),
+    ('Snake: Sec. 3, Fig. 3', claims_snake_fig3),
     ('Snake: Table 2', claims_snake_table2),
 ]
