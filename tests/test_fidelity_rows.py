@@ -31,7 +31,7 @@ def test_a_validation_row_needs_a_paper_target():
 def test_c24_a_reversed_trend_fails():
     """The audit's case: at omega 16 S rises with heavier distal links (8.15 < 9.15 < 9.75 mm); the old
     -1.5 mm floor on each step let it pass."""
-    from envs.crawler.claims import c24_row
+    from envs.crawler.claims_dynamic import c24_row
     good = {3.2: [30.0, 25.0, 20.0], 16.0: [12.0, 12.5, 9.0]}      # a dip between the ends is 'almost'
     rev = {3.2: [30.0, 25.0, 20.0], 16.0: [8.15, 9.15, 9.75]}
     ratios, om = [0.25, 0.5, 1.0], [3.2, 16.0]
@@ -100,3 +100,19 @@ def test_committed_report_has_the_relabels(name):
     assert all(rejudge(r) == r["verdict"] for r in recs.values() if r["kind"] in fidelity.JUDGED)
     assert isinstance(recs["C22"]["value"], list) and len(recs["C22"]["value"]) == 5
     assert isinstance(recs["C24"]["value"], list) and not any(math.isnan(x) for x in recs["C24"]["value"])
+
+
+def test_c27_v_rises_in_range_1_and_falls_in_range_2():
+    from envs.crawler.claims import c27_row
+    ok = {0.3: 190.0, 2.0: 150.0, 5.1: 1.0, 8.0: 3.0, 16.0: 8.0}       # S [mm]: V = S omega / 2 pi
+    r = c27_row(ok, ok)
+    assert r.verdict == AGREE and r.value[0] > 0 > r.value[1]
+    flat = {0.3: 190.0, 2.0: 20.0, 5.1: 1.0, 8.0: 3.0, 16.0: 8.0}     # V(2) < V(0.3): no rise in range 1
+    assert c27_row(flat, flat).verdict == DISAGREE
+
+
+def test_snake_fig4_shape_row():
+    from envs.snake.claims import claims_snake_fig4, fig4_fits
+    r = claims_snake_fig4(None)[0]
+    assert r.kind == CONSISTENCY and r.verdict == AGREE
+    assert fig4_fits()[2] < 0.98          # d_unit is not proportional to alpha: the quadratic reading matters

@@ -12,7 +12,8 @@ import numpy as np
 
 from envs.core.report import CALIBRATION, CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
 from envs.crawler.claims_dynamic import PAPER as DYNAMIC_PAPER
-from envs.crawler.claims_dynamic import MM, claims_crawler_feedback, claims_crawler_slip, claims_crawler_time_scaling
+from envs.crawler.claims_dynamic import (MM, TOL_S, claims_crawler_feedback, claims_crawler_mass_ratio,  # noqa: F401
+                                         claims_crawler_slip, claims_crawler_time_scaling)
 
 PAPER = {
     "C1": ("Sec. IV, Fig. 4(a), Fig. 5(a)", "S almost ideal in range 1 (no number)"),
@@ -34,7 +35,8 @@ PAPER = {
     "C18": ("Sec. VII, Fig. 12", "mid-range omega: heavier front link (m1 > m2, Sec. VII) preferred"),
     "C19": ("Sec. VII, Fig. 12", "high omega: heavier rear link (m2 > m1) preferred"),
     "C23": ("Sec. VI, Fig. 6", "psi_mu*(omega) merges with psi*(omega) at high omega"),
-    "C24": ("Sec. VII, App., Fig. 11", "S grows almost monotonically as the distal links get lighter"),
+    "C27": ("Sec. IV, Fig. 4(b)", "range 1: V increases with omega; range 2: S shortens faster than T, V decreases"),
+    "C28": ("Sec. VI", "higher omega allows similar (and even higher) V with smaller friction sensitivity"),
 }
 
 PAPER.update(DYNAMIC_PAPER)      # C20-C22, C25, C26: next to their claims
@@ -49,8 +51,6 @@ OMITTED = [
 ]
 
 
-# twin vs the exact hybrid model, S in mm: the contact recipe's acceptance (models/crawler/README.md)
-TOL_S = Tol(1.5, 0.03, "twin-vs-exact acceptance of the contact recipe, max(1.5 mm, 3 %)")
 
 
 def claims_crawler_frequency(ctx: Context) -> list[Row]:
@@ -96,6 +96,7 @@ def claims_crawler_frequency(ctx: Context) -> list[Row]:
     def extrema(d):
         v = np.array([V(d, w) for w in ws])
         return int(np.sum((v[1:-1] - v[:-2]) * (v[2:] - v[1:-1]) < 0))
+    rows.append(c27_row(tw, hy))
     n_t, n_h = extrema(tw), extrema(hy)
     rows.append(Row("C5", f"number of interior local extrema of V(omega) on the {len(ws)}-point grid", *PAPER["C5"],
                     value=n_t, target=Range(2), ref=n_h, tol=Tol(0, 0, "a count: exact"),
@@ -243,6 +244,15 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
                     target=0.0, tol=Tol((psis_hi[1] - psis_hi[0]) / 2, 0, "half the psi grid step: both optima are grid points"),
                     twin=f"{fmt(dmerge)} (psi* {fmt(oh16['psi_star_deg'])}, psi_mu* {fmt(oh16['psi_mu_star_deg'])})",
                     unit="deg"))
+    v_lo, v_hi = o["S_at_psi_star"] * 0.3 / (2 * math.pi), oh16["S_at_psi_star"] * 16 / (2 * math.pi)
+    c28 = [v_hi / v_lo if v_lo > 0 else math.nan, l16 - 100 * o["loss_at_psi_star"]]
+    rows.append(Row("C28", "V(psi*) at omega 16 / V(psi*) at omega 0.3, and loss(16) - loss(0.3) (1 - S_mu/S at psi*, "
+                           "%-points) (proxy: 'similar or higher' V read as at least 0.8; 'smaller sensitivity' as a "
+                           "negative difference)", *PAPER["C28"], value=c28, target=[Range(0.8), Range(hi=0.0)],
+                    tol=Tol(0, 0, "ranges: bounds stated in the claim"), twin=f"{fmt(c28)} (V {fmt(v_lo * MM)}, "
+                                                                          f"{fmt(v_hi * MM)} mm/s)",
+                    reason="" if c28[0] >= 0.8 and c28[1] <= 0 else "the best high-omega gait is slower than the "
+                                                                    "best low-omega one, or no more robust"))
     gain = o["S_mu_at_psi_mu_star"] / o["S_mu_at_psi_star"] if o["S_mu_at_psi_star"] else math.nan
     gain_h = oh["S_mu_at_psi_mu_star"] / oh["S_mu_at_psi_star"] if oh else None
     rows.append(Row("C16", "omega = 0.3: S_mu(psi_mu*) / S_mu(psi*) (proxy for 'significantly above': >= 1.1)",
@@ -259,6 +269,24 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
                            tol=Tol(0.05, 0, "the paper's '~ 0.5': 1 significant digit"),
                            reference="paper: experiment / simulation ~ 0.5", reason=builtin))
     return rows
+
+
+def c27_row(tw: dict, hy: dict) -> Row:
+    """C27 from S(omega) [mm], twin and exact model: with omega_m the grid's V maximum in (0.3, 5.1) (the end
+    of range 1), V(omega_m) - V(0.3) (range 1: rises) and V(5.1) - V(omega_m) (range 2: falls); signs."""
+    V = lambda d, w: d[w] * w / (2 * math.pi)
+
+    def rise_fall(d):
+        mid = [w for w in d if 0.3 < w < 5.1]
+        wm = max(mid, key=lambda w: V(d, w))
+        return [V(d, wm) - V(d, 0.3), V(d, 5.1) - V(d, wm)], wm
+    (t, wt), (h, wh) = rise_fall(tw), rise_fall(hy)
+    return Row("C27", "V(omega_m) - V(0.3) and V(5.1) - V(omega_m), omega_m the grid's V maximum between (range 1 "
+                      "ends there; proxy: positive, then negative)", *PAPER["C27"], value=t,
+               target=[Range(0.0), Range(hi=0.0)], ref=h, twin=f"{fmt(t)} (omega_m {fmt(wt)})",
+               tol=Tol(1.5 * 5.1 / (2 * math.pi), 0.03, "TOL_S carried to V = S omega / 2 pi at omega = 5.1"),
+               reference=f"hybrid {fmt(h)} (omega_m {fmt(wh)})", unit="mm/s",
+               reason="" if t[0] > 0 and t[1] < 0 else "V does not rise then fall across ranges 1 and 2")
 
 
 C14_READING = ("read as the paper states it (Sec. VI): 'This is illustrated in Fig. 8 ... normalized by the maximal "
@@ -325,42 +353,6 @@ def claims_crawler_mass(ctx: Context) -> list[Row]:
                          "against the paper's high-omega statement (C19)" if cid == "C18"
                          else f"the {heavier} is preferred here")))
     return rows
-
-
-def claims_crawler_mass_ratio(ctx: Context) -> list[Row]:
-    """Fig. 11: S vs the distal-to-centre mass ratio at m1 = m2; lighter distal links, larger S."""
-    ratios = [0.25, 0.5, 1.0]
-    omegas = ctx.g([3.2, 8.0, 16.0], [3.2, 16.0])
-    ov = {"experiment.mass_ratio": ratios, "experiment.m1_over_m2": [1.0], "run.cycles": ctx.g(40, 20),
-          "run.min_cycles": 3}
-    res, _ = ctx.run("crawler_mass_distribution", "crawler_fig11", ov, {"omega": omegas})
-    h, _ = ctx.run("crawler_mass_distribution", "crawler_fig11_hybrid", {**ov, "engine": "hybrid"}, {"omega": omegas})
-
-    def curves(result):  # omega -> S (mm) over the mass ratios, lightest distal links first
-        rs = result.table("results.csv")
-        return {w: [r["S"] * MM for r in sorted(by_value(rs, "omega", w), key=lambda r: r["mass_ratio"])]
-                for w in omegas}
-
-    return [c24_row(omegas, ratios, curves(res), curves(h))]
-
-
-def c24_row(omegas, ratios, ct: dict, ch: dict) -> Row:
-    """C24 from S curves (omega -> S [mm] over `ratios`, lightest distal links first), twin and exact model.
-
-    The value is, per omega, S(lightest) - S(heaviest): 'grows almost monotonically' read as a trend whose
-    direction is right at every omega (a sign: exact bound 0, stated before comparing); a reversed trend
-    fails whatever its size, dips between the end points are allowed ('almost')."""
-    net = lambda c: [S[0] - S[-1] for S in c.values()]
-    dt, dh = net(ct), net(ch)
-    show = lambda c: "; ".join(f"omega {fmt(w)}: {fmt(S)}" for w, S in c.items())
-    bad = [w for w, x in zip(ct, dt) if x < 0]
-    return Row("C24", f"per omega {fmt(omegas)}: S(mass ratio {fmt(ratios[0])}) - S({fmt(ratios[-1])}) (m1 = m2; "
-                      "proxy for 'grows almost monotonically as the distal links get lighter': positive at every "
-                      "omega, dips between allowed)", *PAPER["C24"], value=dt, target=Range(0.0), ref=dh, tol=TOL_S,
-               twin=f"{fmt(dt)} (S: {show(ct)})", reference=f"hybrid {fmt(dh)} (S: {show(ch)})", unit="mm",
-               reason="" if not bad else f"S falls as the distal links get lighter at omega {fmt(bad)}; the exact "
-                      "model " + ("shows the same" if all(x < 0 for w, x in zip(ch, dh) if w in bad) else
-                                  "does not"))
 
 
 CLAIMS = [
