@@ -116,3 +116,31 @@ def test_snake_fig4_shape_row():
     r = claims_snake_fig4(None)[0]
     assert r.kind == CONSISTENCY and r.verdict == AGREE
     assert fig4_fits()[2] < 0.98          # d_unit is not proportional to alpha: the quadratic reading matters
+
+
+def test_miniaq_periodicity_rows():
+    import numpy as np
+
+    from envs.miniaq.claims import periodicity_rows, shift_mismatch
+    T = 0.4
+    t = np.linspace(0, 5, 2001)
+    sym = np.sin(4 * np.pi * t / T)                       # pitch repeating every half stride
+    asym = sym + 0.8 * np.sin(2 * np.pi * t / T)          # one half-stride pitches more than the other
+    assert shift_mismatch(t, sym, T / 2, 2 * T) < 1e-2 < 0.3 < shift_mismatch(t, asym, T / 2, 2 * T)
+    ts = [dict(t=a, pitch_deg=b, roll_deg=c) for a, b, c in zip(t, asym, np.sin(2 * np.pi * t / T))]
+    m15, m16 = periodicity_rows(ts, T, "test")
+    assert (m15.verdict, m16.verdict) == (DISAGREE, AGREE)
+    drift = [dict(d, roll_deg=d["roll_deg"] * (1 + d["t"])) for d in ts]  # growing roll: not periodic per stride
+    assert periodicity_rows(drift, T, "test")[1].verdict == DISAGREE
+
+
+def test_snake_order_rows_read_the_withheld_n():
+    from envs.snake.claims import order_rows
+    from envs.snake.paper import TABLE2
+    dx = {(5, 30): 635.3, (5, 45): 1393.4, (5, 58): 1931.9, (4, 30): 329.7}
+    loss = {(5, 30): 11.8, (5, 45): 9.0, (5, 58): 18.8, (4, 30): 13.6}
+    rows = order_rows(TABLE2, dx, loss)
+    assert [r.id for r in rows] == ["S2.5.dx_order", "S2.5.loss_order"]       # n = 4 is calibration data
+    assert all(r.kind == VALIDATION and r.verdict == AGREE for r in rows)
+    flat = order_rows(TABLE2, {**dx, (5, 58): 1000.0}, loss)                # Delta x falls at the largest d_unit
+    assert flat[0].verdict == DISAGREE

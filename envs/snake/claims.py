@@ -156,6 +156,7 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
                         reason=fit if known else joined("" if trend <= 0 else "the twin's loss grows at the largest "
                                                         "alpha: a prediction from mu and step time fitted on n = 4",
                                                         region_note(t_iv, lambda lo, hi: hi <= 0))))
+    rows += order_rows(TABLE2, dx_by, loss_by)
     ns = sorted({k[0] for k in dx_by})
     for n0, n1 in zip(ns, ns[1:]):
         al = sorted(a for (m, a) in dx_by if m == n0 and (n1, a) in dx_by)
@@ -168,6 +169,29 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
                         twin=with_interval(ratio, lo_hi), tol=Tol(0, 0, "a range: 'obviously' read as 20 %"),
                         reason=joined("" if min(ratio) >= 1.2 else "a prediction from mu and step time fitted on n = 4",
                                       region_note(lo_hi, lambda lo, hi: lo >= 1.2))))
+    return rows
+
+
+def order_rows(table, dx_by: dict, loss_by: dict) -> list[Row]:
+    """Sec. 4 on Table 2 (n whose Delta x the paper withholds: the twin's predictions): Delta x increases
+    with d_unit, d - Delta x with f.  Value: successive differences in the order of d_unit (resp. f); a sign."""
+    rows = []
+    for n in sorted({k[0] for k in dx_by if table[k][2] is None}):
+        al = sorted(a for (m, a) in dx_by if m == n)
+        if len(al) < 2:
+            continue
+        dx = {a: dx_by[(n, a)] for a in al}
+        lost = {a: dx_by[(n, a)] * loss_by[(n, a)] / (100 - loss_by[(n, a)]) for a in al}    # d - dx from dx, loss
+        for q, key, vals, what in (("dx_order", 1, dx, "Delta x"), ("loss_order", 0, lost, "d - Delta x")):
+            order = sorted(al, key=lambda a: table[(n, a)][key])
+            diff = [vals[b] - vals[a] for a, b in zip(order, order[1:])]
+            by = "d_unit" if key == 1 else "f"
+            rows.append(Row(f"S2.{n}.{q}", f"n = {n}: successive differences of {what} [mm] with alpha ordered by {by} "
+                                           f"({fmt([table[(n, a)][key] for a in order])}) (Sec. 4: {what} increases "
+                                           f"with {by}; proxy: every difference positive)", "Table 2, Sec. 4",
+                            f"{what} increases with {by} (statement; n = {n} values withheld)", value=diff,
+                            target=Range(0.0), tol=Tol(0, 0, "a sign"), unit="mm",
+                            reason="" if min(diff) > 0 else "a prediction from mu and step time fitted on n = 4"))
     return rows
 
 
