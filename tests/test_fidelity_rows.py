@@ -130,7 +130,7 @@ def test_miniaq_periodicity_rows():
     ts = [dict(t=a, pitch_deg=b, roll_deg=c) for a, b, c in zip(t, asym, np.sin(2 * np.pi * t / T))]
     m15, m16 = periodicity_rows(ts, T, "test")
     assert (m15.verdict, m16.verdict) == (DISAGREE, AGREE)
-    drift = [dict(d, roll_deg=d["roll_deg"] * (1 + d["t"])) for d in ts]  # growing roll: not periodic per stride
+    drift = [dict(d, roll_deg=np.sin(2 * np.pi * d["t"] / (1.3 * T))) for d in ts]  # roll not periodic per stride
     assert periodicity_rows(drift, T, "test")[1].verdict == DISAGREE
 
 
