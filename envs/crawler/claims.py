@@ -36,6 +36,7 @@ PAPER = {
     "C19": ("Sec. VII, Fig. 12", "high omega: heavier rear link (m2 > m1) preferred"),
     "C23": ("Sec. VI, Fig. 6", "psi_mu*(omega) merges with psi*(omega) at high omega"),
     "C27": ("Sec. IV, Fig. 4(b)", "range 1: V increases with omega; range 2: S shortens faster than T, V decreases"),
+    "C29": ("Sec. VI, Fig. 8", "at psi_mu* = 56 deg a much narrower shaded area (friction spread) than at psi*"),
     "C28": ("Sec. VI", "higher omega allows similar (and even higher) V with smaller friction sensitivity"),
 }
 
@@ -244,6 +245,15 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
                     target=0.0, tol=Tol((psis_hi[1] - psis_hi[0]) / 2, 0, "half the psi grid step: both optima are grid points"),
                     twin=f"{fmt(dmerge)} (psi* {fmt(oh16['psi_star_deg'])}, psi_mu* {fmt(oh16['psi_mu_star_deg'])})",
                     unit="deg"))
+    width = {float(r["psi_deg"]): float(r["S_max"]) - float(r["S_min"]) for r in rob}
+    band = width[float(o["psi_mu_star_deg"])] / width[float(o["psi_star_deg"])]
+    rows.append(Row("C29", "omega = 0.3: (S_max - S_min)(psi_mu*) / (S_max - S_min)(psi*), the shaded band's width over "
+                           "the friction set (proxy for 'much narrower': at most 0.5)", *PAPER["C29"], value=band,
+                    target=Range(0.0, 0.5), tol=Tol(0, 0, "a range: 'much narrower' read as at most half"),
+                    twin=f"{fmt(band)} (psi* {fmt(o['psi_star_deg'])}, psi_mu* {fmt(o['psi_mu_star_deg'])})",
+                    reason="the friction sampling was chosen for C13's optimum, which this band's edges also read"
+                    if band <= 0.5 else "psi* and psi_mu* coincide on this grid" if o["psi_star_deg"] ==
+                    o["psi_mu_star_deg"] else "the band is not much narrower at psi_mu*"))
     v_lo, v_hi = o["S_at_psi_star"] * 0.3 / (2 * math.pi), oh16["S_at_psi_star"] * 16 / (2 * math.pi)
     c28 = [v_hi / v_lo if v_lo > 0 else math.nan, l16 - 100 * o["loss_at_psi_star"]]
     rows.append(Row("C28", "V(psi*) at omega 16 / V(psi*) at omega 0.3, and loss(16) - loss(0.3) (1 - S_mu/S at psi*, "
