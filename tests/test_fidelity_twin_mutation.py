@@ -51,7 +51,8 @@ def test_a_model_mutation_reaches_the_model_and_is_undone(name, check):
     after = _model(m.robot)
     assert check(before, during), name
     assert not check(before, after)
-    assert np.array_equal(after.geom_friction, before.geom_friction) and np.array_equal(after.body_mass, before.body_mass)
+    assert np.array_equal(after.geom_friction, before.geom_friction)
+    assert np.array_equal(after.body_mass, before.body_mass)
 
 
 def test_an_input_mutation_reaches_the_inputs_and_is_undone():

@@ -14,5 +14,6 @@ def soften_foot(robot, spec, k: float = 5.0) -> None:
 
 
 MUTATIONS = [
-    Mutation("bolt_soft_foot", "bolt", "foot contact 5x softer (solref time constant x sqrt 5)", spec_edit(soften_foot)),
+    Mutation("bolt_soft_foot", "bolt", "foot contact 5x softer (solref time constant x sqrt 5)",
+             spec_edit(soften_foot)),
 ]

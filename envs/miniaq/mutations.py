@@ -1,4 +1,5 @@
-"""Twin mutations of MinIAQ-II (envs/core/mutation.py); the report must notice (tests/test_fidelity_twin_mutation.py)."""
+"""Twin mutations of MinIAQ-II (envs/core/mutation.py); the report must notice
+(tests/test_fidelity_twin_mutation.py)."""
 from __future__ import annotations
 
 from envs.core.mutation import Mutation
