@@ -34,6 +34,10 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", action="store_true",
                     help="with --work: reuse the finished sweep points there (after an interrupted run)")
     ap.add_argument("--only", nargs="*", default=None, help="claim groups whose function name contains these")
+    ap.add_argument("--mutate", default=None, metavar="NAME",
+                    help="break the twin with mutation NAME (envs/<robot>/mutations.py) and write the affected robot's "
+                         "report and the validation rows it flips into <out>/mutation_NAME/ (vs --baseline)")
+    ap.add_argument("--baseline", default=None, help="with --mutate: the unmutated run's JSON (default: docs/'s)")
     a = ap.parse_args(argv)
     names = [fn.__name__ for _, _, fn in fidelity.claim_groups()]
     bad = [o for o in a.only or () if not any(o in n for n in names)]
@@ -42,6 +46,8 @@ def main(argv=None) -> int:
     if a.resume and not a.work:
         ap.exit(2, "error: --resume needs --work (the directory of the interrupted run)\n")
     t0 = time.perf_counter()
+    if a.mutate is not None:
+        return mutate(ap, a, t0)
     fresh = not pathlib.Path(a.out).exists()
     try:
         rundir.check_dir(pathlib.Path(a.out), "--out")
@@ -51,6 +57,30 @@ def main(argv=None) -> int:
     except (rundir.RunDirError, ConfigError, StoreError, OSError, sqlite3.Error) as e:
         if fresh:                                   # nothing left behind
             shutil.rmtree(a.out, ignore_errors=True)
+        ap.exit(2, f"error: {e}\n")
+    print(f"wrote {path} in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+def mutate(ap, a, t0) -> int:
+    """--mutate NAME: a bad name, a missing baseline or an unwritable --out stops before anything runs (exit 2)."""
+    from envs.core import mutation
+    names = sorted(mutation.registry())
+    base = pathlib.Path(a.baseline) if a.baseline else None
+    if a.mutate not in names:
+        print(f"error: --mutate {a.mutate!r}: must be one of {names}", file=sys.stderr)
+        return 2
+    if a.resume or a.work or a.only:
+        print("error: --mutate runs the affected robot's groups in a fresh scratch dir: no --resume/--work/--only",
+              file=sys.stderr)
+        return 2
+    if base is not None and not base.is_file():
+        print(f"error: --baseline {base}: no such file (an unmutated report's JSON)", file=sys.stderr)
+        return 2
+    try:
+        rundir.check_dir(pathlib.Path(a.out), "--out")
+        path = mutation.run(a.mutate, a.out, reduced=a.reduced, baseline=base)
+    except (rundir.RunDirError, ConfigError, StoreError, OSError, sqlite3.Error) as e:
         ap.exit(2, f"error: {e}\n")
     print(f"wrote {path} in {time.perf_counter() - t0:.0f} s")
     return 0

@@ -87,6 +87,8 @@ def deviation(value, target, tol: Tol):
         t = t * len(v)
     if len(v) != len(t):
         return f"{len(v)} values vs {len(t)}", False
+    if not v:                       # nothing compared: an empty comparison cannot fail, so it never agrees
+        return "nothing compared", False
     worst, ok, score = 0.0, True, -1.0
     for x, y in zip(v, t):
         x = float(x)
@@ -115,6 +117,8 @@ def judge(value, target, reference, tol: Tol) -> tuple:
         return None, None, NO_DATA
     if target is None and reference is None:
         raise ValueError("a judged row needs a paper target or a reference")
+    if isinstance(value, (list, tuple, np.ndarray)) and len(value) == 0:
+        return "nothing compared", None, DISAGREE
     ep, okp = deviation(value, target, tol) if target is not None else (None, True)
     er, okr = deviation(value, reference, tol) if reference is not None else (None, True)
     return ep, er, AGREE if okp and okr else DISAGREE
@@ -148,6 +152,8 @@ class Row:
         if self.kind in JUDGED:
             if self.tol is None:
                 raise ValueError(f"{self.id}: a {self.kind} row states its tolerance")
+            if self.kind == VALIDATION and self.target is None:
+                raise ValueError(f"{self.id}: a validation row needs a paper target (without one it is consistency)")
             ep, er, self.verdict = judge(self.value, self.target, self.ref, self.tol)
         else:
             self.verdict = NO_VERDICT if self.kind == GRAPH_ONLY else WITHHELD

@@ -14,11 +14,6 @@ from envs.core.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND
 PAPER = {}      # the snake's paper values are its tables (envs/snake/experiments.py TABLE1, TABLE2)
 
 OMITTED = [
-    ("Sec. 3, Fig. 3", "end-point position errors X_error 0.21 l and Y_error -0.3 l (n = 6, beta = 30, alpha = 30 deg)",
-     "a property of the paper's eq. 8 curve-1-to-curve-2 construction, which envs/snake does not implement "
-     "(it integrates the serpenoid gait); to add with that kinematics"),
-    ("Sec. 4, Fig. 4", "f roughly proportional to alpha, d_unit more like a quadratic (n = 6)",
-     "curves only; their maxima are Table 1 (S1 rows)"),
 ]
 
 EQS = "the project's eqs. 11-14 against the paper's printed table (no simulation): a consistency check"
@@ -46,6 +41,54 @@ def claims_snake_table1(ctx: Context) -> list[Row]:
                             kind=CONSISTENCY, value=twin, target=paper, tol=tol, reference="kinematic (eqs.)",
                             unit=unit, reason=reason))
     return rows
+
+
+FIG3 = (6, 30.0, 0.21, -0.3)      # n, alpha [deg], X_error, Y_error [l] printed in Sec. 3 / Fig. 3 (beta = 30 deg)
+
+
+def claims_snake_fig3(ctx: Context) -> list[Row]:
+    """Sec. 3, Fig. 3: end-point errors of the eq. 8 step (envs/snake/gait.py end_point_errors); no simulation."""
+    import numpy as np
+
+    from envs.snake.gait import end_point_errors
+    n, al, px, py = FIG3
+    X, Y = end_point_errors(n, math.radians(al), np.linspace(0.0, 1.0, 4001))
+    back = [float(X[-1]), float(Y[-1])]
+    return [Row("S3.error", f"n = {n}, alpha = {fmt(al)} deg: max X_error and min Y_error of P_(n+1) over a step "
+                           "(eq. 10 on the eq. 8 construction), in l", "Sec. 3, Fig. 3", f"{fmt(px)} l, {fmt(py)} l",
+                kind=CONSISTENCY, value=[float(X.max()), float(Y.min())], target=[px, py],
+                tol=Tol(0.005, 0, "half a unit of the printed 2nd decimal"), reference="kinematic (eqs. 8, 10)",
+                unit="l", reason=EQS),
+            Row("S3.return", f"n = {n}, alpha = {fmt(al)} deg: X_error, Y_error at the end of the step (the end "
+                            "point returns to its place)", "Sec. 3, Fig. 3", "0, 0", kind=CONSISTENCY, value=back,
+                target=[0.0, 0.0], tol=Tol(1e-9, 0, "floating point: the step closes exactly"),
+                reference="kinematic (eqs. 8, 10)", unit="l", reason=EQS)]
+
+
+def fig4_fits(n: int = 6, k: int = 40) -> tuple:
+    """R^2 of f = a alpha (a line through the origin) and of d_unit = c alpha^2 over alpha in (0, alpha_max(n)]."""
+    import numpy as np
+
+    from envs.snake.robot import alpha_max, d_unit, energy_loss
+    al = np.linspace(alpha_max(n) / k, alpha_max(n), k)
+    f = np.array([energy_loss(n, a) for a in al])
+    d = np.array([d_unit(n, a) for a in al])
+
+    def r2(y, x):                  # least squares y = c x (through the origin)
+        c = float(x @ y / (x @ x))
+        return 1 - float(np.sum((y - c * x) ** 2) / np.sum((y - y.mean()) ** 2))
+    return r2(f, al), r2(d, al ** 2), r2(d, al)
+
+
+def claims_snake_fig4(ctx: Context) -> list[Row]:
+    """Sec. 4, Fig. 4 (n = 6): f roughly proportional to alpha, d_unit more like a quadratic; eqs. 11-12 only."""
+    rf, rd2, rd1 = fig4_fits()
+    return [Row("S4.shape", "n = 6, alpha in (0, alpha_max]: R^2 of f = a alpha and of d_unit = c alpha^2 (both "
+                            "through the origin; proxy: >= 0.98 each, 'roughly' / 'more like')", "Sec. 4, Fig. 4",
+                "f roughly proportional to alpha; d_unit more like a quadratic", kind=CONSISTENCY, value=[rf, rd2],
+                target=[Range(0.98, 1.0), Range(0.98, 1.0)], tol=Tol(0, 0, "ranges: 0.98 stated in the claim"),
+                twin=f"{fmt([rf, rd2])} (d_unit = c alpha: {fmt(rd1)})", reference="kinematic (eqs. 11, 12)",
+                reason=EQS)]
 
 
 def claims_snake_table2(ctx: Context) -> list[Row]:
@@ -113,6 +156,7 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
                         reason=fit if known else joined("" if trend <= 0 else "the twin's loss grows at the largest "
                                                         "alpha: a prediction from mu and step time fitted on n = 4",
                                                         region_note(t_iv, lambda lo, hi: hi <= 0))))
+    rows += order_rows(TABLE2, dx_by, loss_by)
     ns = sorted({k[0] for k in dx_by})
     for n0, n1 in zip(ns, ns[1:]):
         al = sorted(a for (m, a) in dx_by if m == n0 and (n1, a) in dx_by)
@@ -125,6 +169,29 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
                         twin=with_interval(ratio, lo_hi), tol=Tol(0, 0, "a range: 'obviously' read as 20 %"),
                         reason=joined("" if min(ratio) >= 1.2 else "a prediction from mu and step time fitted on n = 4",
                                       region_note(lo_hi, lambda lo, hi: lo >= 1.2))))
+    return rows
+
+
+def order_rows(table, dx_by: dict, loss_by: dict) -> list[Row]:
+    """Sec. 4 on Table 2 (n whose Delta x the paper withholds: the twin's predictions): Delta x increases
+    with d_unit, d - Delta x with f.  Value: successive differences in the order of d_unit (resp. f); a sign."""
+    rows = []
+    for n in sorted({k[0] for k in dx_by if table[k][2] is None}):
+        al = sorted(a for (m, a) in dx_by if m == n)
+        if len(al) < 2:
+            continue
+        dx = {a: dx_by[(n, a)] for a in al}
+        lost = {a: dx_by[(n, a)] * loss_by[(n, a)] / (100 - loss_by[(n, a)]) for a in al}    # d - dx from dx, loss
+        for q, key, vals, what in (("dx_order", 1, dx, "Delta x"), ("loss_order", 0, lost, "d - Delta x")):
+            order = sorted(al, key=lambda a: table[(n, a)][key])
+            diff = [vals[b] - vals[a] for a, b in zip(order, order[1:])]
+            by = "d_unit" if key == 1 else "f"
+            rows.append(Row(f"S2.{n}.{q}", f"n = {n}: successive differences of {what} [mm] with alpha ordered by {by} "
+                                           f"({fmt([table[(n, a)][key] for a in order])}) (Sec. 4: {what} increases "
+                                           f"with {by}; proxy: every difference positive)", "Table 2, Sec. 4",
+                            f"{what} increases with {by} (statement; n = {n} values withheld)", value=diff,
+                            target=Range(0.0), tol=Tol(0, 0, "a sign"), unit="mm",
+                            reason="" if min(diff) > 0 else "a prediction from mu and step time fitted on n = 4"))
     return rows
 
 
@@ -162,5 +229,7 @@ def region_note(lo_hi, holds) -> str:
 
 CLAIMS = [
     ('Snake (Sun, Ma & Wang): Table 1', claims_snake_table1),
+    ('Snake: Sec. 3, Fig. 3', claims_snake_fig3),
+    ('Snake: Sec. 4, Fig. 4', claims_snake_fig4),
     ('Snake: Table 2', claims_snake_table2),
 ]
