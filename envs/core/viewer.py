@@ -18,6 +18,7 @@ Keys (the callback only queues them; the main loop applies them):
 from __future__ import annotations
 
 import collections
+import copy
 import dataclasses
 import os
 import time
@@ -77,7 +78,7 @@ class Session:
     def __init__(self, robot, fps: float = 60.0, clock=time.perf_counter):
         self.base = robot
         self.robot = viewer_robot(robot)
-        self.step = Stepper(self.robot)
+        self.step = Stepper(self.robot, copy.copy(self.robot.model()))   # private: restart() edits its timestep
         self.model, self.data = self.step.model, self.step.data
         self.fps, self.clock = float(fps), clock
         self.rate, self.paused = 1.0, False
