@@ -251,7 +251,9 @@ NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 def robot_point(cfg):
-    """The robot point of a config: its class and robot.* parameters (sweep lists ignored)."""
+    """The robot point of a config or Job: its class and robot.* parameters (sweep lists ignored)."""
+    if isinstance(cfg, Job):
+        return cfg.robot_cls(**{k: list(v) if isinstance(v, tuple) else v for k, v in cfg.robot.items()})
     c = OmegaConf.to_container(cfg.robot, resolve=True)
     return robot_class(c.pop("name", None))(**c)
 
