@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from envs.core import rundir, store as st
+from envs.core import energy, rundir, store as st
 from envs.core.csvio import read_csv, write_csv  # noqa: F401  (sw.read_csv / sw.write_csv)
 from envs.core.errors import ConfigError
 
@@ -197,7 +197,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         engine.check(robots)                                   # ConfigError before anything is written
     header = columns_of(cls, key, extra_columns, engine.metrics, metrics)
     metric_cols = [c for c in header if c not in key and c != "error"]
-    result_cols = [c for c in metric_cols if c not in cls.health_columns() + BOOKKEEPING]
+    result_cols = [c for c in metric_cols if c not in cls.health_columns() + BOOKKEEPING + energy.METRICS]
     keyrows = [{**r.cfg, **m} for r, m in zip(robots, meta)]
     versions = {**engine.versions(cls), "code": cls.code_hash()}      # code: the robot package's
     schema = sorted(set(cls.metrics if metrics is None else metrics) | set(engine.metrics)
@@ -290,7 +290,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
     return ordered, stats
 
 
-BOOKKEEPING = ("cycles",)        # columns every finished run fills: not a result by themselves
+BOOKKEEPING = ("cycles",)        # columns every finished run fills: not a result by themselves (nor is
+#                                  the motor work alone: energy.METRICS, measured even without progress)
 EMPTY = "no result: the run finished without any metric (too few cycles for them?)"
 
 
