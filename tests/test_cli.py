@@ -60,7 +60,7 @@ def test_run_is_the_script_and_its_help_lists_no_internal_groups():
     for name in envs.ROBOTS:
         assert name in res.stdout.split("== Config")[0]
     res = run_script("-m", "envs.cli", "run", "robot.mu=0")           # bad input: the script's exit 2
-    assert res.returncode == 2 and "error: mu=" in res.stderr
+    assert res.returncode == 2 and "error: robot.mu=" in res.stderr
 
 
 def test_no_command_prints_usage(capsys):

@@ -4,9 +4,11 @@ and the twin's summary columns from such a run.  paper.py re-exports these names
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
+from envs.core import energy
 from envs.miniaq.paper_laws import euler_to_quat
 from envs.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
@@ -93,7 +95,9 @@ def summarize(run: PaperRun) -> dict:
     motor_torque_max is the torque an ideal motor needs to hold the massless leg's speed.
     Extra columns: fn_min (N, < 0 where eq. 15 pulls), <leg>_pull_fraction (fraction of the
     steady window with the foot penetrating but the normal force below the contact threshold),
-    wall_s, cpu_s (integration), nfev, method, engine.
+    wall_s, cpu_s (integration), nfev, method, engine.  The energy columns (envs/core/energy.py)
+    are NaN (as max_loop_gap): the paper's motors are ideal speed sources and this engine does not integrate
+    their work (not computed, never zero).
     """
     r = run.robot
     s = r.summarize(run)
@@ -105,5 +109,6 @@ def summarize(run: PaperRun) -> dict:
         s["fn_min"] = float(FN.min())
         for j, leg in enumerate(LEGS):
             s[f"{leg}_pull_fraction"] = float(np.mean((Lp[:, j] > 0) & (FN[:, j] <= CONTACT_FORCE_MIN)))
+    s.update({k: math.nan for k in energy.METRICS})
     s.update(wall_s=run.wall_s, cpu_s=run.cpu_s, nfev=run.nfev, method=run.method, engine="paper")
     return s
