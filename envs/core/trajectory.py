@@ -51,6 +51,16 @@ class Channel:
     relative: bool = False    # position in the world frame: its origin is unknown (a fit removes its mean)
 
 
+def sensor_channel(name: str, unit: str, sensor: str, what: str, col: int = 0, **kw) -> Channel:
+    """A channel read straight from column `col` of a named MuJoCo sensor."""
+    return Channel(name, unit, lambda r: r.sensor(sensor)[:, col], what, **kw)
+
+
+def contact_channel(name: str, touch_sensor: str, what: str) -> Channel:
+    """A contact flag (1 while the named touch sensor reads a force, else 0)."""
+    return Channel(name, "1", lambda r: (r.sensor(touch_sensor)[:, 0] > 0).astype(float), what, kind="flag")
+
+
 _DECLARED: dict = {}          # robot name -> robot -> [Channel]
 
 

@@ -2,7 +2,7 @@
 from above), the four crank angles (encoders) and the four feet's contact flags."""
 import numpy as np
 
-from envs.core.trajectory import Channel, declare
+from envs.core.trajectory import Channel, contact_channel, declare, sensor_channel
 
 LEGS = ("fl", "fr", "hl", "hr")
 
@@ -13,13 +13,11 @@ def yaw(r) -> np.ndarray:
 
 
 def channels_of(robot) -> list:
-    return [Channel("x", "m", lambda r: r.sensor("torso_pos")[:, 0], "torso x", relative=True),
-            Channel("y", "m", lambda r: r.sensor("torso_pos")[:, 1], "torso y", relative=True),
+    return [sensor_channel("x", "m", "torso_pos", "torso x", relative=True),
+            sensor_channel("y", "m", "torso_pos", "torso y", col=1, relative=True),
             Channel("yaw", "rad", yaw, "torso yaw (unwrapped)", relative=True),
-            *[Channel(f"{g}_crank", "rad", (lambda g: lambda r: r.sensor(f"{g}_crank_pos")[:, 0])(g),
-                      f"{g} crank angle") for g in LEGS],
-            *[Channel(f"{g}_contact", "1", (lambda g: lambda r: (r.sensor(f"{g}_touch")[:, 0] > 0).astype(float))(g),
-                      f"{g} foot touches the floor", kind="flag") for g in LEGS]]
+            *[sensor_channel(f"{g}_crank", "rad", f"{g}_crank_pos", f"{g} crank angle") for g in LEGS],
+            *[contact_channel(f"{g}_contact", f"{g}_touch", f"{g} foot touches the floor") for g in LEGS]]
 
 
 declare("miniaq", channels_of)
