@@ -29,9 +29,6 @@ from envs.bolt.robot import Bolt
 from envs.core.errors import ConfigError
 
 G = 9.81
-METHODS = ("Radau", "LSODA", "BDF", "RK45", "DOP853")   # Radau: the measured default (README "Paper model")
-EPSILON = 1e-3          # s, the SPF time constant: not in the paper (README "Paper model")
-RTOL, ATOL = 1e-7, 1e-9
 MAX_SWITCHES = 40       # phase switches (incl. grazing re-touches) per revolution above this: Zeno, an error
 PEAK_SAMPLES = 500      # samples per revolution for the peaks by phase
 
@@ -40,7 +37,6 @@ TWIN_ONLY = {"passive_damping": (0.0, "frictionless pins"), "spring_stiffness": 
              "pad_stiffness": (None, "no foot springs (Sec. 4)"), "belt_speed": (None, "a fixed ground"),
              "body_fixed": (False, "a free hopper (Sec. 5)"),
              "bumper_height": (None, "no bumper (Sec. 5's free hopper; robot.bumper_height=null)")}
-PAPER_KEYS = ("method", "rtol", "atol", "epsilon")
 
 
 def check_supported(cfg: dict) -> None:
@@ -52,18 +48,13 @@ def check_supported(cfg: dict) -> None:
 
 
 def check_options(opts: dict) -> dict:
-    """The paper engine's options (paper.*), checked: method, rtol, atol, epsilon."""
-    unknown = sorted(set(opts) - set(PAPER_KEYS))
-    if unknown:
-        raise ConfigError(f"paper.{unknown[0]}", opts[unknown[0]], f"one of {list(PAPER_KEYS)}")
-    o = {**dict(method="Radau", rtol=RTOL, atol=ATOL, epsilon=EPSILON), **opts}
-    if o["method"] not in METHODS:
-        raise ConfigError("paper.method", o["method"], f"one of {list(METHODS)}")
-    for k, lo, hi in (("rtol", 1e-13, 1e-2), ("atol", 1e-15, 1e-2), ("epsilon", 1e-6, 0.1)):
-        if not isinstance(o[k], (int, float)) or not lo <= float(o[k]) <= hi:
-            raise ConfigError(f"paper.{k}", o[k], f"[{lo:g}, {hi:g}]")
-        o[k] = float(o[k])
-    return o
+    """The paper engine's options (paper.*): checked against their one declaration, `PaperOptions`
+    in envs/bolt/config.py (Radau, rtol 1e-7, atol 1e-9, epsilon 1e-3 s: README "Paper model"),
+    with its defaults filled in."""
+    from envs.bolt.config import PaperOptions
+    from envs.core import schema
+    defaults = {k: f.default for k, f in schema.fields(PaperOptions).items()}
+    return {**defaults, **schema.check(PaperOptions, opts, prefix="paper.", what="paper option")}
 
 
 # absolute link angles a = CQ @ [q_1..q_5]: crank, HFE, KFE, femur, tibia
