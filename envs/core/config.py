@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import pathlib
 import re
-import weakref
 from typing import Any, ClassVar, Dict, Mapping, Optional
 
 from omegaconf import MISSING, OmegaConf
@@ -260,30 +260,28 @@ def robot_point(cfg):
 
 def validate(cfg) -> Job:
     """Check every node of a composed config against its schema, before anything is written: the
-    frozen `Job`.  Checked once per config: a later call with the same (unchanged) config returns
-    the same Job."""
+    frozen `Job`.  Checked once per content: a later call with a config of the same resolved content
+    (the same config, or Hydra's own composition of the command line already checked) returns the
+    same Job."""
     from omegaconf.errors import OmegaConfBaseException
 
     if isinstance(cfg, Job):
         return cfg
     try:
-        text = OmegaConf.to_yaml(cfg)
+        c = OmegaConf.to_container(cfg, resolve=True) if OmegaConf.is_config(cfg) else cfg
     except OmegaConfBaseException as e:
         raise _interpolation_error(e) from None
-    hit = _JOBS.get(cfg) if OmegaConf.is_config(cfg) else None
-    if hit is not None and hit[0] == text:
-        return hit[1]
-    try:
-        c = OmegaConf.to_container(cfg, resolve=True)
-    except OmegaConfBaseException as e:
-        raise _interpolation_error(e) from None
-    job = _check(cfg, c)
-    if OmegaConf.is_config(cfg):
-        _JOBS[cfg] = (text, job)
+    key = json.dumps(c, sort_keys=True, default=repr)       # the resolved content: one check per content
+    job = _JOBS.get(key)
+    if job is None:
+        job = _check(cfg, c)
+        if len(_JOBS) >= 256:
+            _JOBS.clear()
+        _JOBS[key] = job
     return job
 
 
-_JOBS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_JOBS: dict = {}       # resolved config content (JSON) -> its Job
 
 
 def _interpolation_error(e) -> ConfigError:
