@@ -20,6 +20,7 @@ is long against the servo (its slow pole kp/kv = 250 rad/s, 4 ms) and short agai
   python scripts/miniaq_foot_study.py                         # screen: every candidate, dt 1e-4, trot + turn, mu 0.3
   python scripts/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
   python scripts/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
+  python scripts/miniaq_foot_study.py --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
   options: --cycles N (default 6: 1 settling + 5 measured), --json FILE
 """
 from __future__ import annotations
@@ -145,7 +146,9 @@ def measures(s, run, spc) -> dict:
 
 def candidate(name) -> tuple:
     """A named candidate, or foot=pad with its parameters: "pad:mass=1e-5,travel=1e-4,preload=0.01,
-    stiffness=1e3,damping_ratio=4,contact=1" (any subset; `contact` is contact_damping_ratio)."""
+    stiffness=1e3,damping_ratio=4,contact=1" (any subset; `contact` is contact_damping_ratio); also, as spec
+    edits: stop=S (the slide's stops in force units, S x the contact's secant stiffness), stop_zeta (their
+    damping over critical on m/2, default 1), frictionloss=F (dry friction in the slide, N)."""
     if name in CANDIDATES:
         return CANDIDATES[name]
     if not name.startswith("pad:"):
