@@ -20,6 +20,7 @@ is long against the servo (its slow pole kp/kv = 250 rad/s, 4 ms) and short agai
   python scripts/miniaq_foot_study.py                         # screen: every candidate, dt 1e-4, trot + turn, mu 0.3
   python scripts/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
   python scripts/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
+  python scripts/miniaq_foot_study.py --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
   options: --cycles N (default 6: 1 settling + 5 measured), --json FILE
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ import mujoco
 import numpy as np
 
 from envs.core import batch, metrics
+from envs.core.errors import ConfigError
 from envs.miniaq import paper
 from envs.miniaq.foot import critical_solref
 from envs.miniaq import robot as miniaq_robot
@@ -112,6 +114,15 @@ class Foot(MiniAQ):
             if "critical" in e:
                 c = dict(c, solref=critical_solref(c["stiffness"], e["critical"], p["impedance"], A))
             spec.geom(f"{leg}_foot").solref = list(c["solref"])
+            if "frictionloss" in e:   # dry (rate-independent) friction in the pad's slide, N
+                spec.joint(f"{leg}_pad").frictionloss = e["frictionloss"]
+            if "stop" in e:       # the pad's stops in force units: k = stop x the contact's secant, critical on m/2
+                jid = m0.joint(f"{leg}_pad").id
+                Aj = float(m0.dof_invweight0[m0.jnt_dofadr[jid]])
+                ks = e["stop"] * c["stiffness"]
+                bs = e.get("stop_zeta", 1.0) * 2 * math.sqrt(ks * p["m"] / 2)
+                imp = float(m0.jnt_solimp[jid, 0])
+                spec.joint(f"{leg}_pad").solref_limit = [-ks * (1 - imp) * Aj, -bs * (1 - imp) * Aj]
         return spec
 
 
@@ -129,21 +140,27 @@ def measures(s, run, spc) -> dict:
     return dict(support_ge3=s["support_3"] + s["support_4"], hind_duty=(s["hl_duty_factor"] + s["hr_duty_factor"]) / 2,
                 hind_td=(s["hl_touchdowns_per_cycle"] + s["hr_touchdowns_per_cycle"]) / 2, speed=s["speed"],
                 roll=s["roll_amplitude_deg"], yaw=s["yaw_rate_deg_s"], support_le1=s["support_le1"],
-                support_ge3_filt=sf[3] + sf[4], hind_duty_filt=float(ff[:, 2:].mean()))
+                support_ge3_filt=sf[3] + sf[4], hind_duty_filt=float(ff[:, 2:].mean()),
+                flight=float(np.mean(~(fn > CONTACT_FORCE_MIN).any(axis=1))))
 
 
 def candidate(name) -> tuple:
     """A named candidate, or foot=pad with its parameters: "pad:mass=1e-5,travel=1e-4,preload=0.01,
-    stiffness=1e3,damping_ratio=4,contact=1" (any subset; `contact` is contact_damping_ratio)."""
+    stiffness=1e3,damping_ratio=4,contact=1" (any subset; `contact` is contact_damping_ratio); also, as spec
+    edits: stop=S (the slide's stops in force units, S x the contact's secant stiffness), stop_zeta (their
+    damping over critical on m/2, default 1), frictionloss=F (dry friction in the slide, N)."""
     if name in CANDIDATES:
         return CANDIDATES[name]
     if not name.startswith("pad:"):
         raise SystemExit(f"unknown candidate {name!r}: one of {list(CANDIDATES)} or pad:key=value,...")
-    kw = dict(foot="pad")
+    kw, edit = dict(foot="pad"), {}
     for item in name[4:].split(","):
         k, v = item.split("=")
+        if k in ("stop", "stop_zeta", "frictionloss"):
+            edit[k] = float(v)
+            continue
         kw["contact_damping_ratio" if k == "contact" else f"pad_{k}"] = v if k == "axis" else float(v)
-    return kw, None
+    return kw, edit or None
 
 
 def run_twin(name, params, cycles):
@@ -180,7 +197,7 @@ def verdict(tw, pp, case) -> tuple:
     return max(r) <= 1.0, max(r)
 
 
-COLS = ("support_ge3", "hind_duty", "hind_td", "support_ge3_filt", "hind_duty_filt", "support_le1")
+COLS = ("support_ge3", "hind_duty", "hind_td", "support_ge3_filt", "hind_duty_filt", "support_le1", "flight")
 
 
 def main(argv=None) -> int:
@@ -191,33 +208,43 @@ def main(argv=None) -> int:
     ap.add_argument("--mu", nargs="*", type=float, default=[0.3])
     ap.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
     ap.add_argument("--cycles", type=int, default=6)
+    ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="robot parameters for both engines, e.g. theta1_deg=190 (the geometry band)")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
+    extra = {}
+    for item in args.set:
+        k, _, v = item.partition("=")
+        try:
+            extra[k] = float(v)
+            MiniAQ(**extra)                       # the robot's own check: name and allowed range
+        except (ValueError, ConfigError) as e:
+            ap.error(f"--set {item}: {e if isinstance(e, ConfigError) else 'KEY=NUMBER expected'}")
     print(f"target: |d support>=3| <= {TARGET['support_ge3']}, |d hind duty| <= {TARGET['hind_duty']}, speed "
           f"{TARGET['speed']:.0%}, roll {TARGET['roll']:.0%}, turn yaw {TARGET['yaw']:.0%}; filtered: F_N mean over "
           f"{WINDOW_DEG:g} deg of crank")
     print("| case | mu | engine / candidate | dt | >=3 legs | hind duty | hind td/cyc | >=3 filt | hind duty filt "
-          "| <2 legs | speed (mm/s) | roll (deg) | yaw (deg/s) | worst err/tol | meets |")
+          "| <2 legs | no leg | speed (mm/s) | roll (deg) | yaw (deg/s) | worst err/tol | meets |")
     out = []
     for case in args.cases:
         for mu in args.mu:
-            base = dict(CASES[case], mu_d=mu)
+            base = dict(CASES[case], mu_d=mu, **extra)
             pp = run_paper(base, args.cycles)
             print(f"| {case} | {mu} | paper | LSODA | " + " | ".join(f"{pp[k]:.2f}" for k in COLS)
                   + f" | {pp['speed'] * 1e3:.0f} | {pp['roll']:.1f} | {pp['yaw']:.1f} | – | – |", flush=True)
-            out.append(dict(case=case, mu=mu, engine="paper", **pp))
+            out.append(dict(case=case, mu=mu, engine="paper", **extra, **pp))
             for name in args.candidates:
                 for dt in args.dt:
                     tw = run_twin(name, dict(base, timestep=dt), args.cycles)
                     if "error" in tw:
                         print(f"| {case} | {mu} | {name} | {dt:g} | failed: {tw['error']} |", flush=True)
-                        out.append(dict(case=case, mu=mu, engine=name, dt=dt, **tw))
+                        out.append(dict(case=case, mu=mu, engine=name, dt=dt, **extra, **tw))
                         continue
                     ok, worst = verdict(tw, pp, case)
                     print(f"| {case} | {mu} | {name} | {dt:g} | " + " | ".join(f"{tw[k]:.2f}" for k in COLS)
                           + f" | {tw['speed'] * 1e3:.0f} | {tw['roll']:.1f} | {tw['yaw']:.1f} | {worst:.2f} | "
                           + ("yes" if ok else "no") + " |", flush=True)
-                    out.append(dict(case=case, mu=mu, engine=name, dt=dt, meets=ok, worst=worst, **tw))
+                    out.append(dict(case=case, mu=mu, engine=name, dt=dt, meets=ok, worst=worst, **extra, **tw))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1)

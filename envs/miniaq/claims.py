@@ -97,7 +97,10 @@ def claims_miniaq(ctx: Context) -> list[Row]:
                     "the twin stays close to the intended two-foot support. Measured one difference at a time "
                     "(models/miniaq/README.md): not the contact law, friction, leg mass or motor servo; the paper's "
                     "massless kinematic hind foot rests lightly on the floor through its swing, the twin's "
-                    "hind foot (a leg with mass on compliant joints) chatters there, about 11 touchdowns a cycle"))
+                    "hind foot (a leg with mass on compliant joints) chatters there, about 11 touchdowns a cycle. "
+                    "The option robot.foot=pad (a light foot on a damped slide, timestep 2.5e-5) gives 0.74-0.80 "
+                    "against the paper model's 0.85-0.86 and holds over theta1 130-170 deg, not at 190 deg "
+                    "(0.48-0.59 against 0.90-0.91): not the default (README, Foot study)"))
     dr = tr["drag_fraction"]
     hind, front = (dr["hl"] + dr["hr"]) / 2, (dr["fl"] + dr["fr"]) / 2
     rows.append(Row("M10", "hind legs' fraction of contact time with backward (dragging) friction (proxy for 'a lot "
