@@ -112,8 +112,11 @@ def compute(cfg, out) -> Result:
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
+    from envs.core.sweep import new_run
+
     v = config.validate(cfg)
     out = pathlib.Path(out)
+    new_run(out)                    # the run's results files: the points this run asks for
     if v["engine_fallback"]:        # engine=warp asked for what MuJoCo Warp cannot run: said, then the C engine
         note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
         logging.getLogger("gaittwin").warning(note)

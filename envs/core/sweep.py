@@ -4,10 +4,10 @@ A sweep is `sweep.<name>: [values]` in the config: the cartesian product of all 
 each value overriding the robot parameter of the same config name.  `run_rows` is the
 shared loop: every finished point is committed to the run directory's store
 (`results.sqlite`, envs/core/store.py) in its own transaction, and `results.csv` is exported
-from it in grid order.  A rerun reuses a stored row only when the point's identity (all
-robot parameters, the run settings that change results, the model files and the MuJoCo
-version) matches, and recomputes anything else; its stats say how many rows were reused
-and why the others were not.
+from it: the points this run asked for, in grid order (`new_run`; the store keeps the others).
+A rerun reuses a stored row only when the point's identity (all robot parameters, the run
+settings that change results, the model files and the MuJoCo version) matches, and
+recomputes anything else; its stats say how many rows were reused and why the others were not.
 
 Every row of an experiment has the same, declared columns: the key columns, the robot's
 declared `metrics`, its health columns (`max_penetration`, `max_loop_gap` for robots with
@@ -31,6 +31,16 @@ from envs.core.csvio import read_csv, write_csv  # noqa: F401  (sw.read_csv / sw
 from envs.core.errors import ConfigError
 
 EXPORT_EVERY_S = 30.0      # results.csv is also rewritten this often while a sweep runs
+_ASKED: dict = {}          # (run dir, results file) -> the key values of every point this run asked for
+
+
+def new_run(out) -> None:
+    """Start a run into `out` (experiment.compute): its results files export only the points it asks for
+    from here on, in the order asked (a runner calling run_rows several times keeps every call's points);
+    the store keeps the rows of earlier runs (`gaittwin export RUNDIR`)."""
+    out = str(pathlib.Path(out).resolve())
+    for k in [k for k in _ASKED if k[0] == out]:
+        del _ASKED[k]
 
 
 def grid(sweep: dict) -> list[dict]:
@@ -217,6 +227,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             res_path.replace(moved)
         K, _ = db.open_file(filename, key, header)
         keys = [st.key_of(kr, K) for kr in keyrows]
+        asked = _ASKED.setdefault((str(out.resolve()), filename), [])
+        asked.extend(keyrows)            # results.csv: this run's points (every call's), in the order asked
         stored = db.rows(filename)
         todo, reasons, seen = [], {}, {}
         for i, k in enumerate(keys):
@@ -245,7 +257,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
 
         t0 = time.perf_counter()
         bar = _bar(len(todo), f"{engine.name}: {filename}") if progress and todo else None
-        committer = st.Committer(out, filename, keys, EXPORT_EVERY_S, key_columns=K) if todo else None
+        committer = st.Committer(out, filename, [st.key_of(kr, K) for kr in asked], EXPORT_EVERY_S,
+                                 key_columns=K) if todo else None
 
         def add(j, values, error=None):
             i = todo[j]
@@ -275,7 +288,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 K_now = db.key_columns(filename)
                 if K_now != K:       # another writer widened the key columns meanwhile: re-address
                     keys = [st.key_of(kr, K_now) for kr in keyrows]
-                file_header, exported = db.export(filename, keys)
+                file_header, exported = db.export(filename, [st.key_of(kr, K_now) for kr in asked])
         wall = time.perf_counter() - t0
     by_key = dict(exported)
     ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order
