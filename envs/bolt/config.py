@@ -104,9 +104,9 @@ class Params:
     timestep: float = param(1e-4, "s", gt=0, le=1e-3)
 
 
-plain_experiment("bolt_foot_path", "envs.bolt.experiments.foot_path")
-plain_experiment("bolt_running", "envs.bolt.experiments.running")
-plain_experiment("bolt_speed_sweep", "envs.bolt.experiments.speed_sweep")
+plain_experiment("bolt_foot_path")
+plain_experiment("bolt_running")
+plain_experiment("bolt_speed_sweep")
 
 
 @option_group("paper", "bolt")
@@ -122,7 +122,7 @@ class PaperOptions:
                                                               "(not in the paper; models/bolt/README.md)")
 
 
-@experiment("bolt_treadmill", "envs.bolt.experiments.treadmill")
+@experiment("bolt_treadmill")
 class Treadmill(Experiment):
     """Sec. 6.1-6.2: the belt speed for in-place running per crank period; the one for 3.2 m/s."""
 

@@ -1,6 +1,6 @@
 """What every experiment runner shares: `runner(job, out) -> Result` (or a bare summary dict), where
-`job` is the config checked once (`envs.core.config.Job`: frozen, typed), named by `experiment.runner`
-in its declared options (envs/<robot>/config.py), and the one shell that runs it (`compute`): the
+`job` is the config checked once (`envs.core.config.Job`: frozen, typed), registered with `@runner("<name>")`
+for the experiment declared in envs/<robot>/config.py, and the one shell that runs it (`compute`): the
 config is checked first, the runner computes, and the shell writes what it returns -- its tables
 (CSV), its plots (PNG, drawn by the robot's plot functions) and `summary.json`.  Sweeps keep
 `results.csv` in the resumable store (envs/core/store.py), which writes it as points finish.
@@ -131,17 +131,37 @@ def compute(cfg, out) -> Result:
     return result
 
 
-def runner_of(job) -> Callable:
-    """The experiment's runner, `runner(job, out) -> Result`: the callable its declaration names
-    (`@experiment("<name>", "<module>.<function>")`, imported when first run)."""
-    import importlib
+RUNNERS: dict = {}       # experiment name, or options class (a family of experiments) -> runner(job, out)
 
-    path = job.experiment["runner"]
-    module, _, name = path.rpartition(".")
-    fn = getattr(importlib.import_module(module), name, None) if module else None
-    if not callable(fn):
-        raise TypeError(f"experiment {job.experiment['name']}: runner {path!r} is not a function")
-    return fn
+
+def runner(of):
+    """Register `fn(job, out) -> Result` as the runner of experiment `of`: its declared name
+    (`@runner("crawler_frequency_sweep")`), or an options class, for every experiment declared with it
+    or a subclass of it (`@runner(Robustness)`: each <robot>_robustness).  The module is imported with
+    its robot (envs/__init__.py imports each robot's experiments module)."""
+    def register(fn):
+        old = RUNNERS.get(of)
+        if old is not None and (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
+            raise TypeError(f"experiment {of}: two runners, {old.__module__}.{old.__qualname__} and "
+                            f"{fn.__module__}.{fn.__qualname__}")
+        RUNNERS[of] = fn
+        return fn
+    return register
+
+
+def runner_of(job) -> Callable:
+    """The runner of a Job (or of an experiment's options class): the function registered under its
+    declared name, else under its options class or the nearest base class.  None registered: ConfigError."""
+    from envs.core import schema
+    from envs.core.errors import ConfigError
+
+    cls = job if isinstance(job, type) else job.options
+    name = schema.fields(cls)["name"].default
+    for key in (name, *cls.__mro__):
+        if key in RUNNERS:
+            return RUNNERS[key]
+    raise ConfigError("experiment", name, "an experiment whose runner is registered with "
+                      f"@envs.core.experiment.runner({name!r})", "no runner registered for it")
 
 
 def run(cfg, out) -> dict:

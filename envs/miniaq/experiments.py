@@ -26,7 +26,7 @@ import numpy as np
 
 from envs.core import batch, config
 from envs.core import sweep as sw
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, sweep_lists
 from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from envs.miniaq.robot import LEGS
@@ -94,6 +94,7 @@ def _base_summary(robot, run, duration, wall) -> dict:
                 duration=duration, sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall)
 
 
+@runner("miniaq_trot")
 def trot(job, out) -> Result:
     """Straight trot (or any gait): trajectory, roll/pitch, gait diagram."""
     robot, run, duration, wall = _single(job)
@@ -141,6 +142,7 @@ COMPARE_KEYS = ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "yaw_rate_
                                                                           "touchdowns_per_cycle") for leg in LEGS)
 
 
+@runner("miniaq_turn")
 def turn(job, out) -> Result:
     """In-place turning: one side's motors reversed (Fig. 7)."""
     robot, run, duration, wall = _single(job)
@@ -159,6 +161,7 @@ def turn(job, out) -> Result:
     return Result(summary, tables={"timeseries.csv": timeseries(robot, run, duration)}, plots=plots)
 
 
+@runner("miniaq_gait_sweep")
 def gait_sweep(job, out) -> Result:
     """Gait patterns x motor speeds: speed, turning drift, support pattern (results.csv)."""
     cls = robot_cls(job)
@@ -205,3 +208,6 @@ def _paper_engine(job, kw) -> sw.Engine:
 
     return sw.Engine("paper", simulate, dict(cycles=cycles, paper=pk), metrics=PAPER_METRICS,
                      versions=lambda cls: {"scipy": scipy.__version__})
+
+
+from envs.miniaq import geometry_map  # noqa: E402,F401,I001  (its runner registers with the robot's)
