@@ -180,11 +180,12 @@ def project(tmp_path_factory):
         (root / path).write_text(textwrap.dedent(text).lstrip())
     init = root / "envs" / "__init__.py"       # "one import line for the robot, one for its experiments"
     text = init.read_text()
-    for line, new in (("from envs.miniaq.robot import MiniAQ  # noqa: E402,I001\n", "from envs.toy.robot import Toy"),
-                      ("from envs.miniaq import experiments as _miniaq_runners  # noqa: E402,F401,I001\n",
-                       "from envs.toy import experiments as _toy_runners")):
+    for line, new in (("from envs.miniaq.robot import MiniAQ  # noqa: E402,I001\n",
+                       "from envs.toy.robot import Toy  # noqa: E402,I001\n"),
+                      ("from envs.miniaq import experiments as _, geometry_map as _  # noqa: E402,F811,I001\n",
+                       "from envs.toy import experiments as _  # noqa: E402,F811,I001\n")):
         assert line in text
-        text = text.replace(line, line + new + "  # noqa: E402,F401,I001\n")
+        text = text.replace(line, line + new)
     init.write_text(text)
     return root
 

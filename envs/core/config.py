@@ -177,6 +177,20 @@ def plain_experiment(name: str, *runner_path):
         bases=(Experiment,)))
 
 
+RUNNERS: dict = {}     # experiment name, or options class (a family) -> runner(job, out): experiment.runner
+
+
+def runner_of(options: type):
+    """The runner of an experiment's options class: the function registered under its declared name, else
+    under the class or its nearest registered base class (`envs.core.experiment.runner`); else ConfigError."""
+    name = schema.fields(options)["name"].default
+    for key in (name, *options.__mro__):
+        if key in RUNNERS:
+            return RUNNERS[key]
+    raise ConfigError("experiment", name, f"an experiment whose runner is registered with "
+                      f"@envs.core.experiment.runner({name!r})", "no runner registered for it")
+
+
 _OLD_STYLE = ("experiment {name}: a runner is no longer named by a path ({path!r}): declare the options with "
               "@experiment({name!r}) and put @envs.core.experiment.runner({name!r}) on the function "
               "(docs/adding_a_robot.md)")
@@ -352,7 +366,6 @@ def _check(cfg, c: dict) -> Job:
             engine = "mujoco"
         else:
             warp_engine.check_installed()
-    from envs.core.experiment import runner_of
     runner_of(exp_cls)          # an experiment declared without a registered runner: exit 2, nothing run
     return Job(robot_cls=cls, robot=_frozen(robot), sweep=Frozen(sweep), run=_frozen(run),
                experiment=_frozen(exp), engine=engine, engine_fallback=fallback, options=exp_cls, **groups)

@@ -16,6 +16,7 @@ import sys
 from typing import Callable
 
 from envs.core import config
+from envs.core.config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/config.py)
 
 
 @dataclasses.dataclass
@@ -52,8 +53,7 @@ class Result:
         return list(t) if isinstance(t, dict) else list(t[0])
 
     def write(self, out) -> None:
-        from envs.core.csvio import write_csv
-        from envs.core.sweep import write_json
+        from envs.core.csvio import write_csv, write_json
         for name, table in self.tables.items():
             if name.endswith(".json"):
                 write_json(out / name, table)
@@ -112,7 +112,7 @@ def compute(cfg, out) -> Result:
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
-    from envs.core.sweep import new_run
+    from envs.core.rundir import new_run
 
     v = config.validate(cfg)
     out = pathlib.Path(out)
@@ -121,7 +121,7 @@ def compute(cfg, out) -> Result:
         note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
-    result = runner_of(v)(v, out)
+    result = runner_of(v.options)(v, out)
     if not isinstance(result, Result):
         result = Result(result)
     if v["engine_fallback"]:
@@ -131,14 +131,11 @@ def compute(cfg, out) -> Result:
     return result
 
 
-RUNNERS: dict = {}       # experiment name, or options class (a family of experiments) -> runner(job, out)
-
-
 def runner(of):
     """Register `fn(job, out) -> Result` as the runner of experiment `of`: its declared name
     (`@runner("crawler_frequency_sweep")`), or an options class, for every experiment declared with it
     or a subclass of it (`@runner(Robustness)`: each <robot>_robustness).  The module is imported with
-    its robot (envs/__init__.py imports each robot's experiments module)."""
+    its robot (envs/__init__.py imports each robot's runner modules); `config.runner_of` finds it."""
     def register(fn):
         old = RUNNERS.get(of)
         if old is not None and (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
@@ -147,21 +144,6 @@ def runner(of):
         RUNNERS[of] = fn
         return fn
     return register
-
-
-def runner_of(job) -> Callable:
-    """The runner of a Job (or of an experiment's options class): the function registered under its
-    declared name, else under its options class or the nearest base class.  None registered: ConfigError."""
-    from envs.core import schema
-    from envs.core.errors import ConfigError
-
-    cls = job if isinstance(job, type) else job.options
-    name = schema.fields(cls)["name"].default
-    for key in (name, *cls.__mro__):
-        if key in RUNNERS:
-            return RUNNERS[key]
-    raise ConfigError("experiment", name, "an experiment whose runner is registered with "
-                      f"@envs.core.experiment.runner({name!r})", "no runner registered for it")
 
 
 def run(cfg, out) -> dict:

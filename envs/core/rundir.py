@@ -213,3 +213,21 @@ def aside(path) -> pathlib.Path:
         if not p.exists():
             return p
     raise RunDirError(f"{path}: no free name to move it aside")
+
+
+# ---- the run's own points ---------------------------------------------------------------------
+_ASKED: dict = {}          # (run dir, results file) -> the key values of every point this run asked for
+
+
+def new_run(out) -> None:
+    """Start a run into `out` (experiment.compute): its results files export only the points it asks for
+    from here on, in the order asked (a runner calling sweep.run_rows several times keeps every call's
+    points); the store keeps the rows of earlier runs (`gaittwin export RUNDIR`)."""
+    out = str(pathlib.Path(out).resolve())
+    for k in [k for k in _ASKED if k[0] == out]:
+        del _ASKED[k]
+
+
+def asked(out, file: str) -> list:
+    """The points this run has asked for in out/file (key-value dicts, in order): a list to extend."""
+    return _ASKED.setdefault((str(pathlib.Path(out).resolve()), file), [])

@@ -275,5 +275,3 @@ def mass_preference(rows, ratio=FIG12_RATIO) -> dict:
                              "rear (m2 > m1)" if best < 1 else "none (m1 = m2)")
     return out
 
-
-from envs.crawler import feedback, slip_pattern, time_scaling  # noqa: E402,F401,I001  (their runners register with the robot's)

@@ -209,5 +209,3 @@ def _paper_engine(job, kw) -> sw.Engine:
     return sw.Engine("paper", simulate, dict(cycles=cycles, paper=pk), metrics=PAPER_METRICS,
                      versions=lambda cls: {"scipy": scipy.__version__})
 
-
-from envs.miniaq import geometry_map  # noqa: E402,F401,I001  (its runner registers with the robot's)
