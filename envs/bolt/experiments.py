@@ -139,17 +139,13 @@ def speed_sweep(job, out) -> Result:
     job = config.validate(job)
     cls = robot_cls(job)
     kw = run_kw(job)
-    if job.engine == "paper":
+    if job.engine == "paper":                      # the paper's model: this robot's own Engine
         from envs.bolt import paper
         paper.check_supported(robot_params(job))
         opts = paper.check_options(dict(job.paper))
-        robots = [cls(**{**robot_params(job), **combo}) for combo in sw.grid(sweep_lists(job))]
-        for r in robots:
-            paper.check_supported(r.cfg)
-        key = list(dict.fromkeys(list(sweep_lists(job)) + list(cls.columns)))
-        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(kw, opts),
-                                  extra_columns=SWEEP_COLUMNS, progress=job.run.progress,
-                                  retry_failed=kw["retry_failed"])
+        for combo in sw.grid(sweep_lists(job)):
+            paper.check_supported(cls(**{**robot_params(job), **combo}).cfg)
+        rows, stats = sw.simulate(job, out, engine=_paper_engine(kw, opts), extra_columns=SWEEP_COLUMNS)
         stats["engine"] = "paper"
     else:
         rows, stats = sw.simulate(job, out, extra_columns=SWEEP_COLUMNS)

@@ -164,19 +164,13 @@ def turn(job, out) -> Result:
 @runner("miniaq_gait_sweep")
 def gait_sweep(job, out) -> Result:
     """Gait patterns x motor speeds: speed, turning drift, support pattern (results.csv)."""
-    cls = robot_cls(job)
     extra = ("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3", "support_4", "roll_amplitude_deg",
              "pitch_amplitude_deg")
-    if engine_of(job) == "paper":
-        points = [{**robot_params(job), **combo} for combo in sw.grid(sweep_lists(job))]
-        robots = [cls(**pt) for pt in points]
-        key = list(dict.fromkeys(list(sweep_lists(job)) + list(cls.columns)))
-        kw = run_kw(job)
-        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(job, kw), extra_columns=extra,
-                                  progress=job.run.progress, retry_failed=kw["retry_failed"])
+    paper = engine_of(job) == "paper"              # the paper's model: this robot's own Engine
+    rows, stats = sw.simulate(job, out, engine=_paper_engine(job, run_kw(job)) if paper else None,
+                              extra_columns=extra)
+    if paper:
         stats["engine"] = "paper"
-    else:
-        rows, stats = sw.simulate(job, out, extra_columns=extra)
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     summary = dict(stats, errors=len(rows) - len(ok),
                    speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in ok},
