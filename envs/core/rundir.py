@@ -49,6 +49,13 @@ def _resolved(argv, key: str) -> str:
 
     from envs.core.config import CONFIG_DIR
 
+    given = _given(argv, key)
+    if given is not None and "$" not in given:      # a literal directory: what Hydra uses, nothing to compose
+        from envs.core.overrides import parse
+        with contextlib.suppress(Exception):
+            value = parse([f"{key}={given}"])[0].value()
+            if isinstance(value, str):
+                return value
     overrides = [a for a in argv if not a.startswith("-")]
     try:
         if key == "hydra.sweep.dir":               # a multirun: its first job (comma lists are not values)
