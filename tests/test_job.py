@@ -127,7 +127,7 @@ def test_every_declared_experiment_has_a_registered_runner():
     assert runners["crawler_frequency_sweep"].__qualname__ == "frequency_sweep"
     assert runners["miniaq_turn"].__qualname__ == "turn"               # its name wins over its base class Trot
     assert runners["bolt_robustness"] is runners["snake_robustness"]   # one runner for the family
-    assert config.validate(config.compose(["experiment=miniaq_turn"])).options is declared["miniaq_turn"]
+    assert config.validate(config.compose(["experiment=miniaq_turn"])).options_cls is declared["miniaq_turn"]
 
 
 def test_an_experiment_without_a_runner_is_one_line_and_old_style_is_refused():

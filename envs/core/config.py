@@ -141,7 +141,7 @@ class Job:
     engine_fallback: str = ""
     hybrid: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
     paper: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
-    options: type = Experiment          # the experiment's declared options class (its runner's key)
+    options_cls: type = Experiment      # the class declaring the experiment's options (its runner's key)
 
     def __getitem__(self, key: str):          # job["run"]: the older dict-style reading
         return getattr(self, key)
@@ -368,7 +368,7 @@ def _check(cfg, c: dict) -> Job:
             warp_engine.check_installed()
     runner_of(exp_cls)          # an experiment declared without a registered runner: exit 2, nothing run
     return Job(robot_cls=cls, robot=_frozen(robot), sweep=Frozen(sweep), run=_frozen(run),
-               experiment=_frozen(exp), engine=engine, engine_fallback=fallback, options=exp_cls, **groups)
+               experiment=_frozen(exp), engine=engine, engine_fallback=fallback, options_cls=exp_cls, **groups)
 
 
 def schema_of_experiment(cfg):

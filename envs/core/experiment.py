@@ -121,7 +121,7 @@ def compute(cfg, out) -> Result:
         note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
-    result = runner_of(v.options)(v, out)
+    result = runner_of(v.options_cls)(v, out)
     if not isinstance(result, Result):
         result = Result(result)
     if v["engine_fallback"]:
