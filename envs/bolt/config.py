@@ -88,7 +88,7 @@ class Params:
     pad_damping: float = param(20.0, "N s/m", ge=0, le=1e4, model=True)
     pad_mass: float = param(0.01, "kg", gt=0, le=0.1, model=True)
     pad_travel: float = param(0.004, "m", gt=0, le=0.05, model=True)
-    # foot, contact, loop closure (scripts/bolt_loop_study.py), boom
+    # foot, contact, loop closure (studies/bolt_loop_study.py), boom
     foot_radius: float = param(0.01, "m", gt=0, le=0.05, model=True)
     mu: float = param(1.0, gt=0, le=5, model=True)
     contact_timeconst: float = param(0.001, "s", gt=0, le=1, model=True)
