@@ -21,6 +21,13 @@ from envs.crawler.robot import Crawler  # noqa: E402,I001
 from envs.snake.robot import Snake  # noqa: E402,I001
 from envs.bolt.robot import Bolt  # noqa: E402,I001
 from envs.miniaq.robot import MiniAQ  # noqa: E402,I001
+# each robot's runner modules, imported for their registrations (@envs.core.experiment.runner("<experiment>"))
+from envs.crawler import experiments as _, feedback as _, slip_pattern as _, time_scaling as _  # noqa: E402,F811,I001
+from envs.snake import experiments as _  # noqa: E402,F811,I001
+from envs.bolt import experiments as _  # noqa: E402,F811,I001
+from envs.miniaq import experiments as _, geometry_map as _  # noqa: E402,F811,I001
+del _
+
 
 def load(robot: str, *, cycles: float = 10.0, controller=None, **overrides):
     """A dm_control Environment of `robot` with config parameters `overrides`.

@@ -2,6 +2,7 @@
 
   gaittwin list                 robots and experiments, one line each, with a measured run time
   gaittwin params ROBOT         every parameter: name, unit, default, allowed range, meaning, provenance
+  gaittwin export RUNDIR        every point the run directory's store holds (results_all.csv, ...)
   gaittwin run [overrides]      scripts/run.py (an experiment; Hydra overrides)
   gaittwin view [...]           scripts/view.py (interactive viewer)
   gaittwin render [...]         scripts/render.py (MP4 video)
@@ -39,10 +40,14 @@ def main(argv=None) -> int:
         return script(argv[0], argv[1:])
     ap = argparse.ArgumentParser(prog="gaittwin", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="command", metavar="{list,params,run,view,render}")
+    sub = ap.add_subparsers(dest="command", metavar="{list,params,export,run,view,render}")
     sub.add_parser("list", help="robots and experiments, one line each, with run-time estimates")
     p = sub.add_parser("params", help="a robot's parameters: unit, default, bounds, meaning, provenance")
     p.add_argument("robot")
+    p = sub.add_parser("export", help="every stored point of a run directory: <file>_all.csv per results file "
+                       "(its results.csv holds only the last run's grid)")
+    p.add_argument("rundir")
+    p.add_argument("--out", help="folder to write into (default: the run directory)")
     for name in SCRIPTS:
         sub.add_parser(name, help=f"scripts/{SCRIPTS[name]} with these arguments", add_help=False)
     args = ap.parse_args(argv)
@@ -56,6 +61,8 @@ def main(argv=None) -> int:
             return 2
         print(params_table(args.robot))
         return 0
+    if args.command == "export":
+        return export(args.rundir, args.out)
     ap.print_help()
     return 2
 
@@ -63,6 +70,30 @@ def main(argv=None) -> int:
 def script(name: str, args) -> int:
     """Run scripts/<name>.py with `args` in this interpreter; its exit code."""
     return subprocess.call([sys.executable, str(ROOT / "scripts" / SCRIPTS[name]), *args])
+
+
+def export(rundir, out=None) -> int:
+    """Write every stored row of each results file of `rundir`'s store (every grid any run asked for,
+    in the order finished) as <stem>_all.csv into `out` (default: the run directory)."""
+    from envs.core.errors import StoreError
+    from envs.core.store import DB_NAME, Store
+
+    run = pathlib.Path(rundir)
+    if not (run / DB_NAME).is_file():
+        print(f"error: {run}: no results store ({DB_NAME}) in this directory", file=sys.stderr)
+        return 2
+    dest = pathlib.Path(out) if out else run
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        with Store(run) as db:
+            for f in db.files():
+                path = dest / f"{pathlib.Path(f).stem}_all.csv"
+                _, rows = db.export(f, None, to=path)
+                print(f"{path}: {len(rows)} rows")
+    except (StoreError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 # ---- list ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """docs/adding_a_robot.md is complete: a two-link toy crawler written from that page alone, in the
 files it names (envs/toy/, models/toy/, configs/robot/toy.yaml, configs/experiment/toy_sweep.yaml,
-one import line in envs/__init__.py), in a copy of the project, runs through scripts/run.py (Hydra
+two import lines in envs/__init__.py), in a copy of the project, runs through scripts/run.py (Hydra
 composes it) healthy, and one point through the batch runner, the dm_control environment, the one
 stepper and the video agree."""
 from __future__ import annotations
@@ -68,7 +68,7 @@ class Params:
     timestep: float = param(1e-3, "s", gt=0, le=1e-2)
 
 
-@experiment("toy_sweep", "envs.toy.experiments.sweep")
+@experiment("toy_sweep")
 class Sweep(Experiment):
     """S and V over the grid in configs/experiment/toy_sweep.yaml."""
 ''',
@@ -122,9 +122,10 @@ class Toy(Robot):
     "envs/toy/experiments.py": '''
 """Toy experiments: runners runner(job, out) -> Result."""
 from envs.core import sweep as sw
-from envs.core.experiment import Result
+from envs.core.experiment import Result, runner
 
 
+@runner("toy_sweep")
 def sweep(job, out) -> Result:
     """The job's grid through the one entry to physics (store, health, error); results.csv is the store's."""
     rows, stats = sw.simulate(job, out)
@@ -177,10 +178,15 @@ def project(tmp_path_factory):
     for path, text in FILES.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(textwrap.dedent(text).lstrip())
-    init = root / "envs" / "__init__.py"                   # "add one import line"
-    line = "from envs.miniaq.robot import MiniAQ  # noqa: E402,I001\n"
-    assert line in init.read_text()
-    init.write_text(init.read_text().replace(line, line + "from envs.toy.robot import Toy  # noqa: E402,I001\n"))
+    init = root / "envs" / "__init__.py"       # "one import line for the robot, one for its experiments"
+    text = init.read_text()
+    for line, new in (("from envs.miniaq.robot import MiniAQ  # noqa: E402,I001\n",
+                       "from envs.toy.robot import Toy  # noqa: E402,I001\n"),
+                      ("from envs.miniaq import experiments as _, geometry_map as _  # noqa: E402,F811,I001\n",
+                       "from envs.toy import experiments as _  # noqa: E402,F811,I001\n")):
+        assert line in text
+        text = text.replace(line, line + new)
+    init.write_text(text)
     return root
 
 

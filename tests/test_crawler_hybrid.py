@@ -293,9 +293,9 @@ def test_twin_within_target_of_hybrid(twin_vs_exact, omega):
 
 
 def test_contact_recipe_study_script(tmp_path):
-    """scripts/crawler_contact_recipe.py (the README's recipe study) on one point."""
+    """studies/crawler_contact_recipe.py (the README's recipe study) on one point."""
     out = tmp_path / "study.json"
-    res = run_script("scripts/crawler_contact_recipe.py", "--recipes", "pair 0.5/50/(0.05, 0.1)", "--cases", "fig4",
+    res = run_script("studies/crawler_contact_recipe.py", "--recipes", "pair 0.5/50/(0.05, 0.1)", "--cases", "fig4",
                      "--dt", "2e-4", "--omegas", "8", "--json", str(out))
     assert res.returncode == 0, res.stderr[-3000:]
     d = json.loads(out.read_text())

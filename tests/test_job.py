@@ -107,3 +107,39 @@ def test_two_key_sweep_summarised_and_plotted_per_point(tmp_path):
     assert sorted(drawn) == ["mujoco, psi_deg=0", "mujoco, psi_deg=40"]
     assert all(len(rows) == 2 for rows in drawn.values())
 
+
+
+# ---- experiments are registered callables (issue #23) ---------------------------------------------
+def test_every_declared_experiment_has_a_registered_runner():
+    """Every experiment schema (configs/experiment/*.yaml names one) resolves to a function registered with
+    @envs.core.experiment.runner: by its declared name, or by its options class (robustness, identify, ...)."""
+    from hydra.core.config_store import ConfigStore
+    from omegaconf import OmegaConf
+
+    import envs  # noqa: F401  (registers the robots and their runners)
+    from envs.core import experiment
+
+    declared = {n[:-5]: OmegaConf.get_type(node.node)
+                for n, node in ConfigStore.instance().repo["experiment_schema"].items()}
+    assert {"crawler_frequency_sweep", "snake_robustness", "bolt_identify", "fidelity_report"} <= set(declared)
+    runners = {n: experiment.runner_of(cls) for n, cls in declared.items()}
+    assert all(callable(f) for f in runners.values())
+    assert runners["crawler_frequency_sweep"].__qualname__ == "frequency_sweep"
+    assert runners["miniaq_turn"].__qualname__ == "turn"               # its name wins over its base class Trot
+    assert runners["bolt_robustness"] is runners["snake_robustness"]   # one runner for the family
+    assert config.validate(config.compose(["experiment=miniaq_turn"])).options_cls is declared["miniaq_turn"]
+
+
+def test_an_experiment_without_a_runner_is_one_line_and_old_style_is_refused():
+    from envs.core import experiment
+
+    orphan = dataclasses.make_dataclass("Orphan", [("name", str, dataclasses.field(default="orphan_sweep"))],
+                                        bases=(config.Experiment,))
+    with pytest.raises(ConfigError, match=r"experiment='orphan_sweep'.*no runner registered"):
+        experiment.runner_of(orphan)
+    with pytest.raises(TypeError, match=r"@envs.core.experiment.runner\('old_sweep'\)"):
+        config.plain_experiment("old_sweep", "envs.crawler.experiments.frequency_sweep")
+    with pytest.raises(TypeError, match=r"@experiment\('old_sweep'\)"):
+        config.experiment("old_sweep", "envs.crawler.experiments.frequency_sweep")
+    with pytest.raises(TypeError, match="two runners"):
+        experiment.runner("crawler_frequency_sweep")(lambda job, out: None)

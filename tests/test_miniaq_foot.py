@@ -81,7 +81,7 @@ def test_pad_support_pattern_over_the_geometry_band(theta1_deg):
 def test_foot_study_script_small(tmp_path):
     """The foot study's CI-sized run (2 cycles, one candidate): a row per engine, the verdict, every number in --json."""
     out = tmp_path / "study.json"
-    res = run_script("scripts/miniaq_foot_study.py", "--cases", "trot", "--candidates", "pad:preload=0.02",
+    res = run_script("studies/miniaq_foot_study.py", "--cases", "trot", "--candidates", "pad:preload=0.02",
                      "--dt", "5e-5", "--cycles", "2", "--set", "theta1_deg=150", "--json", out)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(out.read_text())

@@ -321,7 +321,7 @@ def test_twin_vs_paper_script(tmp_path):
     import json
 
     from tests.util import run_script
-    res = run_script("scripts/miniaq_twin_vs_paper.py", "--cycles", "2", "--json", tmp_path / "c.json")
+    res = run_script("studies/miniaq_twin_vs_paper.py", "--cycles", "2", "--json", tmp_path / "c.json")
     assert res.returncode == 0, res.stderr[-2000:]
     out = json.loads((tmp_path / "c.json").read_text())
     assert set(out) == {"trot", "turn"} and set(out["trot"]) == {"twin", "twin power", "paper", "paper clipped"}

@@ -95,6 +95,23 @@ def test_cli_miniaq_stale_rows_repro(tmp_path):
     assert s["speed"]["trot@2.5Hz"] != first["speed"]["trot@2.5Hz"]
 
 
+def test_results_csv_is_the_runs_grid_and_export_has_every_point(tmp_path, capsys):
+    """Issue #23: a rerun into the same directory with a changed non-swept parameter writes only its own
+    grid, in grid order, to results.csv; the store keeps the first run's points, `gaittwin export` writes all."""
+    args = ["scripts/run.py", "run.cycles=2", "experiment.overlay=null", *FAST, f"hydra.run.dir={tmp_path}"]
+    assert run_script(*args, "sweep.omega=[4,6]").returncode == 0
+    res = run_script(*args, "sweep.omega=[6,4]", "robot.m0=0.4")
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = _csv(tmp_path / "results.csv")
+    assert [(float(r["omega"]), float(r["m0"])) for r in rows] == [(6.0, 0.4), (4.0, 0.4)]
+    from envs.cli import main
+    assert main(["export", str(tmp_path)]) == 0 and "results_all.csv: 4 rows" in capsys.readouterr().out
+    every = {(float(r["omega"]), float(r["m0"])) for r in _csv(tmp_path / "results_all.csv")}
+    assert every == {(4.0, 0.194), (6.0, 0.194), (4.0, 0.4), (6.0, 0.4)}
+    assert _csv(tmp_path / "results.csv") == rows                  # the run's own table is left as it was
+    assert main(["export", str(tmp_path / "none")]) == 2 and "no results store" in capsys.readouterr().err
+
+
 def test_crawler_keys_every_changed_parameter(tmp_path):
     """Crawler rows are keyed by every parameter that differs from its default: robot.m0=0.4 and the
     default m0 are different rows (both kept, m0 shown), never one reused for the other."""
@@ -104,8 +121,8 @@ def test_crawler_keys_every_changed_parameter(tmp_path):
     a, st = simulate_rows(cfg, [dict(omega=4.0, m0=0.4)], tmp_path)
     b, st = simulate_rows(cfg, [dict(omega=4.0)], tmp_path)
     assert st["computed"] == 1 and b[0]["m0"] == 0.194 and b[0]["S"] != a[0]["S"]
-    rows = _csv(tmp_path / "results.csv")
-    assert [float(r["m0"]) for r in rows] == [0.194, 0.4]
+    rows = _csv(tmp_path / "results.csv")          # both points this process asked for, in the order asked
+    assert [float(r["m0"]) for r in rows] == [0.4, 0.194]
     _, st = simulate_rows(cfg, [dict(omega=4.0, m0=0.4)], tmp_path)
     assert st["computed"] == 0
 
@@ -273,7 +290,11 @@ def test_two_concurrent_writers_keep_all_rows(tmp_path):
     for g, (o, _) in zip(grids, outs):
         r = json.loads(o.strip().splitlines()[-1])
         assert r["computed"] == 4 and r["omegas"] == g
-    rows = _csv(tmp_path / "results.csv")
+    rows = _csv(tmp_path / "results.csv")       # a run's table is its own grid: the last one to finish
+    assert sorted(float(r["omega"]) for r in rows) in (sorted(grids[0]), sorted(grids[1]))
+    from envs.cli import export
+    assert export(tmp_path) == 0                   # the store keeps both grids
+    rows = _csv(tmp_path / "results_all.csv")
     assert sorted(float(r["omega"]) for r in rows) == sorted(grids[0] + grids[1])
     assert all(r["error"] == "" and r["S"] != "" for r in rows)
     # either grid rerun finds all its rows

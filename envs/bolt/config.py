@@ -88,7 +88,7 @@ class Params:
     pad_damping: float = param(20.0, "N s/m", ge=0, le=1e4, model=True)
     pad_mass: float = param(0.01, "kg", gt=0, le=0.1, model=True)
     pad_travel: float = param(0.004, "m", gt=0, le=0.05, model=True)
-    # foot, contact, loop closure (scripts/bolt_loop_study.py), boom
+    # foot, contact, loop closure (studies/bolt_loop_study.py), boom
     foot_radius: float = param(0.01, "m", gt=0, le=0.05, model=True)
     mu: float = param(1.0, gt=0, le=5, model=True)
     contact_timeconst: float = param(0.001, "s", gt=0, le=1, model=True)
@@ -104,9 +104,9 @@ class Params:
     timestep: float = param(1e-4, "s", gt=0, le=1e-3)
 
 
-plain_experiment("bolt_foot_path", "envs.bolt.experiments.foot_path")
-plain_experiment("bolt_running", "envs.bolt.experiments.running")
-plain_experiment("bolt_speed_sweep", "envs.bolt.experiments.speed_sweep")
+plain_experiment("bolt_foot_path")
+plain_experiment("bolt_running")
+plain_experiment("bolt_speed_sweep")
 
 
 @option_group("paper", "bolt")
@@ -122,7 +122,7 @@ class PaperOptions:
                                                               "(not in the paper; models/bolt/README.md)")
 
 
-@experiment("bolt_treadmill", "envs.bolt.experiments.treadmill")
+@experiment("bolt_treadmill")
 class Treadmill(Experiment):
     """Sec. 6.1-6.2: the belt speed for in-place running per crank period; the one for 3.2 m/s."""
 

@@ -13,7 +13,7 @@ from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
 from envs.bolt import plots
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, sweep_lists
 
 
 def _twin_engine(job) -> None:
@@ -38,6 +38,7 @@ def _single(job):
 
 
 # ---- bolt_foot_path ------------------------------------------------------------------
+@runner("bolt_foot_path")
 def foot_path(job, out) -> Result:
     """Fig. 5(b): body fixed in the air, slow crank: the twin's foot path in {B} against the
     closed-form kinematics.  summary.json, foot_path.csv, foot_path.png."""
@@ -80,6 +81,7 @@ TIMESERIES = ("t", "x", "y", "y_dot", "theta_1d_deg", "q_1_deg", "q_1_dot", "q_2
               "foot_x_B", "foot_y_B", "power")
 
 
+@runner("bolt_running")
 def running(job, out) -> Result:
     """Figs. 11-14: running from rest on the boom.  summary.json, timeseries.csv, plots."""
     cls, robots, kw = _single(job)
@@ -131,22 +133,19 @@ SWEEP_COLUMNS = ("speed", "stride_time", "crank_period_measured", "duty_factor",
     "limits_ok")
 
 
+@runner("bolt_speed_sweep")
 def speed_sweep(job, out) -> Result:
     """Speed, stride time, peak torque and power per crank rate.  results.csv, speed_sweep.png."""
     job = config.validate(job)
     cls = robot_cls(job)
     kw = run_kw(job)
-    if job.engine == "paper":
+    if job.engine == "paper":                      # the paper's model: this robot's own Engine
         from envs.bolt import paper
         paper.check_supported(robot_params(job))
         opts = paper.check_options(dict(job.paper))
-        robots = [cls(**{**robot_params(job), **combo}) for combo in sw.grid(sweep_lists(job))]
-        for r in robots:
-            paper.check_supported(r.cfg)
-        key = list(dict.fromkeys(list(sweep_lists(job)) + list(cls.columns)))
-        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(kw, opts),
-                                  extra_columns=SWEEP_COLUMNS, progress=job.run.progress,
-                                  retry_failed=kw["retry_failed"])
+        for combo in sw.grid(sweep_lists(job)):
+            paper.check_supported(cls(**{**robot_params(job), **combo}).cfg)
+        rows, stats = sw.simulate(job, out, engine=_paper_engine(kw, opts), extra_columns=SWEEP_COLUMNS)
         stats["engine"] = "paper"
     else:
         rows, stats = sw.simulate(job, out, extra_columns=SWEEP_COLUMNS)
@@ -243,6 +242,7 @@ def in_place_belt_speed(cls, params: dict, crank_period: float, kw: dict, *, tol
     return out, hist
 
 
+@runner("bolt_treadmill")
 def treadmill(job, out) -> Result:
     """Sec. 6.1-6.2: the leg free in x and y on the framing over a treadmill belt; for each crank
     period the belt speed that keeps it running in place.  results.csv, summary.json,

@@ -54,11 +54,11 @@ class RunParams:
 
 @dataclasses.dataclass
 class Experiment:
-    """What every experiment declares: its name (the output folder) and its runner; `warp`: why it
-    cannot run on MuJoCo Warp ("": it can), so that engine=warp falls back to the C engine."""
+    """What every experiment declares: its name (the output folder; its runner is the function registered
+    under the declared name, `envs.core.experiment.runner`); `warp`: why it cannot run on MuJoCo Warp
+    ("": it can), so that engine=warp falls back to the C engine."""
 
     name: str = param("", note="letters, digits, '_' and '-'")
-    runner: str = param("")
     warp: ClassVar[str] = ""
 
 
@@ -141,33 +141,59 @@ class Job:
     engine_fallback: str = ""
     hybrid: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
     paper: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
+    options_cls: type = Experiment      # the class declaring the experiment's options (its runner's key)
 
     def __getitem__(self, key: str):          # job["run"]: the older dict-style reading
         return getattr(self, key)
 
 
-def experiment(name, runner: str | None = None):
-    """Register an experiment's options as `experiment_schema/<name>`:
-    `@experiment("<name>", "<module.runner>")` on a class deriving from Experiment (made a dataclass
-    here, with that name and runner as its defaults), or bare `@experiment` on a dataclass that
-    sets `name` and `runner` itself."""
+def experiment(name, *runner_path):
+    """Register an experiment's options as `experiment_schema/<name>`: `@experiment("<name>")` on a
+    class deriving from Experiment (made a dataclass here, with that name as its default), or bare
+    `@experiment` on a dataclass that sets `name` itself.  Its runner is registered on the function
+    (`@envs.core.experiment.runner("<name>")`), never named by a path."""
+    if runner_path:
+        raise TypeError(_OLD_STYLE.format(name=name, path=runner_path[0]))
     if isinstance(name, type):
-        schema.store("experiment_schema", schema.fields(name)["name"].default, name)
+        declared = schema.fields(name)
+        if "runner" in declared:
+            raise TypeError(_OLD_STYLE.format(name=declared["name"].default, path=declared["runner"].default))
+        schema.store("experiment_schema", declared["name"].default, name)
         return name
 
     def register(cls):
-        cls.__annotations__ = {"name": "str", "runner": "str", **cls.__dict__.get("__annotations__", {})}
-        cls.name, cls.runner = name, runner
+        cls.__annotations__ = {"name": "str", **cls.__dict__.get("__annotations__", {})}
+        cls.name = name
         return experiment(dataclasses.dataclass(cls))
     return register
 
 
-def plain_experiment(name: str, runner: str):
+def plain_experiment(name: str, *runner_path):
     """Register an experiment that has no options of its own (its grid is in its YAML)."""
+    if runner_path:
+        raise TypeError(_OLD_STYLE.format(name=name, path=runner_path[0]))
     return experiment(dataclasses.make_dataclass(
-        "".join(w.title() for w in name.split("_")),
-        [("name", str, dataclasses.field(default=name)), ("runner", str, dataclasses.field(default=runner))],
+        "".join(w.title() for w in name.split("_")), [("name", str, dataclasses.field(default=name))],
         bases=(Experiment,)))
+
+
+RUNNERS: dict = {}     # experiment name, or options class (a family) -> runner(job, out): experiment.runner
+
+
+def runner_of(options: type):
+    """The runner of an experiment's options class: the function registered under its declared name, else
+    under the class or its nearest registered base class (`envs.core.experiment.runner`); else ConfigError."""
+    name = schema.fields(options)["name"].default
+    for key in (name, *options.__mro__):
+        if key in RUNNERS:
+            return RUNNERS[key]
+    raise ConfigError("experiment", name, f"an experiment whose runner is registered with "
+                      f"@envs.core.experiment.runner({name!r})", "no runner registered for it")
+
+
+_OLD_STYLE = ("experiment {name}: a runner is no longer named by a path ({path!r}): declare the options with "
+              "@experiment({name!r}) and put @envs.core.experiment.runner({name!r}) on the function "
+              "(docs/adding_a_robot.md)")
 
 
 # ---- composition -----------------------------------------------------------------------------
@@ -340,8 +366,9 @@ def _check(cfg, c: dict) -> Job:
             engine = "mujoco"
         else:
             warp_engine.check_installed()
+    runner_of(exp_cls)          # an experiment declared without a registered runner: exit 2, nothing run
     return Job(robot_cls=cls, robot=_frozen(robot), sweep=Frozen(sweep), run=_frozen(run),
-               experiment=_frozen(exp), engine=engine, engine_fallback=fallback, **groups)
+               experiment=_frozen(exp), engine=engine, engine_fallback=fallback, options_cls=exp_cls, **groups)
 
 
 def schema_of_experiment(cfg):

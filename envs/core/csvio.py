@@ -1,9 +1,10 @@
 """The results files' one CSV format: exact floats (repr), True/False, '' for missing; written
-atomically (tmp, fsync, rename)."""
+atomically (tmp, fsync, rename); and strict JSON (summary.json: NaN and infinities as null)."""
 from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import pathlib
 
@@ -63,3 +64,39 @@ def read_csv(path) -> list[dict]:
     """Rows of a CSV with numeric cells as floats and True/False as bools."""
     with open(path, newline="") as f:
         return [{k: parse(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+# ---- JSON --------------------------------------------------------------------------------
+def write_json(path, obj) -> None:
+    """Write strict JSON atomically; NaN and infinities become null."""
+    path = pathlib.Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(finite(obj), indent=2, default=_strict_default, allow_nan=False) + "\n")
+    tmp.replace(path)
+
+
+def finite(obj):
+    """obj with every non-finite float replaced by None (numpy values as Python values)."""
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return finite(obj.tolist())
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, (np.floating, np.integer)):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def _strict_default(o):
+    if isinstance(o, (np.floating, np.integer)):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, np.bool_):
+        return bool(o)
+    raise TypeError(type(o))

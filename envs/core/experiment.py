@@ -1,6 +1,6 @@
 """What every experiment runner shares: `runner(job, out) -> Result` (or a bare summary dict), where
-`job` is the config checked once (`envs.core.config.Job`: frozen, typed), named by `experiment.runner`
-in its declared options (envs/<robot>/config.py), and the one shell that runs it (`compute`): the
+`job` is the config checked once (`envs.core.config.Job`: frozen, typed), registered with `@runner("<name>")`
+for the experiment declared in envs/<robot>/config.py, and the one shell that runs it (`compute`): the
 config is checked first, the runner computes, and the shell writes what it returns -- its tables
 (CSV), its plots (PNG, drawn by the robot's plot functions) and `summary.json`.  Sweeps keep
 `results.csv` in the resumable store (envs/core/store.py), which writes it as points finish.
@@ -16,6 +16,7 @@ import sys
 from typing import Callable
 
 from envs.core import config
+from envs.core.config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/config.py)
 
 
 @dataclasses.dataclass
@@ -52,8 +53,7 @@ class Result:
         return list(t) if isinstance(t, dict) else list(t[0])
 
     def write(self, out) -> None:
-        from envs.core.csvio import write_csv
-        from envs.core.sweep import write_json
+        from envs.core.csvio import write_csv, write_json
         for name, table in self.tables.items():
             if name.endswith(".json"):
                 write_json(out / name, table)
@@ -112,13 +112,16 @@ def compute(cfg, out) -> Result:
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
+    from envs.core.rundir import new_run
+
     v = config.validate(cfg)
     out = pathlib.Path(out)
+    new_run(out)                    # the run's results files: the points this run asks for
     if v["engine_fallback"]:        # engine=warp asked for what MuJoCo Warp cannot run: said, then the C engine
         note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
-    result = runner_of(v)(v, out)
+    result = runner_of(v.options_cls)(v, out)
     if not isinstance(result, Result):
         result = Result(result)
     if v["engine_fallback"]:
@@ -128,17 +131,19 @@ def compute(cfg, out) -> Result:
     return result
 
 
-def runner_of(job) -> Callable:
-    """The experiment's runner, `runner(job, out) -> Result`: the callable its declaration names
-    (`@experiment("<name>", "<module>.<function>")`, imported when first run)."""
-    import importlib
-
-    path = job.experiment["runner"]
-    module, _, name = path.rpartition(".")
-    fn = getattr(importlib.import_module(module), name, None) if module else None
-    if not callable(fn):
-        raise TypeError(f"experiment {job.experiment['name']}: runner {path!r} is not a function")
-    return fn
+def runner(of):
+    """Register `fn(job, out) -> Result` as the runner of experiment `of`: its declared name
+    (`@runner("crawler_frequency_sweep")`), or an options class, for every experiment declared with it
+    or a subclass of it (`@runner(Robustness)`: each <robot>_robustness).  The module is imported with
+    its robot (envs/__init__.py imports each robot's runner modules); `config.runner_of` finds it."""
+    def register(fn):
+        old = RUNNERS.get(of)
+        if old is not None and (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
+            raise TypeError(f"experiment {of}: two runners, {old.__module__}.{old.__qualname__} and "
+                            f"{fn.__module__}.{fn.__qualname__}")
+        RUNNERS[of] = fn
+        return fn
+    return register
 
 
 def run(cfg, out) -> dict:

@@ -52,6 +52,7 @@ from envs.core.errors import ConfigError
 from envs.core import identify_stats as ist
 from envs.core.identify_stats import MAX_NONLINEARITY
 from envs.core.schema import param
+from envs.core.experiment import runner
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
 LS_TOL = 1e-4                 # least_squares ftol, xtol: a relative change 100x below the 1 % identifiability level
@@ -62,7 +63,6 @@ FAILED_COST = 1e6             # a candidate whose simulation failed
 class Identify(config.Experiment):
     """What every <robot>_identify declares (a robot's subclass sets its name and default params)."""
 
-    runner: str = "envs.core.identify.identify"
     data: str = param("", note="path of a trajectory.csv; its sidecar trajectory.json beside it")
     params: Any = dataclasses.field(default_factory=list)       # declared robot parameters to fit
     bounds: Dict[str, Any] = dataclasses.field(default_factory=dict)   # name: [lo, hi] (config units)
@@ -314,6 +314,7 @@ def local_stage(p: Problem, x0, opts):
     return res.x * ref, res
 
 
+@runner(Identify)
 def identify(cfg, out):
     """The runner of every <robot>_identify (module docstring)."""
     from functools import partial

@@ -40,9 +40,9 @@ class Mutation:
 
 def registry() -> dict:
     """name -> Mutation of every robot package's `mutations.py`."""
-    import envs
+    from envs.core.robot import REGISTRY     # every robot: envs/__init__.py imports them before any envs.core module
     out = {}
-    for robot in envs.ROBOTS:
+    for robot in REGISTRY:
         try:
             mod = importlib.import_module(f"envs.{robot}.mutations")
         except ModuleNotFoundError as e:
@@ -80,9 +80,8 @@ def controls_edit(edit: Callable) -> Callable[[type], dict]:
 @contextlib.contextmanager
 def applied(m: Mutation):
     """The robot class patched by `m` inside the block; the model cache emptied on entry and exit."""
-    import envs
     from envs.core import robot as core_robot
-    cls = envs.robot_class(m.robot)
+    cls = core_robot.robot_class(m.robot)
     new = m.patch(cls)
     saved = {k: cls.__dict__[k] for k in new if k in cls.__dict__}
     core_robot._MODEL_CACHE.clear()

@@ -28,6 +28,7 @@ import time
 from omegaconf import OmegaConf
 
 from envs.core.config import Experiment, experiment
+from envs.core.experiment import runner
 from envs.core.schema import param
 
 from envs.core.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_ONLY, JUDGED, KINDS,  # noqa: F401
@@ -334,11 +335,11 @@ def cells_match(a: str, b: str, rel=REL_TOL, abs_=ABS_TOL) -> bool:
 @dataclasses.dataclass
 class FidelityReport(Experiment):
     name: str = "fidelity_report"
-    runner: str = "envs.core.report.runner"
     reduced: bool = param(False, note="true: CI's reduced grids")
 
 
-def runner(job, out) -> dict:
+@runner("fidelity_report")
+def fidelity_report(job, out) -> dict:
     """The report into the run directory (experiment.reduced: the CI grids)."""
     reduced = bool(job.experiment.reduced)
     out = pathlib.Path(out)

@@ -124,7 +124,7 @@ class Robot:
     n_aux: ClassVar[int] = 0               # values `feedback` returns per step, recorded with each sample (Run.aux)
     model_dir: ClassVar[pathlib.Path | None] = None   # default: models/<name>/
     # the interactive viewer (envs/core/viewer.py): a larger step validated against the reference
-    # (gait speed within 5 %, scripts/viewer_timestep_study.py, the model's README), and the gait
+    # (gait speed within 5 %, studies/viewer_timestep_study.py, the model's README), and the gait
     # parameter its page up / down keys step: (name, step)
     viewer_timestep: ClassVar[float | None] = None
     gait_parameter: ClassVar[tuple | None] = None

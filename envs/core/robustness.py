@@ -52,6 +52,7 @@ from envs.core import sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.schema import param
 from envs.core.sensitivity import METHOD, add_derived, analyse
+from envs.core.experiment import runner
 
 DISTS = ("uniform", "normal")
 SIDES = ("both", "up", "down")
@@ -64,7 +65,6 @@ TRUNCATE_SD = 3.0            # normal draws are truncated at +-3 sd
 class Robustness(config.Experiment):
     """What every <robot>_robustness declares; a robot's subclass sets name, spread and merit."""
 
-    runner: str = "envs.core.robustness.robustness"
     n: int = param(32, "worlds", ge=1, le=10_000_000, note="randomised worlds; world 0 (nominal) runs in addition")
     seed: int = param(0, ge=0, le=2**31 - 1)
     spread: Dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -262,6 +262,7 @@ def worlds(job):
     return robots, meta, key, names, X, dists, merit, opts
 
 
+@runner(Robustness)
 def robustness(job, out):
     """The runner of every <robot>_robustness experiment (module docstring): the worlds go to the
     store (results.csv) as they finish; the Result holds sensitivity.csv, robustness.png, the summary."""

@@ -49,6 +49,13 @@ def _resolved(argv, key: str) -> str:
 
     from envs.core.config import CONFIG_DIR
 
+    given = _given(argv, key)
+    if given is not None and "$" not in given:      # a literal directory: what Hydra uses, nothing to compose
+        from envs.core.overrides import parse
+        with contextlib.suppress(Exception):
+            value = parse([f"{key}={given}"])[0].value()
+            if isinstance(value, str):
+                return value
     overrides = [a for a in argv if not a.startswith("-")]
     try:
         if key == "hydra.sweep.dir":               # a multirun: its first job (comma lists are not values)
@@ -213,3 +220,21 @@ def aside(path) -> pathlib.Path:
         if not p.exists():
             return p
     raise RunDirError(f"{path}: no free name to move it aside")
+
+
+# ---- the run's own points ---------------------------------------------------------------------
+_ASKED: dict = {}          # (run dir, results file) -> the key values of every point this run asked for
+
+
+def new_run(out) -> None:
+    """Start a run into `out` (experiment.compute): its results files export only the points it asks for
+    from here on, in the order asked (a runner calling sweep.run_rows several times keeps every call's
+    points); the store keeps the rows of earlier runs (`gaittwin export RUNDIR`)."""
+    out = str(pathlib.Path(out).resolve())
+    for k in [k for k in _ASKED if k[0] == out]:
+        del _ASKED[k]
+
+
+def asked(out, file: str) -> list:
+    """The points this run has asked for in out/file (key-value dicts, in order): a list to extend."""
+    return _ASKED.setdefault((str(pathlib.Path(out).resolve()), file), [])

@@ -3,10 +3,11 @@
 A sweep's rows live in `<run dir>/results.sqlite` (SQLite from the standard library), one
 transaction per finished point; `results.csv` (and any other results file of the run, e.g.
 `results_hybrid.csv`) is an *export* of the database, rewritten atomically (temporary file,
-fsync, rename) in grid order.  Kills at any instruction, concurrent writers and damaged
-files are therefore handled by the database, not by CSV repair: a killed sweep loses at most
-the points still running, a results.csv cut or edited by hand is simply rewritten, and two
-processes writing different grids into one run directory both keep all their rows.
+fsync, rename) of the run's own grid, in grid order.  Kills at any instruction, concurrent
+writers and damaged files are therefore handled by the database, not by CSV repair: a killed
+sweep loses at most the points still running, a results.csv cut or edited by hand is simply
+rewritten, and two processes writing different grids into one run directory both keep all
+their rows in the store (`gaittwin export RUNDIR` writes every stored row: results_all.csv).
 
 Identity
 --------
@@ -60,12 +61,10 @@ parameter that differs from its default) re-keys the stored rows over the union 
 
 Journal mode and concurrency
 ----------------------------
-Cluster jobs (SLURM, Ray) often write to network filesystems, where SQLite's WAL mode is unsafe
-(it needs shared memory between the writers).  The store uses the rollback journal (`journal_mode=
-DELETE`, `synchronous=FULL`) and POSIX locks, with a busy timeout: concurrent writers wait for each
-other.  Each finished point is one `BEGIN IMMEDIATE ... COMMIT` transaction, made by a background
-thread (Committer) so the simulation never waits for fsyncs; a killed process loses only the
-points still running or queued.
+SQLite's WAL mode is unsafe on the network filesystems of cluster jobs (SLURM, Ray): the store uses
+the rollback journal (`journal_mode=DELETE`, `synchronous=FULL`) and POSIX locks with a busy timeout
+(concurrent writers wait for each other).  Each finished point is one `BEGIN IMMEDIATE ... COMMIT`,
+made by a background thread (Committer); a killed process loses only the points running or queued.
 
 Damage
 ------
@@ -249,7 +248,7 @@ class Store:
 
     # ---- results files -------------------------------------------------------------------
     def has_file(self, file: str) -> bool:
-        return self.con.execute("SELECT 1 FROM results_files WHERE file=?", (file,)).fetchone() is not None
+        return file in self.files()
     def open_file(self, file: str, key_columns: list, columns: list) -> tuple[list, list]:
         """Register a results file (or widen its key columns); returns (key columns, header)."""
         with self.transaction() as con:
@@ -313,10 +312,13 @@ class Store:
                         (file, key, identity, ident, raw, error, time.time(), _digest(ident, raw, error)))
 
     # ---- export ----------------------------------------------------------------------------
-    def export(self, file: str, first_keys=()) -> tuple[list, list]:
-        """Write out/<file> from the database, atomically: the rows of `first_keys` in that order,
-        then any other rows of the file (other grids) in the order they were finished.
-        Returns (header, [(key, row as a dict of header columns)] in file order)."""
+    def files(self) -> list:
+        return [r[0] for r in self.con.execute("SELECT file FROM results_files ORDER BY file")]
+
+    def export(self, file: str, keys=None, to=None) -> tuple[list, list]:
+        """Write `to` (default out/<file>) atomically: the stored rows of `keys` in that order (a run's grid;
+        other grids' rows stay in the store), or, keys None, every stored row in the order finished
+        (`gaittwin export`).  Returns (header, [(key, row as a dict of header columns)] in file order)."""
         with self._read() as con:
             header = self.header(file)
             stored = {}
@@ -325,19 +327,17 @@ class Store:
                 if digest != _digest(ident, raw, error):
                     continue            # damaged: not exported (it is recomputed on the next run)
                 stored[key] = json.loads(raw)
-        order = list(dict.fromkeys(k for k in first_keys if k in stored))
-        order += [k for k in stored if k not in set(order)]
+        order = list(stored) if keys is None else list(dict.fromkeys(k for k in keys if k in stored))
         rows = [(k, {c: stored[k].get(c) for c in header}) for k in order]
-        write_csv(self.dir / file, header, [r for _, r in rows])
+        write_csv(to or self.dir / file, header, [r for _, r in rows])
         return header, rows
 
 
 class Committer:
-    """Commits finished points in a background thread, each in its own transaction, so that the
-    simulation never waits for the disk (a commit is a few fsyncs: milliseconds, more on network
-    filesystems).  put() only queues; an error in the thread is raised by the next put() or by
-    close(), which waits until every queued point is committed.  A killed process loses the
-    points still queued, like the points still running."""
+    """Commits finished points in a background thread, each in its own transaction (a few fsyncs),
+    so that the simulation never waits for the disk.  put() only queues; an error in the thread is
+    raised by the next put() or by close(), which waits until every queued point is committed.  A
+    killed process loses the points still queued, like the points still running."""
 
     def __init__(self, run_dir, file: str, export_keys=(), export_every: float = 30.0, key_columns=None):
         self.dir, self.file, self.keys, self.every = run_dir, file, list(export_keys), export_every

@@ -4,10 +4,10 @@ A sweep is `sweep.<name>: [values]` in the config: the cartesian product of all 
 each value overriding the robot parameter of the same config name.  `run_rows` is the
 shared loop: every finished point is committed to the run directory's store
 (`results.sqlite`, envs/core/store.py) in its own transaction, and `results.csv` is exported
-from it in grid order.  A rerun reuses a stored row only when the point's identity (all
-robot parameters, the run settings that change results, the model files and the MuJoCo
-version) matches, and recomputes anything else; its stats say how many rows were reused
-and why the others were not.
+from it: the points this run asked for, in grid order (`rundir.new_run`; the store keeps the others).
+A rerun reuses a stored row only when the point's identity (all robot parameters, the run
+settings that change results, the model files and the MuJoCo version) matches, and
+recomputes anything else; its stats say how many rows were reused and why the others were not.
 
 Every row of an experiment has the same, declared columns: the key columns, the robot's
 declared `metrics`, its health columns (`max_penetration`, `max_loop_gap` for robots with
@@ -18,16 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import math
 import pathlib
 import time
 from typing import Callable
 
-import numpy as np
-
 from envs.core import energy, rundir, store as st
-from envs.core.csvio import read_csv, write_csv  # noqa: F401  (sw.read_csv / sw.write_csv)
+from envs.core.csvio import finite, read_csv, write_csv, write_json  # noqa: F401  (sw.write_json, ...)
 from envs.core.errors import ConfigError
 
 EXPORT_EVERY_S = 30.0      # results.csv is also rewritten this often while a sweep runs
@@ -151,16 +148,28 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
                     filename=filename, progress=progress, retry_failed=retry_failed)
 
 
-def simulate(job, out: pathlib.Path, *, extra_columns=(), filename="results.csv") -> tuple[list, dict]:
-    """The one way from a checked config (`envs.core.config.Job`) to physics on the batch path: the
-    job's grid (base robot parameters x every sweep list) with its engine (mujoco, warp), run settings
-    and launcher, through the run directory's resumable store; every row carries the health columns
-    and `error`.  Returns (rows in grid order, stats)."""
+def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta=None, extra_columns=(),
+             filename="results.csv", progress=None) -> tuple[list, dict]:
+    """The one way from a checked config (`envs.core.config.Job`) to physics: `points` (config-parameter
+    dicts; default the job's grid: base robot parameters x every sweep list) on `engine` (default the
+    job's; a batch engine's name, mujoco or warp, runs with the job's run settings and launcher; an
+    `Engine` is a robot's own reference model, e.g. the crawler's exact hybrid model), through the run
+    directory's resumable store; every row carries the health columns and `error`.  key: the columns
+    that address a row (default: the sweep's keys and the robot's `columns`); meta: per-point extra
+    key columns.  Returns (rows in point order, stats)."""
     from envs.core.experiment import launch_kw, run_kw
 
-    return run_sweep(job.robot_cls, dict(job.robot), {k: list(v) for k, v in job.sweep.items()}, out,
-                     run_kw=run_kw(job), launch=launch_kw(job), extra_columns=extra_columns, filename=filename,
-                     progress=job.run.progress)
+    cls, kw = job.robot_cls, run_kw(job)
+    if points is None:
+        points = [{**job.robot, **combo} for combo in grid({k: list(v) for k, v in job.sweep.items()})]
+    robots = [cls(**pt) for pt in points]                  # validation: ConfigError, nothing written
+    if key is None:
+        key = list(dict.fromkeys(list(job.sweep) + list(cls.columns)))
+    engine = job.engine if engine is None else engine
+    if isinstance(engine, str):
+        engine = engine_for(engine, kw, **launch_kw(job))
+    return run_rows(robots, out, key=key, engine=engine, meta=meta, extra_columns=extra_columns, filename=filename,
+                    progress=job.run.progress if progress is None else progress, retry_failed=kw["retry_failed"])
 
 
 def columns_of(robot_cls, key, extra_columns=(), engine_metrics=(), metrics=None) -> list:
@@ -217,6 +226,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             res_path.replace(moved)
         K, _ = db.open_file(filename, key, header)
         keys = [st.key_of(kr, K) for kr in keyrows]
+        asked = rundir.asked(out, filename)
+        asked.extend(keyrows)            # results.csv: this run's points (every call's), in the order asked
         stored = db.rows(filename)
         todo, reasons, seen = [], {}, {}
         for i, k in enumerate(keys):
@@ -245,7 +256,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
 
         t0 = time.perf_counter()
         bar = _bar(len(todo), f"{engine.name}: {filename}") if progress and todo else None
-        committer = st.Committer(out, filename, keys, EXPORT_EVERY_S, key_columns=K) if todo else None
+        committer = st.Committer(out, filename, [st.key_of(kr, K) for kr in asked], EXPORT_EVERY_S,
+                                 key_columns=K) if todo else None
 
         def add(j, values, error=None):
             i = todo[j]
@@ -275,7 +287,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 K_now = db.key_columns(filename)
                 if K_now != K:       # another writer widened the key columns meanwhile: re-address
                     keys = [st.key_of(kr, K_now) for kr in keyrows]
-                file_header, exported = db.export(filename, keys)
+                file_header, exported = db.export(filename, [st.key_of(kr, K_now) for kr in asked])
         wall = time.perf_counter() - t0
     by_key = dict(exported)
     ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order
@@ -348,39 +360,3 @@ def _bar(n, label="points"):
     """A progress bar of n points, labelled by the engine and the results file it fills."""
     from tqdm import tqdm
     return tqdm(total=n, desc=label, unit="pt", dynamic_ncols=True)
-
-
-# ---- JSON --------------------------------------------------------------------------------
-def write_json(path, obj) -> None:
-    """Write strict JSON atomically; NaN and infinities become null."""
-    path = pathlib.Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(finite(obj), indent=2, default=_json_default, allow_nan=False) + "\n")
-    tmp.replace(path)
-
-
-def finite(obj):
-    """obj with every non-finite float replaced by None (numpy values as Python values)."""
-    if isinstance(obj, dict):
-        return {k: finite(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [finite(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return finite(obj.tolist())
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, (np.floating, np.integer)):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
-def _json_default(o):
-    if isinstance(o, (np.floating, np.integer)):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    if isinstance(o, np.bool_):
-        return bool(o)
-    raise TypeError(type(o))

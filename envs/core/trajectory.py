@@ -33,6 +33,7 @@ import numpy as np
 from envs.core import config
 from envs.core.errors import ConfigError
 from envs.core.schema import param
+from envs.core.experiment import runner
 
 MIN_SAMPLES_PER_CYCLE = 20      # sparser data cannot resolve the gait's harmonics (refused)
 KINDS = ("value", "flag")       # flag: 0/1 (contact); not fitted by default (not differentiable)
@@ -184,7 +185,6 @@ def read(path, robot) -> Data:
 class TrajectoryOptions(config.Experiment):
     """What every <robot>_trajectory declares (a robot's subclass sets its name)."""
 
-    runner: str = "envs.core.trajectory.trajectory_experiment"
     cycles: int = param(3, "periods", ge=1, le=100000, note="periods of data written")
     channels: Any = dataclasses.field(default_factory=list)     # [] : every declared channel
     noise_rel: float = param(0.0, ge=0, le=1, note="synthetic noise: sd = noise_rel x each value channel's std")
@@ -199,6 +199,7 @@ def noisy(values: dict, chans: dict, noise_rel: float, rng) -> dict:
                 else v) for n, v in values.items()}
 
 
+@runner(TrajectoryOptions)
 def trajectory_experiment(cfg, out):
     """The runner of every <robot>_trajectory: the twin's trajectory at robot.* as trajectory.csv +
     trajectory.json (optionally synthetic data: noise and a time offset, said in the sidecar)."""

@@ -69,7 +69,7 @@ class Params:
     kp: float = param(400.0, "N m/rad", gt=0, le=1e6, model=True)
     kv: float = param(1.2, "N m s/rad", ge=0, le=1e4, model=True)
     # foot-floor contact: one explicit MuJoCo <pair> per foot (models/crawler/scene.xml), chosen by the
-    # measured study in models/crawler/README.md ("Contact recipe", scripts/crawler_contact_recipe.py)
+    # measured study in models/crawler/README.md ("Contact recipe", studies/crawler_contact_recipe.py)
     contact_timeconst: float = param(5e-4, "s", gt=0, le=1, model=True,
                                      note="normal solref[0] of the foot-floor pairs; MuJoCo uses max(this, 2 dt)")
     contact_dampratio: float = param(1.0, gt=0, le=100, model=True, note="normal solref[1]")
@@ -84,23 +84,23 @@ class Params:
 ENGINES = ("mujoco", "hybrid")
 
 
-@experiment("crawler_frequency_sweep", "envs.crawler.experiments.frequency_sweep")
+@experiment("crawler_frequency_sweep")
 class FrequencySweep(Experiment):
     """Fig. 4: S and V vs omega."""
 
     overlay: Optional[str] = param("hybrid", choices=ENGINES, note="also run this engine and draw its curve")
 
 
-@experiment("crawler_twin_vs_hybrid", "envs.crawler.experiments.twin_vs_hybrid")
+@experiment("crawler_twin_vs_hybrid")
 class TwinVsHybrid(Experiment):
     tol_abs_mm: float = param(1.5, "mm", ge=0, le=1e3, note="issue #13 target: max(1.5 mm, 3 %)")
     tol_rel: float = param(0.03, ge=0, le=1)
 
 
-plain_experiment("crawler_psi_omega_map", "envs.crawler.experiments.psi_omega_map")
+plain_experiment("crawler_psi_omega_map")
 
 
-@experiment("crawler_slip_pattern", "envs.crawler.slip_pattern.slip_pattern")
+@experiment("crawler_slip_pattern")
 class SlipPattern(Experiment):
     """Fig. 5: per foot, the fraction of the steady cycle in stick, slip forward and slip backward."""
 
@@ -111,7 +111,7 @@ class SlipPattern(Experiment):
     samples_per_cycle: int = param(1000, ge=200, le=100000, note="at least; a divisor of the steps per cycle")
 
 
-@experiment("crawler_direction_reversal", "envs.crawler.experiments.direction_reversal")
+@experiment("crawler_direction_reversal")
 class DirectionReversal(Experiment):
     """Fig. 7: (a) S vs omega at fixed parameters, (b) S vs phi0 at fixed parameters."""
 
@@ -123,7 +123,7 @@ class DirectionReversal(Experiment):
         phi0_deg=[100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150]))
 
 
-@experiment("crawler_friction_robustness", "envs.crawler.experiments.friction_robustness")
+@experiment("crawler_friction_robustness")
 class FrictionRobustness(Experiment):
     """Figs. 8/9, eqs. 6-7: S over the friction uncertainty set (envs/crawler/friction.py)."""
 
@@ -133,7 +133,7 @@ class FrictionRobustness(Experiment):
                           note="ratio: mu1/mu2 in {1 + eps k}, mu1 mu2 = mu^2 (captions); eq7: mu_i grid")
 
 
-@experiment("crawler_mass_distribution", "envs.crawler.experiments.mass_distribution")
+@experiment("crawler_mass_distribution")
 class MassDistribution(Experiment):
     """Figs. 11/12."""
 
@@ -141,7 +141,7 @@ class MassDistribution(Experiment):
     m1_over_m2: List[float] = param([0.5, 0.67, 1.0, 1.5, 2.0])
 
 
-@experiment("crawler_time_scaling", "envs.crawler.time_scaling.time_scaling")
+@experiment("crawler_time_scaling")
 class TimeScaling(Experiment):
     """Sec. VII / Fig. 10: Bayesian optimisation of the time-scaled inputs (eq. 8)."""
 
@@ -158,7 +158,7 @@ class TimeScaling(Experiment):
     fig10_omega: float = param(3.2, "rad/s", gt=0, le=200, note="the omega drawn in Fig. 10")
 
 
-@experiment("crawler_feedback", "envs.crawler.feedback.feedback")
+@experiment("crawler_feedback")
 class Feedback(Experiment):
     """Sec. VIII: the eq. 19 feedback law at one omega."""
 

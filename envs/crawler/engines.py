@@ -1,7 +1,8 @@
 """The crawler's engines for every experiment: `engine=mujoco` (the MuJoCo twin, native batch
 runner) or `engine=hybrid` (the paper's exact hybrid model, envs/crawler/hybrid.py, points in a
-process pool), through the one resumable loop (envs/core/sweep.run_rows): the same results.csv
-columns either way.
+process pool as a `envs.core.sweep.Engine`), both through the one entry to physics
+(`envs.core.sweep.simulate`): the same results.csv columns either way.  `simulate_rows` adds only
+the crawler's row keys (every parameter that varies or differs from its default) and engine choice.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core import config, sweep as sw
-from envs.core.experiment import launch_kw, options, robot_params, run_kw, sweep_lists
+from envs.core.experiment import options, robot_params, run_kw, sweep_lists
 from envs.crawler.robot import Crawler
 
 EXTRA = ("S", "V", "steady")
@@ -18,7 +19,7 @@ EXTRA = ("S", "V", "steady")
 # ---- engine dispatch ----------------------------------------------------------------
 def engine_of(job) -> str:
     """The configured engine, checked against the robot's (Crawler.engines)."""
-    return config.validate(job)["engine"]
+    return config.validate(job).engine
 
 
 def hybrid_kw(job) -> dict:
@@ -57,28 +58,25 @@ def hybrid_penetration(run) -> float:
 
 
 def simulate_rows(job, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
-    """Simulate `points` (config-parameter dicts) with the configured engine, through the
-    shared resumable loop (envs.core.sweep.run_rows: the run directory's store, results.csv export).
+    """Simulate `points` (config-parameter dicts) with the configured engine (or `engine`) through the
+    one entry to physics (envs.core.sweep.simulate: the run directory's store, results.csv export).
 
     meta: per-point dicts of extra columns (e.g. mass ratios) written and used as keys.
     Returns (rows in point order, stats).  Rows of both engines have the same columns.
     """
-    engine = engine or engine_of(job)
+    job = config.validate(job)
+    engine = engine or job.engine
     meta = meta or [{} for _ in points]
     full = [{**m, **p} for p, m in zip(points, meta)]
-    robots = [Crawler(**p) for p in points]                 # validation first: nothing written on error
     allk = list(dict.fromkeys([k for f in full for k in f]))
     metak = {k for m in meta for k in m}
     varied = [k for k in allk if k in metak or len({repr(f.get(k)) for f in full}) > 1
               or any(f.get(k) != Crawler.defaults.get(k) for f in full)]
     key = list(dict.fromkeys(varied + list(Crawler.columns)))
-    kw = run_kw(job)
-    launch = launch_kw(job)      # run.launcher=ray fans out MuJoCo points; the hybrid engine runs here
-    eng = (sw.batch_engine(sw.batch_kw(kw, engine), **launch) if engine in sw.BATCH_ENGINES
-           else _hybrid_engine(job, kw))
-    progress = job.run.get("progress", False) if progress is None else progress
-    rows, stats = sw.run_rows(robots, out, key=key, engine=eng, meta=meta, extra_columns=EXTRA,
-                              filename=filename, progress=progress, retry_failed=kw["retry_failed"])
+    # run.launcher=ray fans out MuJoCo points; the hybrid engine runs here
+    eng = engine if engine in sw.BATCH_ENGINES else _hybrid_engine(job, run_kw(job))
+    rows, stats = sw.simulate(job, out, points, engine=eng, key=key, meta=meta, extra_columns=EXTRA,
+                              filename=filename, progress=progress)
     stats["engine"] = engine
     if engine not in sw.BATCH_ENGINES:
         stats.pop("steps"), stats.pop("steps_per_s")

@@ -14,7 +14,7 @@ import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, robot_params, sweep_lists
+from envs.core.experiment import Result, robot_params, runner, sweep_lists
 from envs.crawler import outputs, plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
@@ -22,6 +22,7 @@ from envs.crawler.friction import friction_set, is_nominal
 
 
 # ---- Fig. 4 ------------------------------------------------------------------------
+@runner("crawler_frequency_sweep")
 def frequency_sweep(job, out) -> Result:
     """Fig. 4: S and V vs omega.  results.csv, S_V_vs_omega.png, summary.json.
 
@@ -67,6 +68,7 @@ def tolerance(S_ref, abs_mm=1.5, rel=0.03):
     return np.maximum(abs_mm * 1e-3, rel * np.abs(S_ref))
 
 
+@runner("crawler_twin_vs_hybrid")
 def twin_vs_hybrid(job, out) -> Result:
     """S(omega) from both engines: comparison.csv (error table), twin_vs_hybrid.png."""
     pts = grid_points(job)
@@ -110,6 +112,7 @@ def _optimum(xs, ys):
     return float(xs[j]), float(ys[j])
 
 
+@runner("crawler_psi_omega_map")
 def psi_omega_map(job, out) -> Result:
     """Fig. 6: S over (psi, omega); psi_star.csv with the S-optimal phase per omega."""
     pts = grid_points(job)
@@ -141,6 +144,7 @@ def zero_crossings(x, y):
     return out
 
 
+@runner("crawler_direction_reversal")
 def direction_reversal(job, out) -> Result:
     """Fig. 7: (a) S vs omega at phi0=145 deg, mu=0.172 (results.csv);
     (b) S vs phi0 at omega=9 rad/s, mu=0.398 (results_phi0.csv)."""
@@ -165,6 +169,7 @@ def direction_reversal(job, out) -> Result:
 
 
 # ---- Fig. 8/9, eqs. 6-7: friction robustness ------------------------------------------------
+@runner("crawler_friction_robustness")
 def friction_robustness(job, out) -> Result:
     """S over the friction uncertainty set (envs/crawler/friction.py: `experiment.sampling` ratio,
     mu1/mu2 in {1 + eps k}, or eq7, mu_i in {(1 + eps k) mu}) per (omega, psi): S_min, S_max,
@@ -216,6 +221,7 @@ def mass_points(base, ratio, asym):
     return dict(m1=m1, m2=m2, J1=J1, J2=J2)
 
 
+@runner("crawler_mass_distribution")
 def mass_distribution(job, out) -> Result:
     """Fig. 11/12: S over mass ratio x asymmetry for several omega.  results.csv, PNG."""
     ratios, asyms = exp_cfg(job, "mass_ratio"), exp_cfg(job, "m1_over_m2")
@@ -268,3 +274,4 @@ def mass_preference(rows, ratio=FIG12_RATIO) -> dict:
                              preferred_heavier_link="front (m1 > m2)" if best > 1 else
                              "rear (m2 > m1)" if best < 1 else "none (m1 = m2)")
     return out
+

@@ -9,7 +9,7 @@ import numpy as np
 
 from envs.core import metrics
 from envs.core.robot import PENETRATION_SENSOR, WARNING_NAMES
-from envs.core.experiment import Result, robot_params, run_kw
+from envs.core.experiment import Result, robot_params, run_kw, runner
 from envs.crawler import plots
 from envs.crawler.robot import FORWARD, Crawler
 from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, hybrid_penetration
@@ -37,6 +37,7 @@ def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPE
     return out
 
 
+@runner("crawler_feedback")
 def feedback(job, out) -> Result:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
     from envs.crawler import hybrid as H

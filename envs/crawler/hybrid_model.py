@@ -1,22 +1,19 @@
 """The crawler paper's exact model terms and the constrained dynamics of one contact state
 (Gamus, Gat & Or, Section III + Appendix); the hybrid simulation is envs/crawler/hybrid.py.
 
-Rigid links, prescribed joint angles q_c = [phi1, phi2] (eq. 5 / eq. 8) or joint
-accelerations from a feedback law (eq. 19), two persistent point contacts
-(y1 = y2 = 0) with exact Coulomb friction: each foot is either sticking
-(|f^x| <= mu f^y, x_i' = 0) or slipping (f^x = -mu f^y sign x_i').  The
-contact states stick-slip / slip-stick / slip-slip switch by events
-(scipy `solve_ivp`): a slipping foot whose velocity crosses zero either
-sticks or reverses, a sticking foot whose friction force leaves the cone
-slips (Fig. 3).  At each switch the new state is the consistent one (sticking
-foot inside its cone, a foot starting to slip from rest accelerating in its slip
-direction).  Normal forces are computed all along; where one is negative the
-persistent-contact assumption fails (a foot would lift off): that is reported
-(contact mode `liftoff`, `foot{i}_fn_min` < 0, `liftoff_t`) and, with
-`liftoff="stop"`, ends the run.
+Rigid links, prescribed joint angles q_c = [phi1, phi2] (eq. 5 / eq. 8) or joint accelerations
+from a feedback law (eq. 19), two persistent point contacts (y1 = y2 = 0) with exact Coulomb
+friction: each foot is either sticking (|f^x| <= mu f^y, x_i' = 0) or slipping (f^x = -mu f^y
+sign x_i').  The contact states stick-slip / slip-stick / slip-slip switch by events (scipy
+`solve_ivp`): a slipping foot whose velocity crosses zero either sticks or reverses, a sticking
+foot whose friction force leaves the cone slips (Fig. 3).  At each switch the new state is the
+consistent one (sticking foot inside its cone, a foot starting to slip from rest accelerating in
+its slip direction).  Normal forces are computed all along; where one is negative the
+persistent-contact assumption fails (a foot would lift off): that is reported (contact mode
+`liftoff`, `foot{i}_fn_min` < 0, `liftoff_t`) and, with `liftoff="stop"`, ends the run.
 
 Generalised coordinates are the paper's q = [x, y, theta, phi1, phi2], the same
-as the MuJoCo twin's qpos (envs/crawler.py).  M, the velocity terms B and
+as the MuJoCo twin's qpos (envs/crawler/robot.py).  M, the velocity terms B and
 gravity G are derived here from the link kinematics in closed form
 (Kane / Newton-Euler projection: M = sum m J^T J + J_rot, B = sum m J^T (J' q'))
 and checked against eq. 9 and MuJoCo's mj_rne in tests/test_crawler_hybrid.py.

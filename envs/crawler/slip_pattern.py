@@ -23,7 +23,7 @@ import numpy as np
 
 from envs.core import batch, metrics
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, robot_params, run_kw
+from envs.core.experiment import Result, robot_params, run_kw, runner
 from envs.crawler import plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import exp_cfg, hybrid_kw
@@ -184,6 +184,7 @@ def claims(tr: dict) -> list:
     return out
 
 
+@runner("crawler_slip_pattern")
 def slip_pattern(job, out) -> Result:
     """Fig. 5: results.csv (engine x omega x foot), summary.json, slip_pattern_<omega>.png."""
     base = robot_params(job)

@@ -7,7 +7,7 @@ from functools import partial
 import numpy as np
 
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, robot_params
+from envs.core.experiment import Result, robot_params, runner
 from envs.crawler import plots
 from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, simulate_rows, valid_S
 from envs.crawler.friction import friction_set
@@ -19,6 +19,7 @@ def _robust_points(p, eps, sampling):
     return [{**p, "mu1": m1, "mu2": m2} for m1, m2 in friction_set(float(p["mu"]), eps, sampling=sampling)]
 
 
+@runner("crawler_time_scaling")
 def time_scaling(job, out) -> Result:
     """Optuna (TPE) over (alpha, Upsilon, psi) per omega for S (or S_mu): results.csv (every trial),
     best.csv (baseline alpha=0 best-psi vs optimum, gain), fig10_time_scaling.png."""

@@ -127,7 +127,7 @@ class PaperOptions:
     damping: str = param("depth", choices=("depth", "constant"))
 
 
-@experiment("miniaq_trot", "envs.miniaq.experiments.trot")
+@experiment("miniaq_trot")
 class Trot(Experiment):
     duration: float = param(5.0, "s", gt=0, le=3600, note="whole cycles are simulated")
     compare: bool = param(False, note="also run the other engine: gait_diagram_engines.png (both stacked), and "
@@ -140,13 +140,12 @@ class Turn(Trot):
     """Fig. 7: in-place turning, one side reversed (same options as the trot)."""
 
     name: str = "miniaq_turn"
-    runner: str = "envs.miniaq.experiments.turn"
 
 
-plain_experiment("miniaq_gait_sweep", "envs.miniaq.experiments.gait_sweep")
+plain_experiment("miniaq_gait_sweep")
 
 
-@experiment("miniaq_geometry_map", "envs.miniaq.geometry_map.geometry_map")
+@experiment("miniaq_geometry_map")
 class GeometryMap(Experiment):
     """Support pattern and speed over the assumed ground link (l1, theta1): a map (either engine)."""
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from envs.core import batch, config
 from envs.core import sweep as sw
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, sweep_lists
 from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from envs.miniaq.robot import LEGS
@@ -94,6 +94,7 @@ def _base_summary(robot, run, duration, wall) -> dict:
                 duration=duration, sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall)
 
 
+@runner("miniaq_trot")
 def trot(job, out) -> Result:
     """Straight trot (or any gait): trajectory, roll/pitch, gait diagram."""
     robot, run, duration, wall = _single(job)
@@ -141,6 +142,7 @@ COMPARE_KEYS = ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "yaw_rate_
                                                                           "touchdowns_per_cycle") for leg in LEGS)
 
 
+@runner("miniaq_turn")
 def turn(job, out) -> Result:
     """In-place turning: one side's motors reversed (Fig. 7)."""
     robot, run, duration, wall = _single(job)
@@ -159,21 +161,16 @@ def turn(job, out) -> Result:
     return Result(summary, tables={"timeseries.csv": timeseries(robot, run, duration)}, plots=plots)
 
 
+@runner("miniaq_gait_sweep")
 def gait_sweep(job, out) -> Result:
     """Gait patterns x motor speeds: speed, turning drift, support pattern (results.csv)."""
-    cls = robot_cls(job)
     extra = ("speed", "yaw_rate_deg_s", "drift_y", "support_2", "support_3", "support_4", "roll_amplitude_deg",
              "pitch_amplitude_deg")
-    if engine_of(job) == "paper":
-        points = [{**robot_params(job), **combo} for combo in sw.grid(sweep_lists(job))]
-        robots = [cls(**pt) for pt in points]
-        key = list(dict.fromkeys(list(sweep_lists(job)) + list(cls.columns)))
-        kw = run_kw(job)
-        rows, stats = sw.run_rows(robots, out, key=key, engine=_paper_engine(job, kw), extra_columns=extra,
-                                  progress=job.run.progress, retry_failed=kw["retry_failed"])
+    paper = engine_of(job) == "paper"              # the paper's model: this robot's own Engine
+    rows, stats = sw.simulate(job, out, engine=_paper_engine(job, run_kw(job)) if paper else None,
+                              extra_columns=extra)
+    if paper:
         stats["engine"] = "paper"
-    else:
-        rows, stats = sw.simulate(job, out, extra_columns=extra)
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     summary = dict(stats, errors=len(rows) - len(ok),
                    speed={f"{r['gait']}@{r['f']:g}Hz": r["speed"] for r in ok},
@@ -205,3 +202,4 @@ def _paper_engine(job, kw) -> sw.Engine:
 
     return sw.Engine("paper", simulate, dict(cycles=cycles, paper=pk), metrics=PAPER_METRICS,
                      versions=lambda cls: {"scipy": scipy.__version__})
+

@@ -14,7 +14,7 @@ import numpy as np
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw
+from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, runner
 from envs.core.plots import pyplot, save_figure
 from envs.miniaq.experiments import engine_of, paper_kw
 from envs.miniaq.outputs import ENGINE_LABELS
@@ -41,6 +41,7 @@ def leg_geometry(robot) -> dict:
                 length=float(2 * p["pivot_x"] + xs.max() - xs.min()), width=float(2 * p["pivot_y"]))
 
 
+@runner("miniaq_geometry_map")
 def geometry_map(job, out) -> Result:
     """Trot over l1 x theta1 (experiment.l1, experiment.theta1_deg) with the configured engine.
 

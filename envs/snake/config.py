@@ -50,12 +50,12 @@ class Params:
 
 
 for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "snake_servo_sweep"):
-    plain_experiment(_name, "envs.snake.experiments.sweep")     # the generic sweep, its grid in the YAML
-plain_experiment("snake_table1", "envs.snake.experiments.table1")
-plain_experiment("snake_table2", "envs.snake.experiments.table2")
-plain_experiment("snake_intervals", "envs.snake.experiments.intervals")
-plain_experiment("snake_convergence", "envs.snake.experiments.convergence")
-plain_experiment("snake_calibrate", "envs.snake.experiments.calibrate")
+    plain_experiment(_name)           # the generic sweep (envs.snake.experiments.sweep), its grid in the YAML
+plain_experiment("snake_table1")
+plain_experiment("snake_table2")
+plain_experiment("snake_intervals")
+plain_experiment("snake_convergence")
+plain_experiment("snake_calibrate")
 
 
 @experiment

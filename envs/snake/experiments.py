@@ -14,7 +14,7 @@ from functools import partial
 
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, runner, sweep_lists
 from envs.snake import plots
 from envs.snake.paper import TABLE1, TABLE2
 from envs.snake.robot import alpha_max, d_unit, energy_loss
@@ -32,6 +32,7 @@ def _real_time_factor(rows, stats, nthread) -> dict:
 
 
 # ---- Table 1 ------------------------------------------------------------------------------
+@runner("snake_table1")
 def table1(job, out) -> Result:
     """alpha_max (eq. 14) and f, d_unit at alpha_max for each n in sweep.n."""
     ns = [int(v) for v in sweep_lists(job).get("n", list(TABLE1))]
@@ -71,6 +72,7 @@ def _failed_line(r, ncols) -> str:
     return f"| {int(r['n'])} | {r['alpha_deg']:g} |" + " - |" * (ncols - 3) + f" failed: {r['error']} |"
 
 
+@runner("snake_table2")
 def table2(job, out) -> Result:
     """Twin's Delta x over 10 periods for Table 2's (n, alpha) with the calibrated floor."""
     rows, stats, errors = _sweep(job, out)
@@ -96,6 +98,7 @@ def table2(job, out) -> Result:
 
 
 # ---- calibration ----------------------------------------------------------------------------
+@runner("snake_calibrate")
 def calibrate(job, out) -> Result:
     """Fit mu and T_step to Table 2's n=4 losses (envs/snake/calibration.py: data, objective, region).
 
@@ -126,6 +129,7 @@ def calibrate(job, out) -> Result:
 
 
 # ---- predictions as intervals over the calibration's confidence region ----------------------------
+@runner("snake_intervals")
 def intervals(job, out) -> Result:
     """Every point of the sweep grid simulated at each extreme point of the committed calibration
     region (envs/snake/calibration.py): per point [min, max] of Delta x, loss and speed, and the
@@ -154,6 +158,7 @@ def intervals(job, out) -> Result:
 
 
 # ---- timestep convergence ----------------------------------------------------------------------
+@runner("snake_convergence")
 def convergence(job, out) -> Result:
     """The generic sweep over sweep.timestep (and Table 2's points), then per (n, alpha, other
     swept parameters) the loss at each timestep and its change when the step is halved, and the
@@ -189,6 +194,10 @@ def convergence(job, out) -> Result:
 
 
 # ---- sweeps ------------------------------------------------------------------------------
+@runner("snake_alpha_sweep")
+@runner("snake_n_sweep")
+@runner("snake_step_time_sweep")
+@runner("snake_servo_sweep")
 def sweep(job, out) -> Result:
     """Any grid (n, alpha_deg, T_step, mu, ...): results.csv, one plot per swept parameter."""
     rows, stats, errors = _sweep(job, out)

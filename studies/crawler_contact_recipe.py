@@ -14,11 +14,11 @@ over the last (steady) cycle at omega = 8 against the exact model's, and where a
 the foot radius, the servo stiffness at mu = 0.398, omega = 8-12.  The numbers behind
 models/crawler/README.md, "Contact recipe" (a full run takes about an hour on 2 cores).
 
-  python scripts/crawler_contact_recipe.py                    # recipes x timesteps x cases
-  python scripts/crawler_contact_recipe.py --recipes "pair 0.5/50/(0.05, 0.1)" previous --dt 2e-4 --cases fig4
-  python scripts/crawler_contact_recipe.py --part radius      # omega = 0.3 offset
-  python scripts/crawler_contact_recipe.py --part servo       # mu = 0.398, omega = 9
-  python scripts/crawler_contact_recipe.py --part timing      # steps/s, previous vs default
+  python studies/crawler_contact_recipe.py                    # recipes x timesteps x cases
+  python studies/crawler_contact_recipe.py --recipes "pair 0.5/50/(0.05, 0.1)" previous --dt 2e-4 --cases fig4
+  python studies/crawler_contact_recipe.py --part radius      # omega = 0.3 offset
+  python studies/crawler_contact_recipe.py --part servo       # mu = 0.398, omega = 9
+  python studies/crawler_contact_recipe.py --part timing      # steps/s, previous vs default
   ... --json out.json   (all numbers, for the README tables); --exact-cache ex.json (reuse)
 """
 from __future__ import annotations

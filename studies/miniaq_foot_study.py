@@ -17,10 +17,10 @@ over a centred window of WINDOW_DEG = 20 deg of crank phase (T/18 = 22 ms at 2.5
 the paper's phase loop (Sec. II: each leg held to about 20 deg), above the same threshold.  The window
 is long against the servo (its slow pole kp/kv = 250 rad/s, 4 ms) and short against a stance (T/2).
 
-  python scripts/miniaq_foot_study.py                         # screen: every candidate, dt 1e-4, trot + turn, mu 0.3
-  python scripts/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
-  python scripts/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
-  python scripts/miniaq_foot_study.py --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
+  python studies/miniaq_foot_study.py                         # screen: every candidate, dt 1e-4, trot + turn, mu 0.3
+  python studies/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
+  python studies/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
+  python studies/miniaq_foot_study.py --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
   options: --cycles N (default 6: 1 settling + 5 measured), --json FILE
 """
 from __future__ import annotations

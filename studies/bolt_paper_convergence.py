@@ -1,7 +1,7 @@
 """BOLT's paper model (envs/bolt/paper_run.py): its metrics against the solver tolerance and the SPF
 time constant epsilon at a few crank periods (no bumper).  Prints a table; run with nice, ~2 min.
 
-    .venv/bin/python scripts/bolt_paper_convergence.py [--cycles 4] [--periods 0.3 0.6]
+    .venv/bin/python studies/bolt_paper_convergence.py [--cycles 4] [--periods 0.3 0.6]
 """
 import argparse
 import pathlib

@@ -8,7 +8,7 @@ CPU time); the table is built from the experiments' summary.json (and their CSVs
 directories go under --out and are resumable (the sweep store): a rerun only simulates what is
 missing.
 
-  nice python scripts/crawler_twin_vs_exact.py [--out outputs/crawler_twin_vs_exact]
+  nice python studies/crawler_twin_vs_exact.py [--out outputs/crawler_twin_vs_exact]
         [--only fig4,fig6,...] [--doc docs/crawler_twin_vs_exact.md] [--nthread N]
         [--mechanisms] [--bench]     # also the "what still differs" checks, the twin's steps/s
   --only "" --mechanisms: only the checks; --reuse: tables from finished runs (no simulation).

@@ -2,7 +2,7 @@
 """The viewer's timestep per robot: the gait's speed at larger steps against the reference step,
 and the stepper's real-time factor at each (what the viewer runs between frames).
 
-  python scripts/viewer_timestep_study.py [--robots crawler snake bolt miniaq] [--factors 1 2 4 8]
+  python studies/viewer_timestep_study.py [--robots crawler snake bolt miniaq] [--factors 1 2 4 8]
 
 Speed: the robot's progress over the last `window` cycles / their duration (batch runner, the
 robot at defaults with robot.timestep = factor x its reference timestep).  Accepted when within

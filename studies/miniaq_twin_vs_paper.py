@@ -3,11 +3,11 @@
 
 Prints the numbers behind models/miniaq/README.md ("Twin vs the paper's model"):
 
-  python scripts/miniaq_twin_vs_paper.py              # trot + turn, both engines (about 1 min)
-  python scripts/miniaq_twin_vs_paper.py --tolerance  # the paper engine's integrator/tolerance study
-  python scripts/miniaq_twin_vs_paper.py --differences  # the four twin/paper differences, one at a time
-  python scripts/miniaq_twin_vs_paper.py --contact      # the twin's contact laws vs the paper engine, dt study
-  python scripts/miniaq_twin_vs_paper.py --phase-error  # the support pattern vs the +-20 deg phase error
+  python studies/miniaq_twin_vs_paper.py              # trot + turn, both engines (about 1 min)
+  python studies/miniaq_twin_vs_paper.py --tolerance  # the paper engine's integrator/tolerance study
+  python studies/miniaq_twin_vs_paper.py --differences  # the four twin/paper differences, one at a time
+  python studies/miniaq_twin_vs_paper.py --contact      # the twin's contact laws vs the paper engine, dt study
+  python studies/miniaq_twin_vs_paper.py --phase-error  # the support pattern vs the +-20 deg phase error
   options: --cycles N (default 13: the paper's 5 s at 2.5 Hz), --json FILE (all numbers)
 
 The summary window is the twin's: cycles 2..N (the first cycle is settling).  "twin power" is the

@@ -14,7 +14,7 @@ impacts.  This prints
 
 The numbers behind models/bolt/README.md ("Loop closure").
 
-  python scripts/bolt_loop_study.py [--quick] [--cycles N] [key=value ...]
+  python studies/bolt_loop_study.py [--quick] [--cycles N] [key=value ...]
 
 key=value pairs are Bolt parameters applied to every run (e.g. mass_set=hardware).
 """

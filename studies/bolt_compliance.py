@@ -8,7 +8,7 @@ largest compression, speed and loop gap.  Also the static check: the leg standin
 still on its foot, the spring's compression and the pad's deflection against
 weight / stiffness.
 
-  python scripts/bolt_compliance.py [--quick] [--cycles N] [key=value ...]
+  python studies/bolt_compliance.py [--quick] [--cycles N] [key=value ...]
 """
 from __future__ import annotations
 
