@@ -80,6 +80,7 @@ CANDIDATES = {
     "hc_point": (dict(), dict(hc_contact=1.0)),
     "hc_point_d0": (dict(), dict(hc_contact=1.0, hc_depth=9.9e-6)),   # matched at delta0, the linear map's point
     "hc_point_3um": (dict(), dict(hc_contact=1.0, hc_depth=3e-6)),
+    "hc_point_ed": (dict(), dict(hc_contact=1.0, hc_elastic_drop=1.0)),   # stiffness matched at the drop's depth
 }
 # hc_limit / hc_contact: the pad's slide limit / the foot-floor contact given the paper's Hunt-Crossley law by a
 # depth-rising impedance (envs/miniaq/foot.py: hunt_crossley_constraint), matched at the operating depth
@@ -135,7 +136,8 @@ class Foot(MiniAQ):
                 depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, HC_DROP_V)
                 rate = p["c_max"] * step(depth_drop, 0.0, p["d"]) / (p["m"] / 2)   # the paper's C(depth) on m/2
                 hc = lambda a: hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, a,   # noqa: E731
-                                                        e.get("hc_depth", HC_DEPTH_OP), depth_drop)
+                                                        e.get("hc_depth", HC_DEPTH_OP), depth_drop,
+                                                        elastic_at_drop=bool(e.get("hc_elastic_drop")))
             if "hc_contact" in e:
                 spec.geom(f"{leg}_foot").solref, spec.geom(f"{leg}_foot").solimp = (list(v) for v in hc(A))
             if "hc_limit" in e:
@@ -169,7 +171,8 @@ def candidate(name) -> tuple:
     edits: stop=S (the slide's stops in force units, S x the contact's secant stiffness), stop_zeta (their
     damping over critical on m/2, default 1), frictionloss=F (dry friction in the slide, N), hc_limit=1 / hc_contact=1
     (the slide's limit / the foot contact given the paper's Hunt-Crossley law by a depth-rising impedance;
-    hc_depth=R: its operating depth, m, default HC_DEPTH_OP)."""
+    hc_depth=R: its operating depth, m, default HC_DEPTH_OP; hc_elastic_drop=1: its stiffness matched at the
+    drop's depth instead)."""
     if name in CANDIDATES:
         return CANDIDATES[name]
     if not name.startswith("pad:"):
@@ -177,7 +180,8 @@ def candidate(name) -> tuple:
     kw, edit = dict(foot="pad"), {}
     for item in name[4:].split(","):
         k, v = item.split("=")
-        if k in ("stop", "stop_zeta", "frictionloss", "hc_limit", "hc_contact", "hc_depth"):
+        if k in ("stop", "stop_zeta", "frictionloss", "hc_limit", "hc_contact", "hc_depth",
+                 "hc_elastic_drop"):
             edit[k] = float(v)
             continue
         kw["contact_damping_ratio" if k == "contact" else f"pad_{k}"] = v if k == "axis" else float(v)

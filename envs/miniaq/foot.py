@@ -102,7 +102,7 @@ def mj_impedance(solimp, r: float) -> float:
     return min(max(d0 + y * (d1 - d0), 1e-4), 0.9999)
 
 
-def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_drop) -> tuple:
+def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_drop, elastic_at_drop=False) -> tuple:
     """(solref, solimp) for a MuJoCo constraint (a contact or a joint limit) on a body of inverse weight A whose
     force follows the paper's F = K r^e + C(r) v, C = c_max STEP(r; 0, d) (eq. 15), at two depths.
 
@@ -112,7 +112,8 @@ def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_d
     matched to the paper's C at the operating depth `depth_op` and at the drop's depth `depth_drop` (dmax
     from the latter; MuJoCo's sigmoid with midpoint 0.5 and power 2, close to the paper's cubic STEP, reaches
     the former's impedance at `depth_op`, which sets the width); K' makes the elastic part g imp K' r / A
-    equal K r^e at `depth_op`."""
+    equal K r^e at `depth_op`, or with `elastic_at_drop` at `depth_drop` (then the hard stop's own damping
+    ratio B' / (2 sqrt K') is the paper's at the drop, C / (2 sqrt(K r^(e-1) m_stopped)), since B' = C / m_stopped)."""
     g_op, g_dr = (c_max * step(r, 0.0, d) * inv_weight / rate for r in (depth_op, depth_drop))
     dmin, dmax = 1e-4, min(g_dr / (1 + g_dr), 0.9999)
     imp = g_op / (1 + g_op)
@@ -120,4 +121,7 @@ def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_d
     x = math.sqrt(y / 2) if y <= 0.5 else 1 - math.sqrt((1 - y) / 2)
     solimp = (dmin, dmax, min(depth_op / x, depth_drop), 0.5, 2.0)
     k = K * depth_op ** (e - 1) * inv_weight / (g_op * imp)
+    if elastic_at_drop:
+        imp_dr = mj_impedance(solimp, depth_drop)
+        k = K * depth_drop ** (e - 1) * inv_weight / (imp_dr / (1 - imp_dr) * imp_dr)
     return (-k * dmax**2, -rate * dmax), solimp     # MuJoCo: K' = -solref[0] / dmax^2, B' = -solref[1] / dmax
