@@ -21,6 +21,7 @@ is long against the servo (its slow pole kp/kv = 250 rad/s, 4 ms) and short agai
   python scripts/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
   python scripts/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
   python scripts/miniaq_foot_study.py --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
+  python scripts/miniaq_foot_study.py --candidates hc_point pad:hc_contact=1,hc_limit=1 --dt 1e-4 2.5e-5  # Hunt-Crossley by impedance
   options: --cycles N (default 6: 1 settling + 5 measured), --json FILE
 """
 from __future__ import annotations
