@@ -21,6 +21,7 @@ is long against the servo (its slow pole kp/kv = 250 rad/s, 4 ms) and short agai
   python studies/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
   python studies/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
   python studies/miniaq_foot_study.py --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
+  python studies/miniaq_foot_study.py --candidates hc_point pad:hc_contact=1,hc_limit=1 --dt 1e-4 2.5e-5  # Hunt-Crossley by impedance
   options: --cycles N (default 6: 1 settling + 5 measured), --json FILE
 """
 from __future__ import annotations
@@ -38,7 +39,7 @@ import numpy as np
 from envs.core import batch, metrics
 from envs.core.errors import ConfigError
 from envs.miniaq import paper
-from envs.miniaq.foot import critical_solref
+from envs.miniaq.foot import critical_solref, drop_depth, hunt_crossley_constraint, step
 from envs.miniaq import robot as miniaq_robot
 from envs.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
@@ -77,7 +78,16 @@ CANDIDATES = {
     "pad_c": (PAD_C, dict(hc_damping=True)),
     "pad_h": (PAD_H, dict(hc_damping=True)),
     "pad_c_crit4": (dict(PAD_C, contact_damping_ratio=4.0), None),
+    "hc_point": (dict(), dict(hc_contact=1.0)),
+    "hc_point_d0": (dict(), dict(hc_contact=1.0, hc_depth=9.9e-6)),   # matched at delta0, the linear map's point
+    "hc_point_3um": (dict(), dict(hc_contact=1.0, hc_depth=3e-6)),
+    "hc_point_ed": (dict(), dict(hc_contact=1.0, hc_elastic_drop=1.0)),   # stiffness matched at the drop's depth
 }
+# hc_limit / hc_contact: the pad's slide limit / the foot-floor contact given the paper's Hunt-Crossley law by a
+# depth-rising impedance (envs/miniaq/foot.py: hunt_crossley_constraint), matched at the operating depth
+# HC_DEPTH_OP (the paper model's feet rest 3-7 um deep) and at the depth where the paper's damping stops m/2
+# falling at HC_DROP_V (the body's fall onto the new diagonal pair at theta1 = 190 deg, measured in both engines)
+HC_DEPTH_OP, HC_DROP_V = 5e-6, 0.132
 
 
 class Foot(MiniAQ):
@@ -123,6 +133,18 @@ class Foot(MiniAQ):
                 bs = e.get("stop_zeta", 1.0) * 2 * math.sqrt(ks * p["m"] / 2)
                 imp = float(m0.jnt_solimp[jid, 0])
                 spec.joint(f"{leg}_pad").solref_limit = [-ks * (1 - imp) * Aj, -bs * (1 - imp) * Aj]
+            if "hc_contact" in e or "hc_limit" in e:
+                depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, HC_DROP_V)
+                rate = p["c_max"] * step(depth_drop, 0.0, p["d"]) / (p["m"] / 2)   # the paper's C(depth) on m/2
+                hc = lambda a: hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, a,   # noqa: E731
+                                                        e.get("hc_depth", HC_DEPTH_OP), depth_drop,
+                                                        elastic_at_drop=bool(e.get("hc_elastic_drop")))
+            if "hc_contact" in e:
+                spec.geom(f"{leg}_foot").solref, spec.geom(f"{leg}_foot").solimp = (list(v) for v in hc(A))
+            if "hc_limit" in e:
+                jid = m0.joint(f"{leg}_pad").id
+                sr, si = hc(float(m0.dof_invweight0[m0.jnt_dofadr[jid]]))
+                spec.joint(f"{leg}_pad").solref_limit, spec.joint(f"{leg}_pad").solimp_limit = list(sr), list(si)
         return spec
 
 
@@ -148,7 +170,10 @@ def candidate(name) -> tuple:
     """A named candidate, or foot=pad with its parameters: "pad:mass=1e-5,travel=1e-4,preload=0.01,
     stiffness=1e3,damping_ratio=4,contact=1" (any subset; `contact` is contact_damping_ratio); also, as spec
     edits: stop=S (the slide's stops in force units, S x the contact's secant stiffness), stop_zeta (their
-    damping over critical on m/2, default 1), frictionloss=F (dry friction in the slide, N)."""
+    damping over critical on m/2, default 1), frictionloss=F (dry friction in the slide, N), hc_limit=1 / hc_contact=1
+    (the slide's limit / the foot contact given the paper's Hunt-Crossley law by a depth-rising impedance;
+    hc_depth=R: its operating depth, m, default HC_DEPTH_OP; hc_elastic_drop=1: its stiffness matched at the
+    drop's depth instead)."""
     if name in CANDIDATES:
         return CANDIDATES[name]
     if not name.startswith("pad:"):
@@ -156,7 +181,8 @@ def candidate(name) -> tuple:
     kw, edit = dict(foot="pad"), {}
     for item in name[4:].split(","):
         k, v = item.split("=")
-        if k in ("stop", "stop_zeta", "frictionloss"):
+        if k in ("stop", "stop_zeta", "frictionloss", "hc_limit", "hc_contact", "hc_depth",
+                 "hc_elastic_drop"):
             edit[k] = float(v)
             continue
         kw["contact_damping_ratio" if k == "contact" else f"pad_{k}"] = v if k == "axis" else float(v)

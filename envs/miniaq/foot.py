@@ -71,3 +71,57 @@ def critical_solref(k: float, zeta: float, impedance: float, inv_weight: float) 
     b = zeta * 2 * math.sqrt(k / inv_weight)
     scale = (1 - impedance) * inv_weight
     return (-k * scale, -b * scale)
+
+
+def step(x, x0, x1):
+    """The paper's STEP(x; x0, 0, x1, 1): the cubic s^2 (3 - 2 s), s = (x - x0)/(x1 - x0) clipped to [0, 1]."""
+    s = min(max((x - x0) / (x1 - x0), 0.0), 1.0)
+    return s * s * (3 - 2 * s)
+
+
+def drop_depth(c_max: float, d: float, mass: float, v: float) -> float:
+    """Depth at which the paper's damping C(x) = c_max STEP(x; 0, d) stops `mass` falling at `v` (the impulse
+    int_0^x C dx = mass v; the elastic K x^2 is left out: 6 % of the damping force at the 190 deg drop)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(60):                     # c_max d (s^3 - s^4 / 2) = mass v, increasing in s on [0, 1]
+        s = (lo + hi) / 2
+        lo, hi = (s, hi) if c_max * d * (s**3 - s**4 / 2) < mass * v else (lo, s)
+    return lo * d if c_max * d / 2 > mass * v else math.inf
+
+
+def mj_impedance(solimp, r: float) -> float:
+    """MuJoCo's impedance d(r) (engine_core_constraint.c getImpedance), r >= 0 the depth past the margin."""
+    d0, d1, w, mid, pw = solimp
+    x = min(max(r / w, 0.0), 1.0)
+    if pw == 1:
+        y = x
+    elif x <= mid:
+        y = x**pw / mid ** (pw - 1)
+    else:
+        y = 1 - (1 - x) ** pw / (1 - mid) ** (pw - 1)
+    return min(max(d0 + y * (d1 - d0), 1e-4), 0.9999)
+
+
+def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_drop, elastic_at_drop=False) -> tuple:
+    """(solref, solimp) for a MuJoCo constraint (a contact or a joint limit) on a body of inverse weight A whose
+    force follows the paper's F = K r^e + C(r) v, C = c_max STEP(r; 0, d) (eq. 15), at two depths.
+
+    MuJoCo's soft constraint with impedance imp(r) and direct solref (-K' dmax^2, -B' dmax) exerts
+    f = g(r) (K' imp(r) r + B' v - r'') / A, g = imp / (1 - imp) (README, Contact): as imp -> 1 a hard stop
+    that brings the motion to rest at the acceleration-space rate B' (`rate`, 1/s).  The damping g B' / A is
+    matched to the paper's C at the operating depth `depth_op` and at the drop's depth `depth_drop` (dmax
+    from the latter; MuJoCo's sigmoid with midpoint 0.5 and power 2, close to the paper's cubic STEP, reaches
+    the former's impedance at `depth_op`, which sets the width); K' makes the elastic part g imp K' r / A
+    equal K r^e at `depth_op`, or with `elastic_at_drop` at `depth_drop` (then the hard stop's own damping
+    ratio B' / (2 sqrt K') is the paper's at the drop, C / (2 sqrt(K r^(e-1) m_stopped)), since B' = C / m_stopped)."""
+    g_op, g_dr = (c_max * step(r, 0.0, d) * inv_weight / rate for r in (depth_op, depth_drop))
+    dmin, dmax = 1e-4, min(g_dr / (1 + g_dr), 0.9999)
+    imp = g_op / (1 + g_op)
+    y = (imp - dmin) / (dmax - dmin)
+    x = math.sqrt(y / 2) if y <= 0.5 else 1 - math.sqrt((1 - y) / 2)
+    solimp = (dmin, dmax, min(depth_op / x, depth_drop), 0.5, 2.0)
+    k = K * depth_op ** (e - 1) * inv_weight / (g_op * imp)
+    if elastic_at_drop:
+        imp_dr = mj_impedance(solimp, depth_drop)
+        k = K * depth_drop ** (e - 1) * inv_weight / (imp_dr / (1 - imp_dr) * imp_dr)
+    return (-k * dmax**2, -rate * dmax), solimp     # MuJoCo: K' = -solref[0] / dmax^2, B' = -solref[1] / dmax
