@@ -328,7 +328,7 @@ def summarize(run: PaperRun) -> dict:
                                                  if d["t"] >= ta])) if imp else 0.0
     dt = t[1] - t[0]
     fn = np.nan_to_num(S["F_N"][win])
-    out["stance_impulse"] = float((np.sum(fn) * dt + sum(imp)) / max(len(tdw), 1))
+    out["stance_impulse"] = float((np.sum(fn) * dt + sum(imp)) / len(tdw)) if tdw else math.nan   # per touch-down
     out["pull_fraction"] = float(np.mean(fn[st[win]] < 0)) if st[win].any() else 0.0
     out["grazing_impacts"] = len(run.grazes)
     out["painleve_impasses"] = len(run.impasses)
