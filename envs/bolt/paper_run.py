@@ -13,8 +13,11 @@ from scipy.integrate import solve_ivp
 from envs.bolt.kinematics import loop_kinematics
 from envs.bolt.paper import MAX_SWITCHES, PEAK_SAMPLES, Model, check_options
 from envs.bolt.robot import INITIAL_PENETRATION, Bolt
+from envs.bolt.paper_summary import PAPER_METRICS, summarize  # noqa: F401  (the run's columns)
 
-FLIGHT, STANCE, SLIDE = [0, 1, 2], [2], [0, 2]   # independent coordinates per mode
+# independent coordinates per mode (distinct lists: a mode is its object): flight; foot pinned; foot sliding;
+# foot in the air with the body on the Sec. 6.1 bumper (robot.bumper_height, an addition to Sec. 5)
+FLIGHT, STANCE, SLIDE, BUMPER = [0, 1, 2], [2], [0, 2], [0, 2]
 DEN_MIN = 0.05  # sliding ends before Painleve's paradox (den = 1 + mu dir dF_N/dF_T -> 0): README "Paper model"
 DELTA = 1e-6    # m: after a lift-off the foot must rise this far before a touch-down counts (no chatter)
 
@@ -83,7 +86,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
 
     def dynamics(t, y, ind, F0):
         Q, sd, v = state(y, ind, F0)
-        tau = torque(t, Q[2], v[2], ind is not FLIGHT)
+        tau = torque(t, Q[2], v[2], ind is STANCE or ind is SLIDE)
         if ind is SLIDE:
             v, sdd, a, f, _ = m.slide_accel(Q, sd, ind, F0, eps, tau, slip[0], mu)
         else:
@@ -113,6 +116,14 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     def sunk(t, y, ind, F0):           # an unarmed foot that sinks DELTA into the ground touches down
         return foot_y(y) - sink
     sunk.terminal, sunk.direction = True, -1
+
+    def lands(t, y, ind, F0):          # the body reaches the bumper, falling
+        return y[1] - h_bump
+    lands.terminal, lands.direction = True, -1
+
+    def leaves(t, y, ind, F0):         # the bumper's force (the only external force: foot in the air) reaches zero
+        return ground_force(t, y, ind, F0).imag
+    leaves.terminal, leaves.direction = True, -1
 
     def liftoff(t, y, ind, F0):        # the foot's normal force reaches zero
         return ground_force(t, y, ind, F0).imag
@@ -156,24 +167,39 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         jx = m.point(Q, v, "F")[1].real @ rho
         return sd - np.linalg.solve(Hr, jx) * (jx @ sd) / (jx @ np.linalg.solve(Hr, jx))
 
+    def onto_bumper(y):
+        """Flight rates after the plastic impact of the body on the bumper (y_b's rate zero after)."""
+        Q, sd = y[:7], y[7:]
+        v, rho, *_ = m.split_velocity(Q, sd, FLIGHT, None, eps)
+        Hr = rho.T @ m.mass_matrix(Q, v)[0] @ rho
+        e = np.array([0.0, 1.0, 0.0])
+        return sd - np.linalg.solve(Hr, e) * sd[1] / (e @ np.linalg.solve(Hr, e))
+
     # initial pose: the twin's (Bolt.initial_pose), foot 1 um above the ground instead of touching
     k = loop_kinematics(np.array([p["theta_1_0"]]), robot.geometry)
     Q = np.array([0.0, 0.0] + [float(k[f"q{i}"][0]) for i in range(1, 6)])
     Q[1] = r_foot + INITIAL_PENETRATION - float(k["F"][0].imag)
     y, ind, F0 = np.concatenate([Q, np.zeros(3)]), FLIGHT, None
+    h_bump = m.bumper if m.bumper is not None else -np.inf
+    if Q[1] <= h_bump:                 # with the bumper: resting on it, foot in the air (the twin's start)
+        Q[1] = h_bump
+        y, ind = np.concatenate([Q, np.zeros(2)]), BUMPER
     t, t_end = 0.0, cycles * T
     grid = np.linspace(0.0, t_end, cycles * PEAK_SAMPLES + 1)
     names = ("x", "y", "q_1", "q_1_dot", "tau", "power", "stance", "sliding", "loop_gap", "foot_y", "F_N", "F_T",
              "psi")
     S = {k_: np.full(len(grid), np.nan) for k_ in names}
     tds, los, nfev, err, arm, sink, grazes, switches, impasses = [], [], 0, None, True, -DELTA, [], [], []
+    bumps = []
     t0 = time.perf_counter()
     while t < t_end - 1e-12:
-        if len(tds) + len(los) + len(grazes) + len(switches) + len(impasses) > MAX_SWITCHES * cycles:   # grazing counts too
+        if len(tds) + len(los) + len(grazes) + len(switches) + len(impasses) + len(bumps) > MAX_SWITCHES * cycles:   # grazing counts too
             err = f"more than {MAX_SWITCHES} phase switches per revolution (Zeno)"
             break
-        ev = ([touchdown] if arm else [armed, sunk]) if ind is FLIGHT else (
+        ev = ([touchdown] if arm else [armed, sunk]) if ind is FLIGHT or ind is BUMPER else (
             [liftoff, slips] if ind is STANCE and coulomb else [liftoff, sticks, impasse] if ind is SLIDE else [liftoff])
+        if m.bumper is not None:
+            ev = ev + ([leaves] if ind is BUMPER else [lands])
         try:
             sol = solve_ivp(rhs, (t, t_end), y, method=o["method"], rtol=o["rtol"], atol=o["atol"], events=ev,
                             args=(ind, F0), dense_output=True)
@@ -194,6 +220,23 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         if fired is armed:
             arm = True
             continue
+        if fired is leaves:                            # off the bumper: flight
+            _, _, v = state(y, ind, F0)
+            y, ind = np.concatenate([y[:7], v[FLIGHT]]), FLIGHT
+            bumps.append(t)
+            continue
+        if fired is lands:                             # plastic impact on the bumper; a foot on the ground leaves it
+            _, _, v = state(y, ind, F0)
+            if ind is not FLIGHT:
+                los.append(t)
+                arm, F0 = False, None
+                sink = min(foot_y(y), 0.0) - DELTA
+            sd = onto_bumper(np.concatenate([y[:7], v[FLIGHT]]))
+            y, ind = np.concatenate([y[:7], sd[[0, 2]]]), BUMPER
+            bumps.append(t)
+            if leaves(t, y, ind, None) <= 0:           # pulled off at once: keep flying
+                y, ind = np.concatenate([y[:7], sd]), FLIGHT
+            continue
         if fired is slips:                             # pinned -> sliding against the force the pin needs
             switches.append(t)
             nxt = on_ground(t, y, F0, STANCE, slide=True)
@@ -212,6 +255,9 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             if nxt is not None:
                 y, ind = nxt
                 continue
+        if ind is BUMPER:                              # touch-down from the bumper: flight rates first
+            _, _, v = state(y, ind, F0)
+            y = np.concatenate([y[:7], v[FLIGHT]])
         if fired in (touchdown, sunk):                 # touch-down: the reset map, then stance
             sd, lam, ke0, ke1, vf = impact(m, y[:7], y[7:], eps, mu=mu if coulomb else None)
             if lam.imag <= 0 or not arm:       # a grazing re-touch: frictionless normal impact, keep flying
@@ -249,14 +295,14 @@ def _sample(S, j, m, t, y, ind, F0, dynamics, r_foot):
     Q = y[:7]
     S["x"][j], S["y"][j], S["q_1"][j], S["q_1_dot"][j] = Q[0], Q[1], Q[2], v[2]
     S["tau"][j], S["power"][j] = tau, tau * v[2]
-    S["stance"][j] = ind is not FLIGHT
+    S["stance"][j] = ind is STANCE or ind is SLIDE
     S["sliding"][j] = ind is SLIDE
     gap = [abs(m.point(Q, v, a_)[0] - m.point(Q, v, b_)[0]) for a_, b_ in (("B_hfe", "B_femur"), ("G_kfe", "G_tibia"))]
     S["loop_gap"][j] = max(gap)
     S["foot_y"][j] = m.point(Q, v, "F")[0].imag - r_foot
-    psi = m.constraints(Q, np.zeros(7), F0, ind is SLIDE)[0]
+    psi = m.constraints(Q, np.zeros(7), F0, ind is SLIDE, ind is BUMPER)[0]
     S["psi"][j] = float(np.abs(psi).max())
-    if ind is not FLIGHT:
+    if ind is STANCE or ind is SLIDE:
         F = m.external_force(Q, v, a, 0.0)
         S["F_N"][j], S["F_T"][j] = F.imag, F.real
     else:
@@ -267,79 +313,3 @@ def _pulls(m, y, sd, eps, ground_force):
     """Would the pinned foot pull (normal force <= 0) right after this impact?"""
     F0 = m.point(y[:7], np.zeros(7), "F")[0]
     return ground_force(0.0, np.concatenate([y[:7], sd[2:]]), STANCE, F0).imag <= 0
-
-
-PAPER_METRICS = ("stance_impulse", "impact_impulse", "impact_energy_loss", "pull_fraction", "max_constraint_error",
-                 "grazing_impacts", "max_friction_ratio", "slip_fraction", "slide_fraction", "painleve_impasses", "wall_s", "nfev", "method", "engine")
-
-
-def summarize(run: PaperRun) -> dict:
-    """The twin's running columns (Bolt.summarize's definitions: steady window = the second half of
-    the revolutions, stride time between touch-downs after >= 1/4 revolution of flight) from the
-    paper model's events and samples; impact_force is NaN (a plastic impact is an impulse: see
-    impact_impulse, N s, and stance_impulse, N s per stride incl. the impact)."""
-    r, S, t = run.robot, run.samples, run.t
-    T, ncyc, p = r.period, run.cycles, r.p
-    k0 = min(ncyc // 2, max(ncyc - 1, 0))
-    ta, tb = k0 * T, ncyc * T
-    win = (t >= ta - 1e-12)
-    st = S["stance"] > 0.5
-    pk = lambda x, msk: float(np.nanmax(np.abs(x[msk]))) if msk.any() else 0.0   # noqa: E731
-    out = dict(crank_period=T, omega=r.omega, cycles=ncyc, engine="paper", method=run.options.get("method"),
-               wall_s=run.wall_s, nfev=run.nfev)
-    out.update(peak_torque_flight=pk(S["tau"], ~st), peak_torque_stance=pk(S["tau"], st),
-               peak_power_flight=pk(S["power"], ~st), peak_power_stance=pk(S["power"], st),
-               max_loop_gap=float(np.nanmax(S["loop_gap"])), max_constraint_error=float(np.nanmax(S["psi"])))
-    out.update(r.limit_columns(out))
-    ref = p["theta_1_0"] + float(r.inputs.directions[0]) * r.omega * t
-    out["max_tracking_error_deg"] = float(np.degrees(np.nanmax(np.abs(S["q_1"] - ref))))
-    span = tb - ta
-    x = S["x"]
-    out["speed"] = float((x[-1] - x[win][0]) / span)
-    turned = abs(S["q_1"][-1] - S["q_1"][win][0])
-    out["crank_period_measured"] = float(2 * math.pi * span / turned) if turned > 0 else math.nan
-    # touch-downs after >= T/4 of flight (the twin's rule) in the window
-    strides, last_off = [], None
-    los = sorted(run.liftoffs)
-    for td in run.touchdowns:
-        if last_off is None or td["t"] - last_off >= T / 4:
-            strides.append(td)
-        later = [lo for lo in los if lo >= td["t"]]
-        last_off = later[0] if later else math.inf
-    tdw = [d for d in strides if d["t"] >= ta]
-    out["touchdowns"] = len(strides)
-    out["stride_time"] = float(np.mean(np.diff([d["t"] for d in tdw]))) if len(tdw) >= 2 else math.nan
-    out["touchdowns_per_revolution"] = float(len(tdw) / (ncyc - k0))
-    out["stride_length"] = out["speed"] * T
-    # duty factor from the events (exact): stance time in the window / its length
-    stance_t, on = 0.0, None
-    events = sorted([(d["t"], 1) for d in run.touchdowns] + [(lo, 0) for lo in los])
-    for te, kind in events + [(tb, 0)]:
-        if kind == 1 and on is None:
-            on = te
-        elif kind == 0 and on is not None:
-            stance_t += max(0.0, min(te, tb) - max(on, ta))
-            on = None
-    out["duty_factor"] = stance_t / span
-    out["impact_force"] = math.nan
-    imp = [d["impulse"].imag for d in run.touchdowns if d["t"] >= ta]
-    out["impact_impulse"] = float(np.median(imp)) if imp else 0.0
-    out["impact_energy_loss"] = float(np.median([d["ke_before"] - d["ke_after"] for d in run.touchdowns
-                                                 if d["t"] >= ta])) if imp else 0.0
-    dt = t[1] - t[0]
-    fn = np.nan_to_num(S["F_N"][win])
-    out["stance_impulse"] = float((np.sum(fn) * dt + sum(imp)) / len(tdw)) if tdw else math.nan   # per touch-down
-    out["pull_fraction"] = float(np.mean(fn[st[win]] < 0)) if st[win].any() else 0.0
-    out["grazing_impacts"] = len(run.grazes)
-    out["painleve_impasses"] = len(run.impasses)
-    out["slide_fraction"] = float(np.mean(S["sliding"][win & st] > 0.5)) if (win & st).any() else 0.0
-    fs = st & (S["F_N"] > 0)          # friction the no-slip pivot needs: |F_T| / F_N (the twin has mu)
-    out["max_friction_ratio"] = float(np.nanmax(np.abs(S["F_T"][fs]) / S["F_N"][fs])) if fs.any() else 0.0
-    sw_ = st & win
-    out["slip_fraction"] = (float(np.mean(np.abs(S["F_T"][sw_]) > p["mu"] * S["F_N"][sw_])) if sw_.any()
-                            else 0.0)    # stance samples whose pivot force lies outside the twin's cone mu
-    out["height_min"], out["height_max"] = float(np.nanmin(S["y"][win])), float(np.nanmax(S["y"][win]))
-    adv = [x[min(len(x) - 1, (k + 1) * PEAK_SAMPLES)] - x[k * PEAK_SAMPLES] for k in range(k0, ncyc)]
-    out["steady"] = bool(len(adv) >= 2 and np.ptp(adv[-2:]) <= 0.002 * max(abs(np.mean(adv[-2:])), 1e-9))
-    out["min_point_height"] = math.nan
-    return out
