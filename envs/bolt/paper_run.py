@@ -18,7 +18,10 @@ from envs.bolt.paper_summary import PAPER_METRICS, summarize  # noqa: F401  (the
 # independent coordinates per mode (distinct lists: a mode is its object): flight; foot pinned; foot sliding;
 # foot in the air with the body on the Sec. 6.1 bumper (robot.bumper_height, an addition to Sec. 5)
 FLIGHT, STANCE, SLIDE, BUMPER = [0, 1, 2], [2], [0, 2], [0, 2]
+MODES = {id(FLIGHT): "flight", id(STANCE): "pinned", id(SLIDE): "sliding", id(BUMPER): "bumper"}
 DEN_MIN = 0.05  # sliding ends before Painleve's paradox (den = 1 + mu dir dF_N/dF_T -> 0): README "Paper model"
+DEBUG = False
+PIERCE = 1e-3   # m: a sample this far through the ground or the bumper ends the run as an error (a missed event)
 DELTA = 1e-6    # m: after a lift-off the foot must rise this far before a touch-down counts (no chatter)
 
 
@@ -200,23 +203,32 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             [liftoff, slips] if ind is STANCE and coulomb else [liftoff, sticks, impasse] if ind is SLIDE else [liftoff])
         if m.bumper is not None:
             ev = ev + ([leaves] if ind is BUMPER else [lands])
-        try:
-            sol = solve_ivp(rhs, (t, t_end), y, method=o["method"], rtol=o["rtol"], atol=o["atol"], events=ev,
-                            args=(ind, F0), dense_output=True)
-        except (ValueError, np.linalg.LinAlgError) as e:   # event location on an inexact dense output, singular J_z
-            err = f"solve_ivp failed after t = {t:.4f} s: {e}"
-            break
-        nfev += sol.nfev
-        if sol.status == -1:
-            err = f"solve_ivp: {sol.message}"
-            break
-        t1 = float(sol.t[-1])
-        for j in np.flatnonzero((grid >= t) & (grid <= t1)):
-            _sample(S, j, m, grid[j], sol.sol(grid[j]), ind, F0, dynamics, r_foot)
-        y, t = sol.y[:, -1].copy(), t1
-        if sol.status != 1:
-            break
-        fired = ev[next(i for i, te in enumerate(sol.t_events) if len(te))]
+        if m.bumper is not None and ind is not BUMPER and y[1] - h_bump <= 1e-9 and state(y, ind, F0)[2][1] < 0:
+            fired = lands                              # at the bumper and falling: the event at the start itself
+        else:
+            try:
+                sol = solve_ivp(rhs, (t, t_end), y, method=o["method"], rtol=o["rtol"], atol=o["atol"], events=ev,
+                                args=(ind, F0), dense_output=True)
+            except (ValueError, np.linalg.LinAlgError) as e:   # event location on an inexact dense output
+                err = f"solve_ivp failed after t = {t:.4f} s: {e}"
+                break
+            nfev += sol.nfev
+            if sol.status == -1:
+                err = f"solve_ivp: {sol.message}"
+                break
+            t1 = float(sol.t[-1])
+            seg = np.flatnonzero((grid >= t) & (grid <= t1))
+            for j in seg:
+                _sample(S, j, m, grid[j], sol.sol(grid[j]), ind, F0, dynamics, r_foot)
+            if len(seg) and (np.min(S["foot_y"][seg]) < -PIERCE or np.min(S["y"][seg]) < h_bump - PIERCE):
+                err = f"the foot or the body went {PIERCE * 1e3:g} mm through the ground or the bumper at t = {t:.4f} s"
+                break
+            y, t = sol.y[:, -1].copy(), t1
+            if sol.status != 1:
+                break
+            fired = ev[next(i for i, te in enumerate(sol.t_events) if len(te))]
+        if DEBUG:
+            print(f"{t:.5f} {MODES[id(ind)]} {fired.__name__} y_b={y[1]:.5f} foot={foot_y(y):+.2e}")
         if fired is armed:
             arm = True
             continue
@@ -257,7 +269,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                 continue
         if ind is BUMPER:                              # touch-down from the bumper: flight rates first
             _, _, v = state(y, ind, F0)
-            y = np.concatenate([y[:7], v[FLIGHT]])
+            y, ind = np.concatenate([y[:7], v[FLIGHT]]), FLIGHT
         if fired in (touchdown, sunk):                 # touch-down: the reset map, then stance
             sd, lam, ke0, ke1, vf = impact(m, y[:7], y[7:], eps, mu=mu if coulomb else None)
             if lam.imag <= 0 or not arm:       # a grazing re-touch: frictionless normal impact, keep flying
