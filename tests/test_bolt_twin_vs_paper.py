@@ -140,12 +140,13 @@ def test_twin_runs_forwards_at_slow_crank_only_on_the_bumper():
                                        "strict: passing means the README must be updated")
 def test_twin_within_target_of_paper_model_sweep(tmp_path):
     """Issue #24 target, tolerances stated first: speed within 10 %, duty within 0.05 wherever both run one
-    touch-down per revolution, at 0.15, 0.2 and 0.25 s (6 revolutions, ~3 min)."""
+    touch-down per revolution, at 0.3, 0.25 and 0.2 s with the bumper (6 revolutions, ~4 min; measured: -20 %,
+    -17 %, -7.5 %)."""
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper",
-                        "sweep.crank_period=[0.25,0.2,0.15]", f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True,
+                        "sweep.crank_period=[0.3,0.25,0.2]", f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True,
                        text=True)
     assert p.returncode == 0, p.stderr
     s = json.loads((out / "summary.json").read_text())
     assert s["speed_tolerance"] == 0.1 and s["duty_tolerance"] == 0.05
-    assert s["compared_crank_periods"] and s["target_met"]
+    assert s["compared_crank_periods"] == [0.3, 0.25, 0.2] and s["target_met"]

@@ -18,9 +18,7 @@ from envs.bolt.paper_summary import PAPER_METRICS, summarize  # noqa: F401  (the
 # independent coordinates per mode (distinct lists: a mode is its object): flight; foot pinned; foot sliding;
 # foot in the air with the body on the Sec. 6.1 bumper (robot.bumper_height, an addition to Sec. 5)
 FLIGHT, STANCE, SLIDE, BUMPER = [0, 1, 2], [2], [0, 2], [0, 2]
-MODES = {id(FLIGHT): "flight", id(STANCE): "pinned", id(SLIDE): "sliding", id(BUMPER): "bumper"}
 DEN_MIN = 0.05  # sliding ends before Painleve's paradox (den = 1 + mu dir dF_N/dF_T -> 0): README "Paper model"
-DEBUG = False
 PIERCE = 1e-3   # m: a sample this far through the ground or the bumper ends the run as an error (a missed event)
 DELTA = 1e-6    # m: after a lift-off the foot must rise this far before a touch-down counts (no chatter)
 
@@ -227,8 +225,6 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             if sol.status != 1:
                 break
             fired = ev[next(i for i, te in enumerate(sol.t_events) if len(te))]
-        if DEBUG:
-            print(f"{t:.5f} {MODES[id(ind)]} {fired.__name__} y_b={y[1]:.5f} foot={foot_y(y):+.2e}")
         if fired is armed:
             arm = True
             continue
