@@ -1,5 +1,5 @@
 """BOLT's paper model (envs/bolt/paper_run.py): its metrics against the solver tolerance and the SPF
-time constant epsilon at a few crank periods (no bumper).  Prints a table; run with nice, ~2 min.
+time constant epsilon at a few crank periods (no bumper; paper.foot default, coulomb).  Prints a table; run with nice, ~2-8 min.
 
     .venv/bin/python studies/bolt_paper_convergence.py [--cycles 4] [--periods 0.3 0.6]
 """
@@ -13,7 +13,8 @@ from envs.bolt.paper_run import simulate, summarize  # noqa: E402
 from envs.bolt.robot import Bolt  # noqa: E402
 
 COLS = ("speed", "touchdowns_per_revolution", "duty_factor", "stance_impulse", "peak_torque_stance",
-        "peak_power_flight", "max_loop_gap", "grazing_impacts", "max_friction_ratio", "slip_fraction", "wall_s")
+        "peak_power_flight", "max_loop_gap", "grazing_impacts", "max_friction_ratio", "slip_fraction", "slide_fraction",
+        "painleve_impasses", "wall_s")
 
 
 def main():

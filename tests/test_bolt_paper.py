@@ -58,7 +58,7 @@ def test_plastic_impact_stops_the_foot_and_books_energy_and_momentum():
     assert lam.imag > 0                                    # the ground pushes
 
 
-@pytest.mark.parametrize("args", [["engine=paper"],                                  # default bumper
+@pytest.mark.parametrize("args", [["engine=paper", "robot.passive_damping=0.1"],      # a twin-only parameter
                                   ["engine=paper", "robot.bumper_height=null", "+paper.method=Euler"],
                                   ["engine=paper", "robot.bumper_height=null", "sweep.crank_period=[0.3,0]"]])
 def test_bad_input_exit_2_nothing_written(tmp_path, args):

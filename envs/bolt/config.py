@@ -120,6 +120,17 @@ class PaperOptions:
     atol: float = param(1e-9, ge=1e-15, le=1e-2)
     epsilon: float = param(1e-3, "s", ge=1e-6, le=0.1, note="SPF time constant of the loop constraints "
                                                               "(not in the paper; models/bolt/README.md)")
+    foot: str = param("coulomb", choices=("coulomb", "pinned"),
+                      note="pinned: the paper's no-slip pivot as printed; coulomb: it slides when |F_T| > mu F_N "
+                           "(robot.mu; an addition, models/bolt/README.md)")
+
+
+@experiment("bolt_twin_vs_paper", "envs.bolt.twin_vs_paper.run")
+class TwinVsPaper(Experiment):
+    """Issue #24: the twin beside the paper's own model (engine=paper) per crank period, no bumper."""
+
+    speed_tolerance: float = param(0.10, gt=0, le=10, note="|v_twin - v_paper| / |v_paper| accepted (issue #24)")
+    duty_tolerance: float = param(0.05, gt=0, le=1, note="|duty_twin - duty_paper| accepted (issue #24)")
 
 
 @experiment("bolt_treadmill")

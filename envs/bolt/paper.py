@@ -17,8 +17,10 @@ Touch-down: the foot F reaches the ground (y = foot_radius: the twin's sphere ce
 stand at the same height), falling; the reset map is eq. 18-19's plastic, no-slip impact on the
 flight coordinates (the foot's velocity is zero after).  Lift-off: the pivot's normal force reaches
 zero (the paper's predetermined lift-off angle is not given: models/bolt/README.md "Paper model").
-Eq. 20 PD with the Sec. 5.1 limits in their phases (`Bolt.torque_limit`, the twin's).  The twin's
-bumper (Sec. 6.1 rig, not in the paper's Sec. 5) is refused, as are the foot springs (ignored in Sec. 4).
+Additions, each an option (README "Paper model"): the Coulomb foot (`paper.foot=coulomb`: the pivot slides
+when |F_T| > mu F_N) and the Sec. 6.1 bumper (`robot.bumper_height`: y_b >= h, a plastic impact and a
+release at zero force; null, the paper's Sec. 5 free hopper).  Eq. 20 PD with the Sec. 5.1 limits in their
+phases (`Bolt.torque_limit`, the twin's).  The foot springs (ignored in Sec. 4) are refused.
 SciPy `solve_ivp` (hybrid loop: envs/bolt/paper_run.py).
 """
 from __future__ import annotations
@@ -35,8 +37,7 @@ PEAK_SAMPLES = 500      # samples per revolution for the peaks by phase
 # twin-only parameters (name -> (default, why)): a non-default value is refused, never dropped
 TWIN_ONLY = {"passive_damping": (0.0, "frictionless pins"), "spring_stiffness": (None, "no foot springs (Sec. 4)"),
              "pad_stiffness": (None, "no foot springs (Sec. 4)"), "belt_speed": (None, "a fixed ground"),
-             "body_fixed": (False, "a free hopper (Sec. 5)"),
-             "bumper_height": (None, "no bumper (Sec. 5's free hopper; robot.bumper_height=null)")}
+             "body_fixed": (False, "a free hopper (Sec. 5)")}
 
 
 def check_supported(cfg: dict) -> None:
@@ -81,6 +82,7 @@ class Model:
                        (p["m_5"], p["I_5"], 4, (True, [(g.l_4, 3), (p["l_cm_5"], 4)]))]
         self.M = float(sum(b[0] for b in self.bodies) + p["m_b"])
         self.armature = float(p["armature"])
+        self.bumper = p["bumper_height"]           # m (crank-centre height) or None
 
     # ---- kinematics ----------------------------------------------------------------------
     def point(self, Q, Qd, pt):
@@ -118,8 +120,9 @@ class Model:
         H[2, 2] += self.armature
         return H, bias, Fg
 
-    def constraints(self, Q, Qd, F0=None):
-        """Psi (loops B, G, and the pinned foot in stance), its Jacobian (n, 7) and J_dot Q_d."""
+    def constraints(self, Q, Qd, F0=None, slide=False, bumper=False):
+        """Psi (loops B, G, and the pinned foot in stance: x and y, or only y while it slides; or the body
+        on the bumper: y_b = bumper_height), its Jacobian (n, 7) and J_dot Q_d."""
         rows, Js, cens = [], [], []
         pairs = [("B_hfe", "B_femur"), ("G_kfe", "G_tibia")]
         for a, b in pairs:
@@ -133,13 +136,24 @@ class Model:
         J = np.array(Js)
         Jm = np.empty((2 * len(Js), 7))
         Jm[0::2], Jm[1::2] = J.real, J.imag
-        return split(np.array(rows)), Jm, split(np.array(cens))
+        Psi, cen = split(np.array(rows)), split(np.array(cens))
+        if slide:                       # the sliding foot keeps its height only (row 4: its x)
+            keep = [0, 1, 2, 3, 5]
+            return Psi[keep], Jm[keep], cen[keep]
+        if bumper:                      # the body rests on the bumper: y_b = h
+            e = np.zeros((1, 7))
+            e[0, 1] = 1.0
+            return np.append(Psi, Q[1] - self.bumper), np.vstack([Jm, e]), np.append(cen, 0.0)
+        return Psi, Jm, cen
 
     def split_velocity(self, Q, sd, ind, F0, eps):
-        """(full velocity v, rho, J, J_dot v, Psi) for independent indices `ind` with rates sd."""
+        """(full velocity v, rho, J, J_dot v, Psi) for independent indices `ind` with rates sd
+        (flight: x_b, y_b, q_1; pinned stance: q_1; sliding stance: x_b, q_1)."""
         dep = [i for i in range(7) if i not in ind]
+        slide = F0 is not None and len(ind) == 2       # foot on the ground, sliding
+        bumper = F0 is None and len(ind) == 2          # foot in the air, body on the bumper
         Qd0 = np.zeros(7)
-        Psi, J, _ = self.constraints(Q, Qd0, F0)
+        Psi, J, _ = self.constraints(Q, Qd0, F0, slide, bumper)
         Jd_inv = np.linalg.inv(J[:, dep])
         rho = np.zeros((7, len(ind)))
         rho[ind, range(len(ind))] = 1.0
@@ -147,7 +161,7 @@ class Model:
         v = np.zeros(7)
         v[ind] = sd
         v[dep] = -Jd_inv @ (J[:, ind] @ sd + Psi / eps)
-        _, _, cen = self.constraints(Q, v, F0)
+        _, _, cen = self.constraints(Q, v, F0, slide, bumper)
         return v, rho, J, cen, Psi, dep, Jd_inv
 
     def accel(self, Q, sd, ind, F0, eps, tau, f_ext):
@@ -161,6 +175,21 @@ class Model:
         Hr = rho.T @ H @ rho
         sdd = np.linalg.solve(Hr, rho.T @ gen)
         return v, sdd, rho @ sdd + b
+
+    def slide_accel(self, Q, sd, ind, F0, eps, tau, direction, mu):
+        """Sliding stance (an addition to the paper's model, README "Paper model"): Coulomb friction
+        F_T = -mu direction F_N at the foot, F_N the normal constraint force.  F_N = N0 + N1 F_T is
+        affine in F_T (the accelerations are), so F_T = -mu direction N0 / den, den = 1 + mu direction N1,
+        is solved exactly from two evaluations; den <= 0 is Painleve's paradox (no sliding solution).
+        Returns (v, s_dd, a, generalized force of the friction, den)."""
+        jx = self.point(Q, np.zeros(7), "F")[1].real          # d foot_x / dQ
+        v, s0, a0 = self.accel(Q, sd, ind, F0, eps, tau, np.zeros(7))
+        _, s1, a1 = self.accel(Q, sd, ind, F0, eps, tau, jx)
+        N0 = self.external_force(Q, v, a0, 0.0).imag
+        N1 = self.external_force(Q, v, a1, 0.0).imag - N0
+        den = 1.0 + mu * direction * N1
+        FT = -mu * direction * N0 / den if den > 0 else 0.0
+        return v, s0 + FT * (s1 - s0), a0 + FT * (a1 - a0), FT * jx, den
 
     def external_force(self, Q, Qd, a, f_ext_xy):
         """The ground's force on the foot (x, y) from Newton's law of the whole leg (the boom's

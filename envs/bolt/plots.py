@@ -200,3 +200,33 @@ def treadmill(rows, target, T_target, path) -> None:
         a.grid(alpha=0.3)
     fig.suptitle("BOLT on the treadmill: belt speed for in-place running (Sec. 6.1-6.2)", fontsize=10)
     save_figure(fig, path, dpi=120)
+
+
+def twin_vs_paper(rows, tol_speed, tol_duty, path) -> None:
+    """Twin and paper model per crank rate: speed, duty factor, touch-downs per revolution, stride time,
+    stance impulse, peak stance torque; the compared points (both one touch-down per revolution) ringed."""
+    plt = pyplot()
+    rows = sorted(rows, key=lambda r: r["crank_period"])
+    if not rows:
+        return
+    f = np.array([1.0 / r["crank_period"] for r in rows])
+    both = np.array([bool(r["compared"]) for r in rows], dtype=bool)
+    col = lambda key, k=1.0: np.array([float(r[key]) for r in rows]) * k   # noqa: E731
+    fig, ax = plt.subplots(2, 3, figsize=(13, 6), sharex=True)
+    panels = (("speed", "speed [m/s]", 1.0), ("duty_factor", "duty factor", 1.0),
+              ("touchdowns_per_revolution", "touch-downs / revolution", 1.0), ("stride_time", "stride time [ms]", 1e3),
+              ("stance_impulse", "stance impulse [N s / touch-down]", 1.0),
+              ("peak_torque_stance", "stance peak torque [N m]", 1.0))
+    for a, (key, label, k) in zip(ax.flat, panels):
+        a.plot(f, col(f"{key}_twin", k), "o-", label="twin (MuJoCo)")
+        a.plot(f, col(f"{key}_paper", k), "s--", label="paper model (SPF, engine=paper)")
+        if both.any():
+            a.plot(f[both], col(f"{key}_paper", k)[both], "o", mfc="none", mec="k", ms=11, label="compared")
+        a.set_ylabel(label)
+        a.grid(alpha=0.3)
+    ax[0, 0].legend(fontsize=7)
+    for a in ax[1]:
+        a.set_xlabel("crank rate [rev/s]")
+    fig.suptitle(f"BOLT twin vs paper model, no bumper (target where both run 1 touch-down/rev: speed within "
+                 f"{tol_speed:.0%}, duty within {tol_duty:g})", fontsize=10)
+    save_figure(fig, path, dpi=120)

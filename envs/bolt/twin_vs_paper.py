@@ -1,0 +1,97 @@
+"""bolt_twin_vs_paper (issue #24): the twin (MuJoCo) and the paper's own model (engine=paper,
+envs/bolt/paper_run.py) at the same inputs over crank periods: speed, stride time, touch-downs per
+revolution, duty factor, stance impulse, peak torque/power by phase, constraint error.  The
+comparison's tolerances are declared (experiment.speed_tolerance, experiment.duty_tolerance) and
+applied where both run one touch-down per revolution.  Plot: envs/bolt/plots.twin_vs_paper."""
+from __future__ import annotations
+
+import math
+import time
+from functools import partial
+
+import numpy as np
+
+from envs.bolt import paper, paper_run, plots
+from envs.core import batch
+from envs.core.errors import ConfigError
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
+
+METRICS = ("speed", "stride_time", "touchdowns_per_revolution", "duty_factor", "stance_impulse",
+           "peak_torque_flight", "peak_torque_stance", "peak_power_flight", "peak_power_stance", "max_loop_gap")
+COLUMNS = (("crank_period",) + tuple(f"{m}_{e}" for m in METRICS for e in ("twin", "paper"))
+           + ("slide_fraction_paper", "painleve_impasses_paper", "speed_rel_diff", "duty_diff", "compared",
+              "within_target", "error_twin", "error_paper"))
+
+
+def twin_stance_impulse(r, run) -> float:
+    """N s per touch-down in the twin's steady window (the second half of the revolutions): the
+    integral of the foot's normal force over the window / the touch-downs in it."""
+    F = run.sensor("foot_touch")[:, 0]
+    win = run.t >= run.t[-1] - (run.cycles - min(run.cycles // 2, max(run.cycles - 1, 0))) * r.period - 1e-12
+    s = r.summarize(run)
+    n = s["touchdowns_per_revolution"] * (run.cycles - min(run.cycles // 2, max(run.cycles - 1, 0)))
+    dt = float(np.mean(np.diff(run.t)))
+    return float(np.sum(F[win]) * dt / n) if n > 0 else math.nan
+
+
+def compare(tw: dict, pa: dict, tol_speed: float, tol_duty: float) -> dict:
+    """The target of issue #24, tolerances given first: where both run one touch-down per
+    revolution, |v_twin - v_paper| <= tol_speed |v_paper| and |duty_twin - duty_paper| <= tol_duty."""
+    one = lambda s: abs(s.get("touchdowns_per_revolution", math.nan) - 1.0) < 1e-9   # noqa: E731
+    both = one(tw) and one(pa)
+    dv = (tw["speed"] - pa["speed"]) / abs(pa["speed"]) if both and pa["speed"] else math.nan
+    dd = tw["duty_factor"] - pa["duty_factor"] if both else math.nan
+    return dict(speed_rel_diff=dv, duty_diff=dd, compared=both,
+                within_target=bool(both and abs(dv) <= tol_speed and abs(dd) <= tol_duty))
+
+
+def run(job, out) -> Result:
+    """results.csv (one row per crank period, twin and paper side by side), summary.json,
+    twin_vs_paper.png."""
+    if job.engine != "mujoco":
+        raise ConfigError("engine", job.engine, "mujoco (bolt_twin_vs_paper runs the twin and the paper model)")
+    cls = robot_cls(job)
+    params = robot_params(job)
+    paper.check_supported(params)
+    opts = paper.check_options(dict(job.paper))
+    ex = options(job)
+    tol_speed, tol_duty = float(ex["speed_tolerance"]), float(ex["duty_tolerance"])
+    periods = [float(T) for T in sweep_lists(job).get("crank_period", [params["crank_period"]])]
+    robots = [cls(**dict(params, crank_period=T)) for T in periods]     # validation before anything runs
+    for r in robots:
+        paper.check_supported(r.cfg)
+    kw = run_kw(job)
+    kw.pop("retry_failed")
+    kw["stop_when_steady"] = False
+    t0 = time.perf_counter()
+    twins = batch.run_points(robots, cls, **kw)
+    rows = []
+    for r, tr in zip(robots, twins):
+        tw = {} if tr.error else dict(r.summarize(tr), stance_impulse=twin_stance_impulse(r, tr))
+        pr = paper_run.simulate(r, kw["cycles"], **opts)
+        pa = {} if pr.error else paper_run.summarize(pr)
+        row = dict(crank_period=r.period, error_twin=tr.problem or (r.run_error(tw) if tw else tr.error) or "",
+                   error_paper=pr.error or "")
+        for m in METRICS:
+            row[f"{m}_twin"], row[f"{m}_paper"] = tw.get(m, math.nan), pa.get(m, math.nan)
+        row["slide_fraction_paper"] = pa.get("slide_fraction", math.nan)
+        row["painleve_impasses_paper"] = pa.get("painleve_impasses", math.nan)
+        row.update(compare(tw, pa, tol_speed, tol_duty) if tw and pa else
+                   dict(speed_rel_diff=math.nan, duty_diff=math.nan, compared=False, within_target=False))
+        rows.append(row)
+        if job.run.progress:
+            print(f"crank period {r.period:g} s: speed twin {row['speed_twin']:+.3f}, paper {row['speed_paper']:+.3f} m/s",
+                  flush=True)
+    cmp_ = [r for r in rows if r["compared"]]
+    summary = dict(engine="mujoco+paper", paper_options=opts, cycles=kw["cycles"], wall_s=time.perf_counter() - t0,
+                   speed_tolerance=tol_speed, duty_tolerance=tol_duty, compared_crank_periods=[r["crank_period"] for r in cmp_],
+                   target_met=bool(cmp_) and all(r["within_target"] for r in cmp_),
+                   speed_by_crank_period={f"{r['crank_period']:g}": dict(twin=r["speed_twin"], paper=r["speed_paper"])
+                                          for r in rows},
+                   duty_by_crank_period={f"{r['crank_period']:g}": dict(twin=r["duty_factor_twin"],
+                                                                       paper=r["duty_factor_paper"]) for r in rows},
+                   flagged={f"{r['crank_period']:g}": (r["error_twin"] + " " + r["error_paper"]).strip()
+                            for r in rows if r["error_twin"] or r["error_paper"]})
+    summary["all_healthy"] = not summary["flagged"]
+    return Result(summary, tables={"results.csv": (COLUMNS, rows)},
+                  plots={"twin_vs_paper.png": partial(plots.twin_vs_paper, rows, tol_speed, tol_duty)})

@@ -1,0 +1,64 @@
+"""BOLT foot contact study (issue #24 item 3): candidate twin foot contacts, each at two timesteps, judged
+against the paper model (engine=paper) at every compared crank period at once.  The reference is a
+`results.csv` of `experiment=bolt_twin_vs_paper` (its *_paper columns); tolerances stated first: speed within
+10 % (relative), duty factor within 0.05, one touch-down per revolution.  Prints a table; ~2 min with nice.
+
+    .venv/bin/python scripts/bolt_contact_study.py --reference outputs/bolt_twin_vs_paper/<date>/results.csv
+"""
+import argparse
+import csv
+import pathlib
+import sys
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from envs.bolt.robot import Bolt  # noqa: E402
+from envs.core import batch  # noqa: E402
+
+TOL_SPEED, TOL_DUTY = 0.10, 0.05
+# name -> twin parameters (physical reading in models/bolt/README.md "Foot contact study")
+CANDIDATES = {
+    "rigid 1 ms (default)": {},
+    "rigid 2 ms": dict(contact_timeconst=0.002),
+    "rigid 5 ms": dict(contact_timeconst=0.005),
+    "rubber pad 2.3e5 N/m, 20 N s/m": dict(pad_stiffness=2.3e5),
+    "rubber pad, 200 N s/m": dict(pad_stiffness=2.3e5, pad_damping=200.0),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reference", required=True, type=pathlib.Path)
+    ap.add_argument("--cycles", type=int, default=6)
+    ap.add_argument("--timesteps", type=float, nargs="+", default=[1e-4, 5e-5])
+    ap.add_argument("--bumper", default="0.40", help="the reference run's robot.bumper_height (m, or none)")
+    a = ap.parse_args()
+    ref = {float(r["crank_period"]): r for r in csv.DictReader(a.reference.open())
+           if r["touchdowns_per_revolution_paper"] and float(r["touchdowns_per_revolution_paper"]) == 1.0}
+    periods = sorted(ref)
+    bumper = None if a.bumper.lower() in ("none", "null") else float(a.bumper)
+    print(f"reference: {a.reference} (paper model, bumper {bumper}); periods {periods}; "
+          f"tolerances: speed {TOL_SPEED:.0%}, duty {TOL_DUTY}")
+    print("| candidate | timestep [s] | " + " | ".join(f"{T:g} s: speed / duty / td per rev" for T in periods)
+          + " | max speed error | max duty error | within target at all |")
+    print("|---" * (len(periods) + 5) + "|")
+    for name, extra in CANDIDATES.items():
+        for dt in a.timesteps:
+            robots = [Bolt(**dict(extra, crank_period=T, timestep=dt, bumper_height=bumper)) for T in periods]
+            runs = batch.run_points(robots, Bolt, cycles=a.cycles, nthread=1)
+            cells, ev, ed, ok = [], [], [], True
+            for T, r, run in zip(periods, robots, runs):
+                s = r.summarize(run) if not run.error else {}
+                v, d, n = s.get("speed", np.nan), s.get("duty_factor", np.nan), s.get("touchdowns_per_revolution", np.nan)
+                vp, dp = float(ref[T]["speed_paper"]), float(ref[T]["duty_factor_paper"])
+                ev.append(abs(v - vp) / abs(vp))
+                ed.append(abs(d - dp))
+                ok &= bool(n == 1 and ev[-1] <= TOL_SPEED and ed[-1] <= TOL_DUTY and not run.problem)
+                cells.append(f"{v:.3f} / {d:.3f} / {n:.2f}" + (" (flagged)" if run.problem else ""))
+            print(f"| {name} | {dt:g} | " + " | ".join(cells) + f" | {max(ev):.1%} | {max(ed):.3f} | {ok} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
