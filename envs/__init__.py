@@ -24,7 +24,7 @@ from envs.miniaq.robot import MiniAQ  # noqa: E402,I001
 # each robot's runner modules, imported for their registrations (@envs.core.experiment.runner("<experiment>"))
 from envs.crawler import experiments as _, feedback as _, slip_pattern as _, time_scaling as _  # noqa: E402,F811,I001
 from envs.snake import experiments as _  # noqa: E402,F811,I001
-from envs.bolt import experiments as _  # noqa: E402,F811,I001
+from envs.bolt import experiments as _, twin_vs_paper as _  # noqa: E402,F811,I001
 from envs.miniaq import experiments as _, geometry_map as _  # noqa: E402,F811,I001
 del _
 

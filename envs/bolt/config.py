@@ -125,7 +125,7 @@ class PaperOptions:
                            "(robot.mu; an addition, models/bolt/README.md)")
 
 
-@experiment("bolt_twin_vs_paper", "envs.bolt.twin_vs_paper.run")
+@experiment("bolt_twin_vs_paper")
 class TwinVsPaper(Experiment):
     """Issue #24: the twin beside the paper's own model (engine=paper) per crank period, no bumper."""
 

@@ -14,7 +14,7 @@ import numpy as np
 from envs.bolt import paper, paper_run, plots
 from envs.core import batch
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, sweep_lists
 
 METRICS = ("speed", "stride_time", "touchdowns_per_revolution", "duty_factor", "stance_impulse",
            "peak_torque_flight", "peak_torque_stance", "peak_power_flight", "peak_power_stance", "max_loop_gap")
@@ -45,6 +45,7 @@ def compare(tw: dict, pa: dict, tol_speed: float, tol_duty: float) -> dict:
                 within_target=bool(both and abs(dv) <= tol_speed and abs(dd) <= tol_duty))
 
 
+@runner("bolt_twin_vs_paper")
 def run(job, out) -> Result:
     """results.csv (one row per crank period, twin and paper side by side), summary.json,
     twin_vs_paper.png."""

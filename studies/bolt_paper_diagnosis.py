@@ -3,7 +3,7 @@ crank period the paper model's and the twin's (with and without the Sec. 6.1 bum
 touch-downs per revolution and the crank angles q_1 at which the foot lands.  Prints tables; run with
 nice, ~3 min on a loaded 2-core machine.  models/bolt/README.md "Paper model: why it hops backwards".
 
-    .venv/bin/python scripts/bolt_paper_diagnosis.py [--cycles 4] [--periods 0.2 0.3 0.6] [--foot pinned]
+    .venv/bin/python studies/bolt_paper_diagnosis.py [--cycles 4] [--periods 0.2 0.3 0.6] [--foot pinned]
 """
 import argparse
 import pathlib

@@ -3,7 +3,7 @@ against the paper model (engine=paper) at every compared crank period at once.  
 `results.csv` of `experiment=bolt_twin_vs_paper` (its *_paper columns); tolerances stated first: speed within
 10 % (relative), duty factor within 0.05, one touch-down per revolution.  Prints a table; ~2 min with nice.
 
-    .venv/bin/python scripts/bolt_contact_study.py --reference outputs/bolt_twin_vs_paper/<date>/results.csv
+    .venv/bin/python studies/bolt_contact_study.py --reference outputs/bolt_twin_vs_paper/<date>/results.csv
 """
 import argparse
 import csv
