@@ -249,6 +249,11 @@ class Bolt(BoltModel, Robot):
             return (0.0, tau, 0.0, power, force, gap)
         return (tau, 0.0, power, 0.0, force, gap)
 
+    def device_feedback(self):
+        """`feedback` on the device (engine=warp): envs/bolt/warp_feedback.py."""
+        from envs.bolt.warp_feedback import ActuatorLimit
+        return ActuatorLimit()
+
     def pose(self, q1: float) -> dict:
         """Closed-form joint angles at crank angle q1 (rad)."""
         k = loop_kinematics(np.array([q1]), self.geometry)
