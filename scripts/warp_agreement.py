@@ -90,10 +90,9 @@ ENSEMBLE = (   # name: (opt.tolerance or None = the model's, swept-parameter fac
 
 
 def _refused(cls) -> str:
-    """Why engine=warp refuses robot class cls ("" where it runs): a closed_loop robot without a
-    device feedback (envs/core/warp_engine.py unsupported)."""
-    from envs.core.robot import Robot
-    return "closed_loop" if cls.closed_loop and cls.device_feedback is Robot.device_feedback else ""
+    """Why engine=warp refuses robot class cls ("" where it runs; needs no warp)."""
+    from envs.core.warp_engine import unsupported
+    return unsupported(cls)
 
 
 def _numeric(v) -> bool:
@@ -247,7 +246,7 @@ def print_envelopes(robot: str, sweeps=None) -> None:
     """The C engine's envelope and tolerance per point and metric (no warp needed)."""
     import envs
     if _refused(envs.robot_class(robot)):
-        print(f"\n{robot}: refused by engine=warp ({_refused(envs.robot_class(robot))}): nothing to compare")
+        print(f"\n{robot}: refused by engine=warp: {_refused(envs.robot_class(robot))}")
         return
     pts, name, _, c, envs_, _ = reference(robot, sweeps=sweeps)
     print(f"\n{robot}\n| point | metric | C engine | C envelope (set by) | tolerance |\n|---|---|---|---|---|")
