@@ -50,12 +50,15 @@ SWEEPS = {   # robot: (base point, swept parameter, values, cycles)
     "miniaq": (dict(f=4.0), "mu_d", [0.3, 0.5], 2),                # 2 x 2600 steps
     # BOLT: limits low enough that both Sec. 5.1 limits bind (the device feedback decides the gait)
     "bolt": (dict(crank_period=0.3, P_max=450.0), "tau_max", [15.0, 20.0], 2),   # 2 x 3000 steps
+    # the crawler under eq. 19 (envs/crawler/feedback_robot.py, Sec. VIII's gains), the experiment's omega
+    "crawler_feedback": (dict(omega=8.0), "mu", [0.172, 0.285], 2),              # 2 x 4000 steps
 }
 HOLDOUT = {  # other points, fixed with ENSEMBLE v2 before they were run on warp (out of sample)
     "crawler": (dict(omega=8.0), "mu", [0.172, 0.285], 2),         # 2 x 4000 steps (the dynamic regime)
     "snake": (dict(T_step=0.25), "mu", [0.45, 0.8], 1),            # 1 x 48000 steps
     "miniaq": (dict(f=3.0), "mu_d", [0.4, 0.6], 2),                # 2 x 3467 steps
     "bolt": (dict(crank_period=0.45, tau_max=18.0), "P_max", [300.0, 600.0], 2),   # 2 x 4500 steps
+    "crawler_feedback": (dict(omega=6.0), "mu", [0.22, 0.35], 2),                 # 2 x 5200 steps
 }
 TOL = {   # metric: (abs, rel), the floor; float32 against float64, the same contacts: S to ~1e-6 m expected
     "S": (2e-5, 1e-3), "V": (2e-5, 1e-3),
@@ -87,6 +90,16 @@ ENSEMBLE = (   # name: (opt.tolerance or None = the model's, swept-parameter fac
     # (rounded to float32) or a seed k (x (1 + PERTURB * U(-1, 1)), element-wise)
     ("f32", None, 1.0, 1.0, "f32"), ("f32,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, "f32"),
 ) + tuple((f"rand{k},tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, k) for k in SEEDS)
+
+
+def _class(robot: str):
+    """The Robot class of a SWEEPS name: a registered robot, or crawler_feedback (the crawler under
+    eq. 19, a closed_loop variant that is no robot of its own)."""
+    import envs
+    if robot == "crawler_feedback":
+        from envs.crawler.feedback_robot import FeedbackCrawler
+        return FeedbackCrawler
+    return envs.robot_class(robot)
 
 
 def _refused(cls) -> str:
@@ -197,9 +210,8 @@ def reference(robot: str, chunk=1000, cycles=None, sweeps=None):
     """The C engine's side, which needs no warp: (points, swept parameter, run settings, nominal
     Runs, per point envelope() of ENSEMBLE, seconds of the nominal runs) for the robot's sweep in
     `sweeps` (SWEEPS unless given, or HOLDOUT); cycles: the sweep's unless given."""
-    import envs
     from envs.core import batch
-    cls = envs.robot_class(robot)
+    cls = _class(robot)
     base, name, vals, n_cycles = (sweeps or SWEEPS)[robot]
     pts = [dict(base, **({name: v} if v is not None else {})) for v in vals]
     kw = dict(cycles=cycles or n_cycles, stop_when_steady=False, chunk=chunk)
@@ -221,10 +233,9 @@ def compare(robot: str, device=None, chunk=1000, sweeps=None):
     """(rows of [robot, point, metric, C, warp, |diff|, envelope, set by, tolerance, ok], compile_s,
     warp steps/s, C steps/s).  The C engine's nominal runs and ENSEMBLE run first: every tolerance
     is fixed before warp runs."""
-    import envs
     from envs.core import batch
     from envs.core.errors import ConfigError
-    cls = envs.robot_class(robot)
+    cls = _class(robot)
     pts, name, kw, c, envs_, c_s = reference(robot, chunk, sweeps=sweeps)
     steps = sum(r.cycles * r.robot.steps_per_cycle for r in c)
     try:    # compile: the first step of one world (kernels compiled or loaded from the cache)
@@ -244,9 +255,8 @@ def compare(robot: str, device=None, chunk=1000, sweeps=None):
 
 def print_envelopes(robot: str, sweeps=None) -> None:
     """The C engine's envelope and tolerance per point and metric (no warp needed)."""
-    import envs
-    if _refused(envs.robot_class(robot)):
-        print(f"\n{robot}: refused by engine=warp: {_refused(envs.robot_class(robot))}")
+    if _refused(_class(robot)):
+        print(f"\n{robot}: refused by engine=warp: {_refused(_class(robot))}")
         return
     pts, name, _, c, envs_, _ = reference(robot, sweeps=sweeps)
     print(f"\n{robot}\n| point | metric | C engine | C envelope (set by) | tolerance |\n|---|---|---|---|---|")
@@ -262,9 +272,8 @@ def f32_state(robot: str) -> list:
     (point, change of the robot's progress coordinate over the sweep's run, the same with rounding)."""
     import mujoco
 
-    import envs
     from envs.core.stepper import Stepper
-    cls = envs.robot_class(robot)
+    cls = _class(robot)
     base, name, vals, cycles = SWEEPS[robot]
     out = []
     for v in vals:

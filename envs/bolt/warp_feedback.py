@@ -76,6 +76,6 @@ class ActuatorLimit(DeviceFeedback):
     def state0(self, robot, model) -> np.ndarray:
         return np.zeros(1)        # userdata[0] of the initial state: flight
 
-    def launch(self, M, D, P, S, aux, device) -> None:
+    def launch(self, M, D, P, S, aux, wstep, device) -> None:
         wp.launch(limit_kernel, dim=D.nworld, inputs=[P, D.sensordata, D.actuator_force, D.qvel,
                                                      M.actuator_forcerange, S, aux], device=device)

@@ -193,7 +193,7 @@ class _Pool:
                 wp.launch(_set_ctrl, dim=(self.nworld, self.m0.nu), inputs=[self.ctrl, self.j, D.ctrl],
                           device=self.dev)
             if self.hook:
-                self.hook.launch(self.M, D, self.P_fb, self.S_fb, self.aux, self.dev)
+                self.hook.launch(self.M, D, self.P_fb, self.S_fb, self.aux, self.wstep, self.dev)
             mjw.step(self.M, D)
             wp.launch(_record, dim=self.nworld, inputs=rec_args, device=self.dev)
 

@@ -15,7 +15,8 @@ runner does).  Per world it holds:
                                   and resets them, as the C runner does (Run.aux)
 
 `fields`: the model fields the kernel writes (e.g. actuator_forcerange): the runner makes them
-per world.  `launch(M, D, P, S, aux, device)` launches the kernel for every world."""
+per world.  `launch(M, D, P, S, aux, wstep, device)` launches the kernel for every world (wstep:
+each world's step count, the time being wstep x dt)."""
 from __future__ import annotations
 
 import numpy as np
@@ -37,5 +38,5 @@ class DeviceFeedback:
         """The hook's state at the point's start (nstate)."""
         return np.zeros(self.nstate)
 
-    def launch(self, M, D, P, S, aux, device) -> None:
+    def launch(self, M, D, P, S, aux, wstep, device) -> None:
         raise NotImplementedError
