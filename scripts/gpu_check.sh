@@ -7,7 +7,7 @@
 # killed by its limit is recorded as such; the others keep their numbers):
 #   0. the card (nvidia-smi) and the versions (mujoco, mujoco_warp, warp, python)
 #   1. agreement: scripts/warp_agreement.py on the device (crawler, MinIAQ-II, then BOLT with its device
-#      feedback kernel; the kernels compile here)
+#      feedback kernel, the crawler under eq. 19 (crawler_feedback); the kernels compile here)
 #   2. bench a: homogeneous crawler batch (16384 worlds) against the C batch runner on every core, ratio first
 #   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld
 #   4. bench b: the Fig. 6 map end to end on warp (records how far it got if its limit ends it)
@@ -16,7 +16,7 @@
 #   --out DIR  where the summary goes (default: a new directory gpu_check-<UTC time> under /tmp)
 #   --quick    Warp's CPU device and tiny sizes: the whole script end to end on a machine without a GPU
 # Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python),
-#   L1 L2 L3 L4 (the section limits in s on cuda: agreement 200, a 130, c 40, b 70).
+#   L1 L2 L3 L4 (the section limits in s on cuda: agreement 230, a 130, c 40, b 70).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="" QUICK=0
@@ -48,8 +48,8 @@ P
 }
 if [ $QUICK = 1 ]; then DEV=cpu; else DEV=cuda; fi
 # limits (s): agreement, bench a, bench c, bench b
-if [ $QUICK = 1 ]; then L1=500 L2=200 L3=120 L4=200; ROBOTS="crawler bolt"; BENCH="--quick"
-else L1=${L1:-200} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70}; ROBOTS="crawler miniaq bolt"
+if [ $QUICK = 1 ]; then L1=800 L2=200 L3=120 L4=200; ROBOTS="crawler bolt crawler_feedback"; BENCH="--quick"
+else L1=${L1:-230} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70}; ROBOTS="crawler miniaq bolt crawler_feedback"
   BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; fi
 t0=$(date +%s)
 say "== gpu_check $(date -u +%FT%TZ) on $(hostname), device $DEV, quick=$QUICK, summary in $OUTDIR"
