@@ -12,7 +12,8 @@ summary (--summary FILE: JSON, updated as each section finishes, so a killed run
      `mujoco_warp.step` alone (constant control, no sampling, no health) at the same nworld --
      ratio sweep/bare of steps/s (1.0: the loop costs nothing over the physics).
   b  the crawler paper's Fig. 6 map (--map-n x --map-n points, psi 0-180 deg x omega 0.3-16 rad/s,
-     10 cycles, stop when steady as its experiment does) end to end on warp, measured, not
+     10 cycles, stop when steady as its experiment does) end to end on warp (--map-engine auto: the
+     longest points on the C threads at the same time, envs/core/auto_split.py), measured, not
      extrapolated; the summary records the points finished so far every few seconds (a run killed
      by its time limit still says how far it got).
 
@@ -138,7 +139,7 @@ def section_b(a, dev: str) -> dict:
     robots = [Crawler(**p) for p in pts]
     t0, done, last = time.perf_counter(), [0], [0.0]
     state = dict(points=len(pts), omega_min=a.map_omega_min, cycles=a.map_cycles, stop_when_steady=True,
-                 finished=0, wall_s=None)
+                 finished=0, wall_s=None, engine=a.map_engine)
 
     record(a.summary, "b_fig6_map", dict(state, elapsed_s=0.0))
 
@@ -150,11 +151,11 @@ def section_b(a, dev: str) -> dict:
             record(a.summary, "b_fig6_map", dict(state, finished=done[0], elapsed_s=now))
 
     batch.run_points(robots, Crawler, cycles=a.map_cycles, min_cycles=min(3, a.map_cycles), stop_when_steady=True,
-                     engine="warp", device=dev,
+                     engine=a.map_engine, device=dev, nthread=a.threads,
                      nworld=min(len(pts), a.nworld), on_result=on_result)
     wall = time.perf_counter() - t0
     res = dict(state, finished=len(pts), wall_s=wall, nworld=min(len(pts), a.nworld))
-    print(f"(b) Fig. 6 map on warp: {a.map_n}x{a.map_n} points (omega {a.map_omega_min:g}-16 rad/s), {a.map_cycles} "
+    print(f"(b) Fig. 6 map on engine={a.map_engine}: {a.map_n}x{a.map_n} points (omega {a.map_omega_min:g}-16 rad/s), {a.map_cycles} "
           f"cycles, stop when steady: {wall:.1f} s "
           f"(measured end to end)")
     return res
@@ -171,6 +172,8 @@ def main(argv=None) -> int:
     ap.add_argument("--bare-steps", type=int, default=500, help="section c's timed steps (default 500)")
     ap.add_argument("--map-n", type=int, default=40, help="section b's map size (default 40 x 40)")
     ap.add_argument("--map-cycles", type=int, default=10, help="section b's cycles (default 10, the paper's)")
+    ap.add_argument("--map-engine", default="warp", choices=["warp", "auto"],
+                    help="section b's engine (auto: the longest points on the C threads, envs/core/auto_split.py)")
     ap.add_argument("--map-omega-min", type=float, default=0.3, help="section b's lowest omega (default 0.3 rad/s)")
     ap.add_argument("--summary", default=None, help="JSON file the sections are written into as they finish")
     ap.add_argument("--warp-log", action="store_true",
