@@ -9,7 +9,8 @@
 #   1. agreement: scripts/warp_agreement.py on the device (crawler, MinIAQ-II, then BOLT with its device
 #      feedback kernel, the crawler under eq. 19 (crawler_feedback); the kernels compile here)
 #   2. bench a: homogeneous crawler batch (16384 worlds) against the C batch runner on every core, ratio first
-#   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld
+#   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld, and h:
+#      the host's fold per world-step against the bare step's
 #   4. bench b: the Fig. 6 map end to end with engine=auto (the longest points on the C threads, the
 #      rest on warp; records how far it got if its limit ends it)
 # Summary: DIR/summary.json (one object per section) and DIR/summary.txt (everything printed).
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || { echo "error: --out needs a directory" >&2; exit 2; }; OUTDIR=$2; shift 2;;
     --quick) QUICK=1; shift;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
     *) echo "error: unknown argument '$1' (allowed: --out DIR, --quick, --help)" >&2; exit 2;;
   esac
 done
@@ -73,6 +74,6 @@ run() {
 }
 run agreement $L1 "$PY" scripts/warp_agreement.py --device $DEV --robots $ROBOTS
 run bench_a $L2 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections a --summary "$J"
-run bench_c $L3 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections c --summary "$J"
+run bench_c $L3 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections c h --summary "$J"
 run bench_b $L4 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections b --map-engine auto --summary "$J"
 say "== done in $(( $(date +%s) - t0 )) s; summary: $J, $TXT"

@@ -275,9 +275,9 @@ def _consume(s: Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, ste
     the state after s.step + i steps (MuJoCo computes sensors at the start of a step).
     """
     steps = sampled_steps(s, len(rec), cycles)
-    before = len(s.samples)
+    before = s.nsamples
     end = take_samples(s, steps, (rec[g - s.step] for g in steps), cycles, min_cycles, stop_when_steady, steady_kw)
-    energy.fold(s, rec, steps[:len(s.samples) - before])
+    energy.fold(s, rec, steps[:s.nsamples - before])
     used = (end if end is not None else min(s.step + len(rec) - 1, cycles * s.robot.steps_per_cycle)) - s.step + 1
     s.step += len(rec)
     return used

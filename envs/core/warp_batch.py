@@ -50,11 +50,11 @@ def _record(sd: wp.array2d(dtype=wp.float32), nefc: wp.array(dtype=wp.int32), na
     if g % stride[w] == 0:
         n = nsamp[w]
         for i in range(nsens):
-            out[n, w, i] = sd[w, i]
+            out[w, n, i] = sd[w, i]
         for i in range(4):
-            out[n, w, nsens + i] = health[w, i]
+            out[w, n, nsens + i] = health[w, i]
         for i in range(naux):
-            out[n, w, nsens + 4 + i] = aux[w, i]
+            out[w, n, nsens + 4 + i] = aux[w, i]
             aux[w, i] = wp.float32(AUX_RESET)
         health[w, 0] = -1.0e30
         health[w, 1] = 0.0
@@ -100,7 +100,7 @@ class _Pool:
             self.D = mjw.make_data(m0, nworld=nworld, nconmax=nconmax)
             ns = m0.nsensordata
             self.nsamp_max = -(-chunk // min_stride) + 1
-            self.out = wp.zeros((self.nsamp_max, nworld, ns + we.HEALTH + self.naux), dtype=wp.float32)
+            self.out = wp.zeros((nworld, self.nsamp_max, ns + we.HEALTH + self.naux), dtype=wp.float32)
             self.health = wp.array(np.tile([-1e30, 0, 0, 0], (nworld, 1)).astype(np.float32))
             self.ctrl = wp.zeros((1 if law else chunk, nworld, m0.nu), dtype=wp.float32)
             self.P_host = np.zeros((nworld, warp_law.HEAD + warp_law.PER_ACT * m0.nu))
@@ -172,8 +172,8 @@ class _Pool:
 
     def run_chunk(self, ctrl: np.ndarray | None, loops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Step every world `chunk` times with controls ctrl (chunk, nworld, nu), or with the device
-        law (ctrl None); returns the recorded samples (nsamp_max, nworld, nsens + HEALTH) and each
-        world's sample count.  On CUDA the steps run as captured graphs of `graph_steps` steps."""
+        law (ctrl None); returns the recorded samples (nworld, nsamp_max, nsens + HEALTH + naux: a
+        world's rows contiguous, for the host's fold) and each world's sample count.  On CUDA the steps run as captured graphs of `graph_steps` steps."""
         import mujoco_warp as mjw
         if not self.law:
             self.ctrl.assign(ctrl.astype(np.float32))
@@ -266,7 +266,7 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
         for k, s in enumerate(slots):
             if s is None:
                 continue
-            rows = out[:nsamp[k], k]
+            rows = out[k, :nsamp[k]]
             err = _fold(s, rows, nsens, chunk, cycles, min_cycles, stop_when_steady, steady_kw)
             if err is not None or s.done:
                 finished(s.index, runs.finish(s, err, steady_kw, engine="warp"))
@@ -284,7 +284,7 @@ def _fold(s, rows, nsens, chunk, cycles, min_cycles, stop_when_steady, steady_kw
     steps = runs.sampled_steps(s, chunk, cycles)
     n = min(len(rows), len(steps))
     samples = rows[:n, :nsens] if not s.naux else np.concatenate([rows[:n, :nsens], rows[:n, nsens + we.HEALTH:]], 1)
-    end = runs.take_samples(s, steps[:n], samples.astype(float), cycles, min_cycles, stop_when_steady, steady_kw)
+    end = runs.take_samples(s, steps[:n], samples, cycles, min_cycles, stop_when_steady, steady_kw)   # copies
     used = n if end is None else steps.index(end) + 1
     s.step += chunk
     h = rows[:used, nsens:nsens + we.HEALTH]
