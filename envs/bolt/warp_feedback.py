@@ -73,9 +73,6 @@ class ActuatorLimit(DeviceFeedback):
         return np.array([p["tau_max"], p["P_max"], float(p["limit_mode"] == "clamp"),
                          min(p["tau_max"], p["P_max"] / robot.omega), *robot._indices(model)], float)
 
-    def state0(self, robot, model) -> np.ndarray:
-        return np.zeros(1)        # userdata[0] of the initial state: flight
-
     def launch(self, M, D, P, S, aux, wstep, device) -> None:
         wp.launch(limit_kernel, dim=D.nworld, inputs=[P, D.sensordata, D.actuator_force, D.qvel,
                                                      M.actuator_forcerange, S, aux], device=device)

@@ -35,7 +35,8 @@ class DeviceFeedback:
         raise NotImplementedError
 
     def state0(self, robot, model) -> np.ndarray:
-        """The hook's state at the point's start (nstate)."""
+        """The hook's state at the point's start (nstate; zeros: e.g. BOLT's flight phase, eq. 19's
+        "not started")."""
         return np.zeros(self.nstate)
 
     def launch(self, M, D, P, S, aux, wstep, device) -> None:

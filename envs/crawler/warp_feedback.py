@@ -264,9 +264,6 @@ class Eq19(DeviceFeedback):
         P[SPL:] = c.T.ravel()
         return P
 
-    def state0(self, robot, model) -> np.ndarray:
-        return np.zeros(self.nstate)
-
     def launch(self, M, D, P, S, aux, wstep, device) -> None:
         wp.launch(eq19_kernel, dim=D.nworld, inputs=[P, wstep, D.qpos, D.qvel, D.sensordata, D.ctrl, S],
                   device=device)
