@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """MuJoCo Warp (engine=warp) against the C batch runner on the same machine, ratios first
-(`scripts/bench.py --engine warp` runs this).  Three sections, each printed and written to the
+(`scripts/bench.py --engine warp` runs this).  Four sections, each printed and written to the
 summary (--summary FILE: JSON, updated as each section finishes, so a killed run keeps the rest):
 
   a  homogeneous: N crawler points at one omega (robustness-like: mu per world, 16 values in 0.15-0.45), --cycles
@@ -11,12 +11,17 @@ summary (--summary FILE: JSON, updated as each section finishes, so a killed run
      section a's worlds stepped by graph-captured
      `mujoco_warp.step` alone (constant control, no sampling, no health) at the same nworld --
      ratio sweep/bare of steps/s (1.0: the loop costs nothing over the physics).
+  h  the sweep loop's host work per chunk, alone (no device): the runner's fold of one chunk's
+     samples (section a's crawler point, 100 samples a world per 1000-step chunk) for --nworld
+     worlds, in ns per world-step -- what the host adds to each world-step on top of the device's
+     (with section c in the same run: host ns against the bare step's ns per world-step).
   b  the crawler paper's Fig. 6 map (--map-n x --map-n points, psi 0-180 deg x omega 0.3-16 rad/s,
-     10 cycles, stop when steady as its experiment does) end to end on warp, measured, not
+     10 cycles, stop when steady as its experiment does) end to end on warp (--map-engine auto: the
+     longest points on the C threads at the same time, envs/core/auto_split.py), measured, not
      extrapolated; the summary records the points finished so far every few seconds (a run killed
      by its time limit still says how far it got).
 
-  python scripts/bench_warp.py [--sections a c b] [--device cuda] [--nworld 16384] [--cycles 10]
+  python scripts/bench_warp.py [--sections a c h b] [--device cuda] [--nworld 16384] [--cycles 10]
                                [--map-n 40] [--summary out/summary.json] [--quick]
 Last line of each section:  key=value ... (machine-readable)
 """
@@ -132,13 +137,40 @@ def section_c(a, dev: str, sweep: dict | None) -> dict:
     return res
 
 
+def section_h(a, bare: dict | None) -> dict:
+    """The host's fold of one chunk's samples for a.nworld worlds (envs/core/warp_batch._fold), no device."""
+    from envs.core import runs, warp_engine as we
+    from envs.core.warp_batch import _fold
+    r, chunk = Crawler(omega=OMEGA_A), 1000
+    m = r.model()
+    nsens, stride = m.nsensordata, r.steps_per_cycle // r.samples_per_cycle
+    out = np.random.default_rng(0).normal(size=(a.nworld, chunk // stride + 1, nsens + we.HEALTH)).astype(np.float32)
+    out[:, :, nsens + 2:] = 0.0                               # healthy: no non-finite, no overflow
+    slots = [runs.Slot(i, r, m) for i in range(a.nworld)]
+    ts = []
+    for _ in range(4):
+        t = time.perf_counter()
+        for k, sl in enumerate(slots):
+            _fold(sl, out[k, :len(runs.sampled_steps(sl, chunk, 10**6))], nsens, chunk, 10**6, 3, True, {})
+        ts.append(time.perf_counter() - t)
+    ns = float(np.median(ts)) / (a.nworld * chunk) * 1e9
+    res = dict(host_ns_per_world_step=ns, host_ms_per_chunk=float(np.median(ts)) * 1e3, nworld=a.nworld, chunk=chunk)
+    line = f"(h) host fold {ns:.1f} ns per world-step ({res['host_ms_per_chunk']:.0f} ms a {chunk}-step chunk, {a.nworld} worlds)"
+    if bare:
+        res["bare_ns_per_world_step"] = 1e9 / bare["bare_steps_s"]
+        res["ratio_host_bare"] = ns / res["bare_ns_per_world_step"]
+        line += f"; bare step {res['bare_ns_per_world_step']:.1f} ns per world-step: host/bare = {res['ratio_host_bare']:.2f}"
+    print(line)
+    return res
+
+
 def section_b(a, dev: str) -> dict:
     pts = [dict(omega=float(w), psi_deg=float(p))
            for w in np.linspace(a.map_omega_min, 16.0, a.map_n) for p in np.linspace(0.0, 180.0, a.map_n)]
     robots = [Crawler(**p) for p in pts]
     t0, done, last = time.perf_counter(), [0], [0.0]
     state = dict(points=len(pts), omega_min=a.map_omega_min, cycles=a.map_cycles, stop_when_steady=True,
-                 finished=0, wall_s=None)
+                 finished=0, wall_s=None, engine=a.map_engine)
 
     record(a.summary, "b_fig6_map", dict(state, elapsed_s=0.0))
 
@@ -150,11 +182,11 @@ def section_b(a, dev: str) -> dict:
             record(a.summary, "b_fig6_map", dict(state, finished=done[0], elapsed_s=now))
 
     batch.run_points(robots, Crawler, cycles=a.map_cycles, min_cycles=min(3, a.map_cycles), stop_when_steady=True,
-                     engine="warp", device=dev,
+                     engine=a.map_engine, device=dev, nthread=a.threads,
                      nworld=min(len(pts), a.nworld), on_result=on_result)
     wall = time.perf_counter() - t0
     res = dict(state, finished=len(pts), wall_s=wall, nworld=min(len(pts), a.nworld))
-    print(f"(b) Fig. 6 map on warp: {a.map_n}x{a.map_n} points (omega {a.map_omega_min:g}-16 rad/s), {a.map_cycles} "
+    print(f"(b) Fig. 6 map on engine={a.map_engine}: {a.map_n}x{a.map_n} points (omega {a.map_omega_min:g}-16 rad/s), {a.map_cycles} "
           f"cycles, stop when steady: {wall:.1f} s "
           f"(measured end to end)")
     return res
@@ -162,7 +194,7 @@ def section_b(a, dev: str) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sections", nargs="*", default=["a", "c", "b"], choices=["a", "b", "c"])
+    ap.add_argument("--sections", nargs="*", default=["a", "c", "h", "b"], choices=["a", "b", "c", "h"])
     ap.add_argument("--device", default=None, help="Warp device (default: cuda if usable, else cpu)")
     ap.add_argument("--nworld", type=int, default=None, help="worlds (default 16384 on cuda, 8 on cpu)")
     ap.add_argument("--cycles", type=int, default=10, help="section a's cycles per point (default 10)")
@@ -171,6 +203,8 @@ def main(argv=None) -> int:
     ap.add_argument("--bare-steps", type=int, default=500, help="section c's timed steps (default 500)")
     ap.add_argument("--map-n", type=int, default=40, help="section b's map size (default 40 x 40)")
     ap.add_argument("--map-cycles", type=int, default=10, help="section b's cycles (default 10, the paper's)")
+    ap.add_argument("--map-engine", default="warp", choices=["warp", "auto"],
+                    help="section b's engine (auto: the longest points on the C threads, envs/core/auto_split.py)")
     ap.add_argument("--map-omega-min", type=float, default=0.3, help="section b's lowest omega (default 0.3 rad/s)")
     ap.add_argument("--summary", default=None, help="JSON file the sections are written into as they finish")
     ap.add_argument("--warp-log", action="store_true",
@@ -199,17 +233,19 @@ def main(argv=None) -> int:
             print(f"error: --{k.replace('_', '-')}={v}: allowed range >= 1", file=sys.stderr)
             return 2
     record(a.summary, "bench_device", dict(device=dev, versions=warp_engine.versions()))
-    sweep = None
+    sweep = bare = None
     for s in a.sections:
         t = time.perf_counter()
         if s == "a":
             sweep = res = section_a(a, dev)
         elif s == "c":
-            res = section_c(a, dev, sweep)
+            res = bare = section_c(a, dev, sweep)
+        elif s == "h":
+            res = section_h(a, bare)
         else:
             res = section_b(a, dev)
         res["section_wall_s"] = time.perf_counter() - t
-        record(a.summary, {"a": "a_homogeneous", "b": "b_fig6_map", "c": "c_sweep_vs_bare"}[s], res)
+        record(a.summary, {"a": "a_homogeneous", "b": "b_fig6_map", "c": "c_sweep_vs_bare", "h": "h_host_fold"}[s], res)
         print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in res.items()), flush=True)
     return 0
 

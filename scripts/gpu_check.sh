@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# The one short check for a lent GPU machine (<= 7 min in all on an H100, kernel compiles included).
+# The one short check for a lent GPU machine (<= 8 min in all on an H100, kernel compiles included).
 # On the device it runs from the bundle (../shared/device/gpu-bundle.sh: no pip there; go.sh sets
 # PYTHONPATH and python3 is 3.12 with numpy/scipy):
 #     bash .gpu-bundle/b/go.sh bash scripts/gpu_check.sh --out $OUT
 # Sections, each with its own time limit, each written into the summary as it finishes (a section
 # killed by its limit is recorded as such; the others keep their numbers):
 #   0. the card (nvidia-smi) and the versions (mujoco, mujoco_warp, warp, python)
-#   1. agreement: scripts/warp_agreement.py on the device (crawler, then MinIAQ-II; the kernels compile here)
+#   1. agreement: scripts/warp_agreement.py on the device (crawler, MinIAQ-II, then BOLT with its device
+#      feedback kernel, the crawler under eq. 19 (crawler_feedback); the kernels compile here)
 #   2. bench a: homogeneous crawler batch (16384 worlds) against the C batch runner on every core, ratio first
-#   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld
-#   4. bench b: the Fig. 6 map end to end on warp (records how far it got if its limit ends it)
+#   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld, and h:
+#      the host's fold per world-step against the bare step's
+#   4. bench b: the Fig. 6 map end to end with engine=auto (the longest points on the C threads, the
+#      rest on warp; records how far it got if its limit ends it)
 # Summary: DIR/summary.json (one object per section) and DIR/summary.txt (everything printed).
 # Usage: bash scripts/gpu_check.sh [--out DIR] [--quick] [--help]
 #   --out DIR  where the summary goes (default: a new directory gpu_check-<UTC time> under /tmp)
 #   --quick    Warp's CPU device and tiny sizes: the whole script end to end on a machine without a GPU
 # Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python),
-#   L1 L2 L3 L4 (the section limits in s on cuda: agreement 150, a 130, c 40, b 70).
+#   L1 L2 L3 L4 (the section limits in s on cuda: agreement 230, a 130, c 40, b 70).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="" QUICK=0
@@ -23,7 +26,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || { echo "error: --out needs a directory" >&2; exit 2; }; OUTDIR=$2; shift 2;;
     --quick) QUICK=1; shift;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
     *) echo "error: unknown argument '$1' (allowed: --out DIR, --quick, --help)" >&2; exit 2;;
   esac
 done
@@ -47,8 +50,8 @@ P
 }
 if [ $QUICK = 1 ]; then DEV=cpu; else DEV=cuda; fi
 # limits (s): agreement, bench a, bench c, bench b
-if [ $QUICK = 1 ]; then L1=400 L2=200 L3=120 L4=200; ROBOTS=crawler; BENCH="--quick"
-else L1=${L1:-150} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70}; ROBOTS="crawler miniaq"
+if [ $QUICK = 1 ]; then L1=800 L2=200 L3=120 L4=200; ROBOTS="crawler bolt crawler_feedback"; BENCH="--quick"
+else L1=${L1:-230} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70}; ROBOTS="crawler miniaq bolt crawler_feedback"
   BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; fi
 t0=$(date +%s)
 say "== gpu_check $(date -u +%FT%TZ) on $(hostname), device $DEV, quick=$QUICK, summary in $OUTDIR"
@@ -71,6 +74,6 @@ run() {
 }
 run agreement $L1 "$PY" scripts/warp_agreement.py --device $DEV --robots $ROBOTS
 run bench_a $L2 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections a --summary "$J"
-run bench_c $L3 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections c --summary "$J"
-run bench_b $L4 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections b --summary "$J"
+run bench_c $L3 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections c h --summary "$J"
+run bench_b $L4 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections b --map-engine auto --summary "$J"
 say "== done in $(( $(date +%s) - t0 )) s; summary: $J, $TXT"

@@ -48,13 +48,17 @@ SWEEPS = {   # robot: (base point, swept parameter, values, cycles)
     "crawler": (dict(omega=16.0), "mu", [0.172, 0.398], 2),        # 2 x 2000 steps
     "snake": (dict(T_step=0.25), "mu", [0.3, 0.6], 1),             # 1 x 48000 steps (period 1.5 s)
     "miniaq": (dict(f=4.0), "mu_d", [0.3, 0.5], 2),                # 2 x 2600 steps
-    "bolt": (dict(crank_period=0.3), "bumper_height", [None], 1),  # refused (closed_loop)
+    # BOLT: limits low enough that both Sec. 5.1 limits bind (the device feedback decides the gait)
+    "bolt": (dict(crank_period=0.3, P_max=450.0), "tau_max", [15.0, 20.0], 2),   # 2 x 3000 steps
+    # the crawler under eq. 19 (envs/crawler/feedback_robot.py, Sec. VIII's gains), the experiment's omega
+    "crawler_feedback": (dict(omega=8.0), "mu", [0.172, 0.285], 2),              # 2 x 4000 steps
 }
 HOLDOUT = {  # other points, fixed with ENSEMBLE v2 before they were run on warp (out of sample)
     "crawler": (dict(omega=8.0), "mu", [0.172, 0.285], 2),         # 2 x 4000 steps (the dynamic regime)
     "snake": (dict(T_step=0.25), "mu", [0.45, 0.8], 1),            # 1 x 48000 steps
     "miniaq": (dict(f=3.0), "mu_d", [0.4, 0.6], 2),                # 2 x 3467 steps
-    "bolt": SWEEPS["bolt"],
+    "bolt": (dict(crank_period=0.45, tau_max=18.0), "P_max", [300.0, 600.0], 2),   # 2 x 4500 steps
+    "crawler_feedback": (dict(omega=6.0), "mu", [0.22, 0.35], 2),                 # 2 x 5200 steps
 }
 TOL = {   # metric: (abs, rel), the floor; float32 against float64, the same contacts: S to ~1e-6 m expected
     "S": (2e-5, 1e-3), "V": (2e-5, 1e-3),
@@ -64,6 +68,10 @@ TOL = {   # metric: (abs, rel), the floor; float32 against float64, the same con
     "d": (2e-5, 1e-3), "dx": (2e-5, 1e-3),
     "speed": (2e-5, 1e-3), "drift_y": (2e-5, 1e-2), "yaw_rate_deg_s": (0.05, 1e-2),
     "max_loop_gap": (2e-6, 0.1), "max_penetration": (2e-6, 0.02),
+    # BOLT (added with its device feedback, before its agreement ran): the Sec. 5.1 limit's peaks and
+    # the stride; float32 against float64 as above
+    "peak_torque_flight": (1e-4, 1e-3), "peak_torque_stance": (1e-4, 1e-3),
+    "peak_power_flight": (1e-3, 1e-3), "peak_power_stance": (1e-3, 1e-3), "stride_length": (2e-5, 1e-3),
 }
 WARP_SOLVER_TOLERANCE = 1e-6   # mujoco_warp put_model: opt.tolerance = max(opt.tolerance, 1e-6)
 PERTURB = 1e-7                 # relative: float32's resolution (ulp 2^-23 = 1.2e-7, rounding <= 6e-8)
@@ -82,6 +90,22 @@ ENSEMBLE = (   # name: (opt.tolerance or None = the model's, swept-parameter fac
     # (rounded to float32) or a seed k (x (1 + PERTURB * U(-1, 1)), element-wise)
     ("f32", None, 1.0, 1.0, "f32"), ("f32,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, "f32"),
 ) + tuple((f"rand{k},tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, k) for k in SEEDS)
+
+
+def _class(robot: str):
+    """The Robot class of a SWEEPS name: a registered robot, or crawler_feedback (the crawler under
+    eq. 19, a closed_loop variant that is no robot of its own)."""
+    import envs
+    if robot == "crawler_feedback":
+        from envs.crawler.feedback_robot import FeedbackCrawler
+        return FeedbackCrawler
+    return envs.robot_class(robot)
+
+
+def _refused(cls) -> str:
+    """Why engine=warp refuses robot class cls ("" where it runs; needs no warp)."""
+    from envs.core.warp_engine import unsupported
+    return unsupported(cls)
 
 
 def _numeric(v) -> bool:
@@ -186,16 +210,15 @@ def reference(robot: str, chunk=1000, cycles=None, sweeps=None):
     """The C engine's side, which needs no warp: (points, swept parameter, run settings, nominal
     Runs, per point envelope() of ENSEMBLE, seconds of the nominal runs) for the robot's sweep in
     `sweeps` (SWEEPS unless given, or HOLDOUT); cycles: the sweep's unless given."""
-    import envs
     from envs.core import batch
-    cls = envs.robot_class(robot)
+    cls = _class(robot)
     base, name, vals, n_cycles = (sweeps or SWEEPS)[robot]
     pts = [dict(base, **({name: v} if v is not None else {})) for v in vals]
     kw = dict(cycles=cycles or n_cycles, stop_when_steady=False, chunk=chunk)
     t = time.perf_counter()
     c = batch.run_points(pts, cls, **kw)
     c_s = time.perf_counter() - t
-    if cls.closed_loop:            # refused by engine=warp: nothing to compare
+    if _refused(cls):              # refused by engine=warp: nothing to compare
         return pts, name, kw, c, [{} for _ in c], c_s
     ens = [member(cls, p, name if p.get(name) is not None else None, *spec[1:]) for p in pts for spec in ENSEMBLE]
     runs = batch.run_points(ens, **kw)
@@ -210,10 +233,9 @@ def compare(robot: str, device=None, chunk=1000, sweeps=None):
     """(rows of [robot, point, metric, C, warp, |diff|, envelope, set by, tolerance, ok], compile_s,
     warp steps/s, C steps/s).  The C engine's nominal runs and ENSEMBLE run first: every tolerance
     is fixed before warp runs."""
-    import envs
     from envs.core import batch
     from envs.core.errors import ConfigError
-    cls = envs.robot_class(robot)
+    cls = _class(robot)
     pts, name, kw, c, envs_, c_s = reference(robot, chunk, sweeps=sweeps)
     steps = sum(r.cycles * r.robot.steps_per_cycle for r in c)
     try:    # compile: the first step of one world (kernels compiled or loaded from the cache)
@@ -233,9 +255,8 @@ def compare(robot: str, device=None, chunk=1000, sweeps=None):
 
 def print_envelopes(robot: str, sweeps=None) -> None:
     """The C engine's envelope and tolerance per point and metric (no warp needed)."""
-    import envs
-    if envs.robot_class(robot).closed_loop:
-        print(f"\n{robot}: refused by engine=warp (closed_loop): nothing to compare")
+    if _refused(_class(robot)):
+        print(f"\n{robot}: refused by engine=warp: {_refused(_class(robot))}")
         return
     pts, name, _, c, envs_, _ = reference(robot, sweeps=sweeps)
     print(f"\n{robot}\n| point | metric | C engine | C envelope (set by) | tolerance |\n|---|---|---|---|---|")
@@ -251,9 +272,8 @@ def f32_state(robot: str) -> list:
     (point, change of the robot's progress coordinate over the sweep's run, the same with rounding)."""
     import mujoco
 
-    import envs
     from envs.core.stepper import Stepper
-    cls = envs.robot_class(robot)
+    cls = _class(robot)
     base, name, vals, cycles = SWEEPS[robot]
     out = []
     for v in vals:

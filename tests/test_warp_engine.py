@@ -30,14 +30,39 @@ def _cfg(*overrides):
     return config.compose(list(overrides))
 
 
-def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_the_extra_elsewhere():
-    """BOLT (closed_loop) and the crawler's feedback experiment (Experiment.warp) fall back to the
-    C engine, with the reason; an unknown engine is refused; a robot Warp can run needs the extra."""
+@pytest.fixture
+def no_device_feedback(monkeypatch):
+    """BOLT as a closed_loop robot without a device version of its feedback (Robot.device_feedback
+    None): what engine=warp falls back from."""
+    from envs.bolt.robot import Bolt
     from envs.core import config
-    v = config.validate(_cfg("robot=bolt", "experiment=bolt_speed_sweep", "engine=warp"))
+    from envs.core.robot import Robot
+    monkeypatch.setattr(Bolt, "device_feedback", Robot.device_feedback)
+    monkeypatch.setattr(config, "_JOBS", {})         # validate's per-content cache: checked afresh
+
+
+def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_the_extra_elsewhere(monkeypatch):
+    """A closed_loop robot without a device feedback and an experiment that declares it cannot run
+    there (Experiment.warp) fall back to the C engine, with the reason; an unknown engine is refused; a
+    robot Warp can run needs the extra (BOLT with its device feedback among them)."""
+    from envs.bolt.robot import Bolt
+    from envs.core import config
+    from envs.core.robot import Robot
+    bolt = _cfg("robot=bolt", "experiment=bolt_speed_sweep", "engine=warp")
+    if HAVE_WARP:
+        assert config.validate(bolt)["engine"] == "warp" and not config.validate(bolt)["engine_fallback"]
+    monkeypatch.setattr(Bolt, "device_feedback", Robot.device_feedback)
+    monkeypatch.setattr(config, "_JOBS", {})         # validate's per-content cache: checked afresh
+    v = config.validate(bolt)
     assert v["engine"] == "mujoco" and "closed_loop" in v["engine_fallback"]
-    v = config.validate(_cfg("robot=crawler", "experiment=crawler_feedback", "engine=warp"))
-    assert v["engine"] == "mujoco" and "feedback law" in v["engine_fallback"]
+    fb = _cfg("robot=crawler", "experiment=crawler_feedback", "engine=warp")
+    if HAVE_WARP:                  # eq. 19 runs on the device (envs/crawler/warp_feedback.py)
+        assert config.validate(fb)["engine"] == "warp" and not config.validate(fb)["engine_fallback"]
+    from envs.crawler.config import Feedback
+    monkeypatch.setattr(Feedback, "warp", "a law MuJoCo Warp cannot run")     # an experiment that declares it
+    monkeypatch.setattr(config, "_JOBS", {})
+    v = config.validate(fb)
+    assert v["engine"] == "mujoco" and v["engine_fallback"] == "a law MuJoCo Warp cannot run"
     assert config.validate(_cfg("robot=crawler", "experiment=crawler_feedback"))["engine_fallback"] == ""
     with pytest.raises(ConfigError, match="engine='nope'"):
         config.validate(_cfg("engine=nope"))
@@ -51,8 +76,8 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
             config.validate(crawler)
 
 
-def test_a_fallen_back_run_says_so_and_equals_the_c_engines_run(tmp_path, capsys):
-    """BOLT's speed sweep with engine=warp: a note on stderr, summary.json records the engine that
+def test_a_fallen_back_run_says_so_and_equals_the_c_engines_run(tmp_path, capsys, no_device_feedback):
+    """BOLT's speed sweep with engine=warp, BOLT without its device feedback: a note on stderr, summary.json records the engine that
     ran and why, and the results equal engine=mujoco's, stored under engine mujoco."""
     import json
     from envs.core import experiment

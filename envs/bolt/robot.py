@@ -35,6 +35,9 @@ from envs.bolt.model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
 # body advances towards +x as in Fig. 12(a).  README: "Running direction".
 CRANK_DIRECTION = -1.0
 FORWARD = +1.0
+# limits_ok: a peak may exceed its limit by this relative amount (rounding); float32 (engine=warp):
+# the clamped torque and the rate each carry <= 6e-8 relative, their product ~1.2e-7 (x 8 margin)
+LIMIT_RTOL = {"mujoco": 1e-9, "warp": 1e-6}
 INITIAL_PENETRATION = 1e-6   # m: the running leg starts with the foot just touching
 # points whose height is checked against the floor (joint centres + foot)
 POINTS = ("P", "A", "D", "B", "C", "E", "G", "F")
@@ -51,9 +54,6 @@ MASS_SETS = {
     "hardware": dict(TABLE3_LINKS, m_b=round(HARDWARE_TOTAL_MASS - sum(TABLE3_LINKS.values()), 6)),
 }
 MASS_KEYS = ("m_1", "m_2", "m_3", "m_4", "m_5", "m_b")
-
-
-
 
 # ---- the robot ----------------------------------------------------------------------
 class Physics(dm_mujoco.Physics):
@@ -90,7 +90,6 @@ class Physics(dm_mujoco.Physics):
     def foot_force(self) -> float:
         """Normal force on the foot (N), from the touch sensor."""
         return float(self.named.data.sensordata["foot_touch"][0])
-
 
 
 class Bolt(BoltModel, Robot):
@@ -249,6 +248,10 @@ class Bolt(BoltModel, Robot):
             return (0.0, tau, 0.0, power, force, gap)
         return (tau, 0.0, power, 0.0, force, gap)
 
+    def device_feedback(self):     # `feedback` on the device (engine=warp)
+        from envs.bolt.warp_feedback import ActuatorLimit
+        return ActuatorLimit()
+
     def pose(self, q1: float) -> dict:
         """Closed-form joint angles at crank angle q1 (rad)."""
         k = loop_kinematics(np.array([q1]), self.geometry)
@@ -294,17 +297,19 @@ class Bolt(BoltModel, Robot):
                     peak_foot_force=float(touch.max()) if len(touch) else math.nan,
                     max_loop_gap=float(gaps.max()) if len(gaps) else math.nan)
 
-    def limit_columns(self, pk: dict) -> dict:
+    def limit_columns(self, pk: dict, rtol: float = 1e-9) -> dict:
         """Overall peaks and which Sec. 5.1 limit bound where (flight torque, stance power) from the
-        peaks by phase `pk` (phase_peaks' keys); shared with the paper model's summary."""
+        peaks by phase `pk` (phase_peaks' keys); shared with the paper model's summary.  rtol: how far
+        over a limit a peak may read and still keep it (float64 1e-9; MuJoCo Warp's float32 forces
+        and rates: LIMIT_RTOL["warp"])."""
         p = self.p
         return dict(peak_torque=max(pk["peak_torque_flight"], pk["peak_torque_stance"]),
                     peak_power=max(pk["peak_power_flight"], pk["peak_power_stance"]),
                     peak_stance_power=pk["peak_power_stance"],
                     torque_limit_binds_flight=bool(pk["peak_torque_flight"] >= p["tau_max"] * (1 - 1e-6)),
                     power_limit_binds_stance=bool(pk["peak_power_stance"] >= p["P_max"] * (1 - 1e-6)),
-                    limits_ok=bool(pk["peak_torque_flight"] <= p["tau_max"] * (1 + 1e-9)
-                                   and pk["peak_power_stance"] <= p["P_max"] * (1 + 1e-9)),
+                    limits_ok=bool(pk["peak_torque_flight"] <= p["tau_max"] * (1 + rtol)
+                                   and pk["peak_power_stance"] <= p["P_max"] * (1 + rtol)),
                     loop_gap_ok=bool(pk["max_loop_gap"] <= self.max_loop_gap))
 
     def summarize(self, run) -> dict:
@@ -317,7 +322,7 @@ class Bolt(BoltModel, Robot):
         pk = self.phase_peaks(run) if n else {}
         out.update(pk)
         if n:
-            out.update(self.limit_columns(pk))
+            out.update(self.limit_columns(pk, LIMIT_RTOL.get(run.engine, LIMIT_RTOL["mujoco"])))
         ref = self.controls(run.t)[:, 0]
         err = np.abs(run.sensor("q_1")[:, 0] - ref)
         out["max_tracking_error_deg"] = float(np.degrees(err.max())) if n else math.nan

@@ -44,7 +44,8 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
                stop_when_steady: bool = False, steady_kw: dict | None = None,
                nthread: int | None = None, nsim: int | None = None,
                chunk: int = 2000, max_steps: int | None = DEFAULT_MAX_STEPS, on_result=None,
-               progress=None, engine: str = "mujoco", device: str | None = None, nworld: int | None = None) -> list:
+               progress=None, engine: str = "mujoco", device: str | None = None, nworld: int | None = None,
+               auto_rates: tuple | None = None) -> list:
     """Simulate `points` (Robot instances, or dicts of config parameters of `robot_cls`).
 
     Every point is validated before anything is simulated, its step count included
@@ -56,6 +57,8 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
     batches.  Returns the list of `Run`s in point order.
     engine=warp runs them on MuJoCo Warp instead (envs/core/warp_engine.py; `device`: its Warp
     device, default cuda if usable else cpu; `nworld`: worlds per batch); nthread/nsim are unused there.
+    engine=auto: the longest points on the C runner's threads, the rest on MuJoCo Warp, at once
+    (envs/core/auto_split.py: the split rule; auto_rates overrides its measured rates).
     """
     robots = [p if isinstance(p, Robot) else robot_cls(**p) for p in points]
     if not robots:
@@ -83,8 +86,13 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
         warp_batch.run_points(robots, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop_when_steady,
                               steady_kw=steady_kw or {}, chunk=chunk, finished=finished, nworld=nworld, device=device)
         return results
+    if engine == "auto":
+        _run_auto(robots, finished, nthread=nthread, nsim=nsim, device=device, nworld=nworld, rates=auto_rates,
+                  kw=dict(cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop_when_steady,
+                          steady_kw=steady_kw or {}, chunk=chunk))
+        return results
     if engine != "mujoco":
-        raise ValueError(f"batch.run_points: engine={engine!r}: one of 'mujoco', 'warp'")
+        raise ValueError(f"batch.run_points: engine={engine!r}: one of 'mujoco', 'warp', 'auto'")
     for idx in groups.values():
         if robots[idx[0]].closed_loop:
             for i in sorted(idx, key=lambda i: -robots[i].steps_per_cycle * robots[i].period):
@@ -95,6 +103,40 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
                    stop_when_steady=stop_when_steady, steady_kw=steady_kw or {}, nthread=nthread,
                    nsim=min(len(idx), nsim or 4 * nthread), chunk=chunk)
     return results
+
+
+def _run_auto(robots, finished, *, nthread, nsim, device, nworld, rates, kw) -> None:
+    """engine=auto: split the points (auto_split.split), the C share in a thread, warp's here."""
+    import threading
+
+    from envs.core import auto_split, warp_batch, warp_engine
+    dev = warp_engine.device(device)
+    c_idx, w_idx, _ = auto_split.split([kw["cycles"] * r.steps_per_cycle for r in robots], nthread, dev, rates)
+    lock, errors = threading.Lock(), []
+
+    def to(idx):
+        def done(j, run):
+            with lock:
+                finished(idx[j], run)
+        return done
+
+    def c_side():
+        try:
+            run_points([robots[i] for i in c_idx], on_result=to(c_idx), nthread=nthread, nsim=nsim, max_steps=None,
+                       **kw)
+        except BaseException as e:      # noqa: BLE001  re-raised in the caller's thread
+            errors.append(e)
+
+    t = threading.Thread(target=c_side, name="auto-c-runner")
+    t.start()
+    try:
+        if w_idx:
+            warp_engine.check([robots[i] for i in w_idx])
+            warp_batch.run_points([robots[i] for i in w_idx], finished=to(w_idx), nworld=nworld, device=dev, **kw)
+    finally:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 def check_run(robots, *, cycles, min_cycles=1, chunk=1, max_steps=DEFAULT_MAX_STEPS) -> None:
@@ -233,9 +275,9 @@ def _consume(s: Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, ste
     the state after s.step + i steps (MuJoCo computes sensors at the start of a step).
     """
     steps = sampled_steps(s, len(rec), cycles)
-    before = len(s.samples)
+    before = s.nsamples
     end = take_samples(s, steps, (rec[g - s.step] for g in steps), cycles, min_cycles, stop_when_steady, steady_kw)
-    energy.fold(s, rec, steps[:len(s.samples) - before])
+    energy.fold(s, rec, steps[:s.nsamples - before])
     used = (end if end is not None else min(s.step + len(rec) - 1, cycles * s.robot.steps_per_cycle)) - s.step + 1
     s.step += len(rec)
     return used

@@ -127,6 +127,8 @@ def compute(cfg, out) -> Result:
     if v["engine_fallback"]:
         result.summary = dict(result.summary, engine="mujoco", engine_requested="warp",
                               engine_fallback=v["engine_fallback"])
+    elif v["engine"] == "warp":      # says so, where the runner's summary does not name its engine itself
+        result.summary = dict({"engine": "warp"}, **result.summary)
     result.write(out)
     return result
 

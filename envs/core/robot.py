@@ -181,6 +181,11 @@ class Robot:
         (the default: engine=warp computes this robot's controls on the host, a chunk at a time)."""
         return None
 
+    def device_feedback(self):
+        """`feedback` as an envs.core.warp_hook.DeviceFeedback that MuJoCo Warp launches before every
+        step (closed_loop robots), or None (the default: engine=warp cannot run a closed_loop robot)."""
+        return None
+
     def initial_pose(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         """Set data.qpos/qvel to the t=0 state (at rest, in contact where the robot starts so)."""
         raise NotImplementedError

@@ -52,7 +52,8 @@ class Slot:
     robot: Robot
     model: mujoco.MjModel
     step: int = 0                 # global steps done
-    samples: list = dataclasses.field(default_factory=list)
+    samples: list = dataclasses.field(default_factory=list)   # blocks (k, columns) of samples, in order
+    nsamples: int = 0             # samples taken (rows over the blocks)
     boundary: list = dataclasses.field(default_factory=list)  # progress at t = kT
     done: bool = False
     steady: metrics.SteadyState | None = None
@@ -81,25 +82,33 @@ def take_samples(s: Slot, steps, rows, cycles, min_cycles, stop_when_steady, ste
     record the progress and decide whether the run is done.  Returns the global step the run
     ended at (s.done), or None."""
     r = s.robot
-    for g, row in zip(steps, rows):
-        s.samples.append(np.array(row, dtype=float))
-        if g % r.steps_per_cycle == 0:
-            s.boundary.append(float(r.progress(s.samples[-1][None], s.model)[0]))
-            kcyc = len(s.boundary) - 1
-            if kcyc >= cycles:
+    steps = np.asarray(steps, dtype=np.int64)
+    block = np.array(rows if isinstance(rows, np.ndarray) else list(rows), dtype=float)[:len(steps)]
+    steps = steps[:len(block)]
+    prev = 0       # whole blocks between cycle boundaries: one copy a chunk, no per-sample Python work
+    for i in np.flatnonzero(steps % r.steps_per_cycle == 0):
+        s.samples.append(block[prev:i + 1])
+        s.nsamples += i + 1 - prev
+        prev = i + 1
+        s.boundary.append(float(r.progress(block[i][None], s.model)[0]))
+        kcyc = len(s.boundary) - 1
+        if kcyc >= cycles:
+            s.done = True
+            return int(steps[i])
+        if stop_when_steady and kcyc >= min_cycles:
+            st = metrics.steady_state(metrics.per_cycle(s.boundary), **steady_kw)
+            if st.steady:
                 s.done = True
-                return g
-            if stop_when_steady and kcyc >= min_cycles:
-                st = metrics.steady_state(metrics.per_cycle(s.boundary), **steady_kw)
-                if st.steady:
-                    s.done = True
-                    return g
+                return int(steps[i])
+    if prev < len(block):
+        s.samples.append(block[prev:])
+        s.nsamples += len(block) - prev
     return None
 
 
 def finish(s: Slot, err, steady_kw, engine: str = "mujoco") -> Run:
     r = s.robot
-    data = np.array(s.samples) if s.samples else np.zeros((0, s.model.nsensordata + s.naux))
+    data = np.concatenate(s.samples) if s.samples else np.zeros((0, s.model.nsensordata + s.naux))
     t = np.arange(len(data)) * (r.steps_per_cycle // r.samples_per_cycle) * r.timestep
     vals = metrics.per_cycle(s.boundary)
     st = metrics.steady_state(vals, **steady_kw) if len(vals) else None

@@ -43,8 +43,10 @@ def available() -> bool:
 
 
 def unsupported(cls) -> str:
-    """Why robot class `cls` cannot run on MuJoCo Warp ("" if it can): a per-step Python hook."""
-    if cls.closed_loop:
+    """Why robot class `cls` cannot run on MuJoCo Warp ("" if it can): a per-step Python hook
+    without a device version (Robot.device_feedback, envs/core/warp_hook.py)."""
+    from envs.core.robot import Robot
+    if cls.closed_loop and cls.device_feedback is Robot.device_feedback:
         return f"{cls.name} steps a per-step Python feedback hook (closed_loop) that MuJoCo Warp cannot run"
     return ""
 

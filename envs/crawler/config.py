@@ -162,7 +162,6 @@ class TimeScaling(Experiment):
 class Feedback(Experiment):
     """Sec. VIII: the eq. 19 feedback law at one omega."""
 
-    warp = "its feedback law (eq. 19) runs in Python between steps; engine=warp runs open-loop batch sweeps"
     cycles: int = param(20, "periods", ge=1, le=100000)
     n_avg: int = param(2, ge=1, le=1000, note="steady value: mean of the last n_avg steps")
     feedback: Dict[str, Any] = dataclasses.field(

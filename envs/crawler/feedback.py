@@ -61,6 +61,8 @@ def feedback(job, out) -> Result:
         pen = {k: hybrid_penetration(x) for k, x in (("open", open_run), ("feedback", fb_run))}
         errors = {k: x.error or r.health_error(pen[k]) for k, x in (("open", open_run), ("feedback", fb_run))}
         liftoff = {"open": open_run.liftoff_t, "feedback": fb_run.liftoff_t}
+    elif engine == "warp":       # both runs as worlds of one batch, eq. 19 as a device kernel
+        traces, seqs, errors, liftoff, pen = warp_feedback_runs(base, law_kw, cycles, run_kw(job))
     else:
         traces, seqs, errors, liftoff, pen = {}, {}, {}, {}, {}
         for k in ("open", "feedback"):
@@ -90,6 +92,28 @@ def feedback(job, out) -> Result:
     draw = partial(plots.feedback, traces, r, H.FeedbackLaw(r.inputs, P, **law_kw), engine)
     plotted = {} if any(errors.values()) else {"feedback.png": draw}      # no plot of a failed run
     return Result(summary, tables={"results.csv": (list(rows[0].keys()), rows)}, plots=plotted)
+
+
+def warp_feedback_runs(params, law_kw, cycles, kw):
+    """engine=warp: the open loop and eq. 19 (envs/crawler/feedback_robot.py FeedbackCrawler, its law
+    a device kernel) as two worlds of the batch runner; (traces, S sequences, errors, lift-off
+    times, deepest penetrations) by run ("open", "feedback").  Its samples and cycle boundaries are
+    the batch runner's (the state after k steps; mujoco_feedback_run reads positions after k - 1)."""
+    from envs.core import batch
+    from envs.crawler.feedback_robot import FeedbackCrawler
+    pts = {"open": FeedbackCrawler(None, **params), "feedback": FeedbackCrawler(law_kw, **params)}
+    runs = batch.run_points(list(pts.values()), cycles=cycles, stop_when_steady=False, chunk=kw["chunk"],
+                            max_steps=kw["max_steps"], engine="warp", device=kw["device"], nworld=kw["nworld"])
+    out = {}, {}, {}, {}, {}
+    for k, run in zip(pts, runs):
+        fn = np.stack([run.sensor(f"foot{i}_touch")[:, 0] for i in (1, 2)], axis=1)
+        neg = np.flatnonzero((fn <= 1e-6).any(axis=1))
+        tr = dict(t=run.t, q=np.stack([run.sensor(f"phi{i}")[:, 0] for i in (1, 2)], axis=1),
+                  vx=np.stack([run.sensor(f"foot{i}_vel")[:, 0] for i in (1, 2)], axis=1), ctrl=None)
+        for d, v in zip(out, (tr, run.cycle_values, run.problem, float(run.t[neg[0]]) if len(neg) else None,
+                              run.max_penetration)):
+            d[k] = v
+    return out
 
 
 def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):

@@ -1,0 +1,25 @@
+"""FeedbackCrawler (envs/crawler/feedback_robot.py): the crawler under eq. 19 as a closed_loop robot
+of the batch runner, the C engine's side of engine=warp's eq. 19 kernel (tests/test_warp_feedback.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core import batch
+from envs.crawler.feedback import mujoco_feedback_run
+from envs.crawler.feedback_robot import DEFAULT_GAINS, FeedbackCrawler
+from envs.crawler.robot import Crawler
+
+
+def test_feedback_crawler_is_the_feedback_experiments_physics_bit_for_bit():
+    """One cycle at omega 16 on the C batch runner against mujoco_feedback_run (the experiment's C
+    path): the joint angles are equal bit for bit at every sample (its sample k holds qpos after k
+    steps, the batch runner's sample k the sensors of the state after k steps); gains None is the
+    open loop, which differs."""
+    r = FeedbackCrawler(omega=16.0)
+    run = batch.run_points([r], cycles=1, stop_when_steady=False, chunk=500)[0]
+    ref = mujoco_feedback_run(Crawler(omega=16.0), DEFAULT_GAINS, 1)     # the plain crawler + the law
+    q = np.stack([run.sensor(f"phi{i}")[:, 0] for i in (1, 2)], axis=1)
+    assert len(ref["q"]) == len(q) - 1 == r.samples_per_cycle
+    np.testing.assert_array_equal(q[1:], ref["q"])
+    open_run = batch.run_points([FeedbackCrawler(None, omega=16.0)], cycles=1, stop_when_steady=False)[0]
+    assert np.abs(open_run.sensor("phi1")[1:, 0] - ref["q"][:, 0]).max() > 1e-3
