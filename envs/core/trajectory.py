@@ -62,12 +62,31 @@ def contact_channel(name: str, touch_sensor: str, what: str) -> Channel:
     return Channel(name, "1", lambda r: (r.sensor(touch_sensor)[:, 0] > 0).astype(float), what, kind="flag")
 
 
+@dataclasses.dataclass(frozen=True)
+class CycleChannel:
+    """A per-cycle scalar a per-cycle table may carry (envs/core/cycle_table.py): `name` is one of the
+    robot's results metrics (Robot.summarize), in SI `unit`."""
+
+    name: str
+    unit: str
+    what: str = ""
+
+
 _DECLARED: dict = {}          # robot name -> robot -> [Channel]
+_CYCLE: dict = {}             # robot name -> [CycleChannel]
 
 
-def declare(robot_name: str, channels_of: Callable) -> None:
-    """Register a robot's channels: channels_of(robot point) -> [Channel] (may depend on e.g. N)."""
+def declare(robot_name: str, channels_of: Callable, cycle: tuple = ()) -> None:
+    """Register a robot's channels: channels_of(robot point) -> [Channel] (may depend on e.g. N), and
+    its per-cycle scalars `cycle` ([CycleChannel])."""
     _DECLARED[robot_name] = channels_of
+    _CYCLE[robot_name] = {c.name: c for c in cycle}
+
+
+def cycle_channels(robot) -> dict:
+    """The declared per-cycle scalars of a robot, by name."""
+    channels(robot)                     # the same refusal for a robot without declarations
+    return dict(_CYCLE[robot.name])
 
 
 def channels(robot) -> dict[str, Channel]:
