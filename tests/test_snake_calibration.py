@@ -142,3 +142,38 @@ def test_calibrate_convergence_and_intervals_runners_write_their_contract(tmp_pa
 def csv_rows(path):
     import csv
     return csv.DictReader(open(path))
+
+
+# ---- the refit as one use of the identification (issue #27) -------------------------------------------
+def test_table2_n4_file_is_table2s_n4_rows():
+    """The refit's data file (a per-cycle table) holds exactly Table 2's n = 4 losses, with their printed
+    resolution (1 %-point) as its scale."""
+    from envs.core import cycle_table
+    from envs.snake.robot import Snake
+    t = cycle_table.read(cal.TABLE2_N4, Snake())
+    assert t.gait_names == ["n", "alpha_deg"] and t.names == ["loss"] and t.scale == {"loss": 0.01}
+    assert {int(g["alpha_deg"]): float(v) for g, v in zip(t.gait, t.values["loss"])} == cal.fit_rows()
+    assert all(g["n"] == 4 for g in t.gait)
+
+
+def test_identify_reproduces_the_committed_best_grid_point():
+    """Same data, same result: the identification's objective (rms_loss of a snake_calibrate candidate) at the
+    committed best (mu 0.4, T_step 0.5 s, default timestep, 1 period) equals the committed refit's value.
+    Tolerance stated first: 1e-9 %-points (the same simulation; measured identical to every digit)."""
+    from envs.core import config
+    from envs.core.experiment import options
+    from envs.core.identify import search_box
+    from envs.core.identify_cycles import CycleProblem
+    import tempfile, pathlib
+    cfg = config.compose(["experiment=snake_calibrate", "run.progress=false"])
+    best = cal.load().best
+    from envs.snake.robot import Snake
+    from envs.core import cycle_table
+    names = ["mu", "T_step"]
+    lo, hi = search_box(Snake, names, Snake().cfg, {})
+    with tempfile.TemporaryDirectory() as d:
+        p = CycleProblem(cfg, pathlib.Path(d), options(cfg), cycle_table.read(cal.TABLE2_N4, Snake()), names, lo, hi)
+        row = p.evaluate([[best["mu"], best["T_step"]]])[0]
+    assert abs(row["rms_loss"] - best["rms_loss_error"]) <= 1e-11
+    for i, a in enumerate(("30", "45", "58")):
+        assert abs(row[f"loss_row{i + 1}"] - best["losses"][a]) <= 1e-11

@@ -344,6 +344,8 @@ def identify(cfg, out):
     method = search.choose(opts, sweep, names)
     data = cycle_table.load(opts["data"], nominal)
     lo, hi = search_box(cls, names, nominal.cfg, opts["bounds"] or {})
+    if method == "grid":
+        lo, hi = search.grid_box(names, lo, hi, sweep, opts["bounds"] or {})
     if isinstance(data, cycle_table.Table):
         from envs.core.identify_cycles import CycleProblem
         p = CycleProblem(cfg, out, opts, data, names, lo, hi)

@@ -50,6 +50,20 @@ def choose(opts, sweep: dict, names) -> str:
     return ("cmaes" if have_cmaes() else "lhs") if s == "auto" else s
 
 
+def grid_box(names, lo, hi, sweep: dict, bounds: dict):
+    """The search box of a grid global stage: a default box widened to cover the grid; a grid value
+    outside an explicit `experiment.bounds.<name>` is refused (ConfigError)."""
+    lo, hi = lo.copy(), hi.copy()
+    for j, k in enumerate(names):
+        if k not in sweep:
+            continue
+        a, z = min(sweep[k]), max(sweep[k])
+        if k in bounds and (a < lo[j] or z > hi[j]):
+            raise ConfigError(f"sweep.{k}", sweep[k], f"values inside experiment.bounds.{k} = [{lo[j]:g}, {hi[j]:g}]")
+        lo[j], hi[j] = min(lo[j], a), max(hi[j], z)
+    return lo, hi
+
+
 def _batches(p, X, b) -> list[dict]:
     rows = []
     for i in range(0, len(X), b):
