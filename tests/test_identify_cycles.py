@@ -122,3 +122,27 @@ def test_bad_table_exits_2(table, tmp_path):
     path, _ = _bad(table, d, "unit mismatch")
     assert_fails_early(tmp_path, "experiment.data", "experiment=crawler_identify", "experiment.params=[mu]",
                        f"experiment.data={path}", text="unit mismatch")
+
+
+def test_noise_estimate_and_misfit_rule():
+    """identify_stats.noise_estimate: a gait-like signal (two harmonics, 200 samples a cycle, 3 cycles) plus
+    1 % noise -> the noise sd within 10 % (stated first); a residual of that noise passes the misfit rule
+    (ratio <= MAX_MISFIT), one three times larger fails it, and a failed rule withdraws every claim."""
+    import types
+    from envs.core import identify_stats as ist
+    rng = np.random.default_rng(1)
+    t = np.linspace(0, 3, 601)
+    clean = np.sin(2 * np.pi * t) + 0.3 * np.sin(4 * np.pi * t + 1)
+    sd = 0.01 * clean.std()
+    y = clean + rng.normal(0, sd, len(t))
+    assert abs(ist.noise_estimate(y) / sd - 1) <= 0.10
+    n = len(t)
+    p = types.SimpleNamespace(noise={"a": ist.noise_estimate(y)}, n=n, channels=["a"], weights=np.array([1.0]),
+                              scale={"a": float(y.std())}, names=["k"], lo=np.array([0.5]), hi=np.array([2.0]),
+                              nonlinearity=[0.1])
+    for factor, ok in ((1.0, True), (3.0, False)):
+        r = factor * rng.normal(0, sd, n) / p.scale["a"] / np.sqrt(n)
+        assert (ist.misfit(p, r)["a"] <= ist.MAX_MISFIT) == ok
+        J = np.ones((n, 1)) * 0.5
+        rep = ist.fit_report(p, r, J, np.array([1.0]), np.array([1.0]), 0.01)
+        assert rep["summary"]["identifiable"]["k"] == ok and (rep["summary"]["misfit_channels"] == []) == ok

@@ -29,7 +29,9 @@ the fit is not at a search bound and the local stage converged (a tolerance met,
 jagged cost, e.g. from contact, makes a finite-difference covariance too small, so an unconverged
 fit claims nothing), and the residual is smooth at the fit on the finite-difference scale (second
 difference at most MAX_NONLINEARITY = 2 times the first: a jagged residual, e.g. MinIAQ-II's yaw,
-whose Jacobian is noise, gives a covariance that cannot be trusted) and no candidate evaluated on the
+whose Jacobian is noise, gives a covariance that cannot be trusted), no fitted channel's residual RMS
+exceeds MAX_MISFIT = 1.25 times the noise the data itself shows (a local minimum; trajectories only,
+identify_stats.noise_estimate) and no candidate evaluated on the
 way has a significantly lower cost than the fit (by more than chi2_p(0.95) sigma^2: a jagged cost has
 minima finer than the finite-difference step); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
 direction, named by its components (e.g. "+0.71 mu -0.70 T_step").  `check_only=true`: no fit; at the
@@ -149,6 +151,7 @@ class Problem:
         n = len(data.t)
         self.meas = {c: data.values[c] - (data.values[c].mean() if chans[c].relative else 0.0) for c in want}
         self.scale = {c: max(float(np.std(data.values[c])), 1e-12) for c in want}
+        self.noise = {c: ist.noise_estimate(data.values[c]) for c in want}   # the data's own noise (misfit check)
         self.offset_max = (self.nominal.period if opts["offset_max"] is None else float(opts["offset_max"])) \
             if opts["time_offset"] else 0.0
         corners = [self.robot(np.where(np.arange(len(names)) == j, x, (lo + hi) / 2))
