@@ -40,6 +40,8 @@ def case(root, robot, base, hidden, cycles, extra, search):
     from envs.core.experiment import run
     d = root / robot
     hid = [f"robot.{k}={v}" for k, v in hidden.items()]
+    for sub in ("data", "fit"):
+        (d / sub).mkdir(parents=True, exist_ok=True)
     run(config.compose([f"experiment={robot}_trajectory", *base, *hid, f"experiment.cycles={cycles}",
                         "experiment.noise_rel=0.01", "experiment.time_offset=null", "experiment.seed=4",
                         "run.progress=false"]), d / "data")

@@ -115,6 +115,7 @@ def test_calibrate_convergence_and_intervals_runners_write_their_contract(tmp_pa
     coarse = ("robot.timestep=0.00025", "run.cycles=1", "run.progress=false")
     out = tmp_path / "cal"
     res = run_script("scripts/run.py", "experiment=snake_calibrate", "sweep.mu=[0.3,0.5]", "sweep.T_step=[0.5]",
+                     "experiment.max_nfev=1",
                      *coarse, f"hydra.run.dir={out}")
     assert res.returncode == 0, res.stderr[-2000:]
     data = json.loads((out / "calibration.json").read_text())

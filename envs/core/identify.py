@@ -30,7 +30,7 @@ jagged cost, e.g. from contact, makes a finite-difference covariance too small, 
 fit claims nothing), and the residual is smooth at the fit on the finite-difference scale (second
 difference at most MAX_NONLINEARITY = 2 times the first: a jagged residual, e.g. MinIAQ-II's yaw,
 whose Jacobian is noise, gives a covariance that cannot be trusted), no fitted channel's residual RMS
-exceeds MAX_MISFIT = 1.25 times the noise the data itself shows (a local minimum; trajectories only,
+exceeds MAX_MISFIT = 2 times the noise the data itself shows (a local minimum; trajectories only,
 identify_stats.noise_estimate) and no candidate evaluated on the
 way has a significantly lower cost than the fit (by more than chi2_p(0.95) sigma^2: a jagged cost has
 minima finer than the finite-difference step); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
