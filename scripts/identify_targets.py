@@ -35,6 +35,16 @@ FULL = [("crawler", ["robot.omega=5"], {"mu": 0.2, "m0": 0.22, "impratio": 150},
         ("miniaq", [], {"mu_d": 0.33, "kp": 0.55}, 3, ["experiment.n_global=16", "experiment.max_nfev=8"])]
 
 
+def why(s, k) -> str:
+    """Which of the claim rules (envs/core/identify_stats.py) a parameter failed."""
+    out = [f"sd {100 * s['rel_sd'][k]:.2g} %"] if s["rel_sd"][k] > s["ident_rel_sd"] else []
+    out += ["at a bound"] * (k in s["at_bound"]) + ["not converged"] * (not s["converged"])
+    out += [f"jagged ({s['fd_nonlinearity'][k]:.1f})"] * (s["fd_nonlinearity"][k] > 2)
+    out += ["a lower-cost candidate"] * bool(s["lower_cost_candidate"])
+    out += [f"misfit {', '.join(s['misfit_channels'])}"] * bool(s["misfit_channels"])
+    return "; ".join(out) or "?"
+
+
 def case(root, robot, base, hidden, cycles, extra, search):
     from envs.core import config
     from envs.core.experiment import run
@@ -54,9 +64,10 @@ def case(root, robot, base, hidden, cycles, extra, search):
     for k, v in hidden.items():
         err = s["fitted"][k] / v - 1
         ok, claim = abs(err) <= TOL_REL, s["identifiable"][k]
-        verdict = "WRONG CLAIM" if claim and not ok else ""
+        verdict = " WRONG CLAIM" if claim and not ok else ""
         rows.append(f"| {robot} | {k} | {v:g} | {s['fitted'][k]:.5g} | {100 * err:+.2f} % | {'yes' if ok else 'no'} | "
-                    f"{'yes' if claim else 'no'} {verdict}| {s['search']}, {s['evaluations']} candidates | {wall:.0f} s |")
+                    f"{'yes' if claim else 'no: ' + why(s, k)}{verdict} | {s['search']}, {s['evaluations']} candidates | "
+                    f"{wall:.0f} s |")
     return rows
 
 
