@@ -48,15 +48,17 @@ def test_table_is_read_back(table):
 
 @pytest.mark.parametrize("search", ["lhs", "cmaes"])
 def test_crawler_recovers_mu_from_strides(table, tmp_path, search):
-    """mu from three strides: within 3 %, identifiable; outputs written; a rerun reuses every candidate."""
+    """mu from three strides: within 3 %, identifiable, with either global stage; outputs written; a rerun
+    reuses every candidate."""
     extra = ("experiment.params=[mu]", "experiment.n_global=4", f"experiment.search={search}")
     f = _identify(tmp_path, table, *extra)
     assert f["search"] == search and f["input"] == "per-cycle table" and f["rows"] == 3
     assert abs(f["fitted"]["mu"] / 0.2 - 1) <= TOL_REL and f["identifiable"]["mu"], (f["fitted"], f["rel_sd"])
     for name in ("fit.csv", "fitted_table.csv", "identify.png", "candidates.csv", "summary.json"):
         assert (tmp_path / name).exists(), name
-    again = _identify(tmp_path, table, *extra)
-    assert again["reused"] == again["evaluations"] and again["fitted"] == f["fitted"]
+    if search == "lhs":                  # the store: a rerun resumes (once is enough)
+        again = _identify(tmp_path, table, *extra)
+        assert again["reused"] == again["evaluations"] and again["fitted"] == f["fitted"]
 
 
 def _bad(src, dst, case):
