@@ -113,17 +113,7 @@ def read(path, robot) -> Table:
             _refuse(path, f"sidecar scale.{h} = {s!r}: a positive number for a measured column {measured}")
     if not body:
         _refuse(path, "no rows")
-    a = np.empty((len(body), len(header)))
-    for i, r in enumerate(body):
-        if len(r) != len(header):
-            _refuse(path, f"row {i + 2} has {len(r)} cells, the header {len(header)}")
-        for j, v in enumerate(r):
-            try:
-                a[i, j] = float(v)
-            except ValueError:
-                _refuse(path, f"row {i + 2}, column {header[j]!r}: {v!r} is not a number")
-            if not math.isfinite(a[i, j]):
-                _refuse(path, f"row {i + 2}, column {header[j]!r}: {v!r} (NaN or infinite values are not data)")
+    a = tj.numbers(path, header, body, _refuse)
     gait_names = [h for h in header if h not in cyc]
     gait = []
     for i in range(len(body)):
