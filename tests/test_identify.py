@@ -163,6 +163,7 @@ def test_crawler_recovers_mu_and_m0(crawler_data, tmp_path):
     for name in ("fit.csv", "fitted_trajectory.csv", "identify.png", "candidates.csv", "summary.json"):
         assert (tmp_path / name).exists(), name
     assert "calibration, not validation" in f["note"]
+    assert f["misfit_channels"] == [] and all(q <= 2 for q in f["misfit_ratio"].values()), f["misfit_ratio"]
     again = _identify(tmp_path, "crawler", CRAWLER, path, *extra)
     assert again["reused"] == again["evaluations"] and again["fitted"] == f["fitted"]
 
@@ -242,3 +243,20 @@ def test_bolt_and_miniaq_full_recovery(tmp_path, robot, base, hidden):
     for k, true in hidden.items():
         assert not f["identifiable"][k] or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"], f["rel_sd"])
         assert robot != "bolt" or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("robot, base, hidden", [
+    ("bolt", ["robot.m_5=0.9754"], {"m_5": 1.05, "contact_timeconst": 0.0012}),
+    ("miniaq", [], {"mu_d": 0.33, "kp": 0.55})])
+def test_bolt_and_miniaq_cmaes_claims_only_what_it_recovers(tmp_path, robot, base, hidden):
+    """The same pairs with the CMA-ES global stage (16 candidates): every parameter claimed is within 3 %.
+    Measured (README): lower costs than the Latin hypercube at the same budget, neither pair recovered (BOLT +4 %,
+    +9 %; MinIAQ-II kp +50 %), nothing claimed."""
+    d = tmp_path / "data"
+    _write(d, robot, base, [f"robot.{k}={v}" for k, v in hidden.items()], cycles=3, seed=4)
+    f = _identify(tmp_path / "fit", robot, base, d / "trajectory.csv", f"experiment.params=[{','.join(hidden)}]",
+                  "experiment.search=cmaes", "experiment.n_global=16", "experiment.max_nfev=8")
+    assert f["search"] == "cmaes"
+    for k, true in hidden.items():
+        assert not f["identifiable"][k] or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"], f["rel_sd"])

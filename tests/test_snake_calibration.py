@@ -115,6 +115,7 @@ def test_calibrate_convergence_and_intervals_runners_write_their_contract(tmp_pa
     coarse = ("robot.timestep=0.00025", "run.cycles=1", "run.progress=false")
     out = tmp_path / "cal"
     res = run_script("scripts/run.py", "experiment=snake_calibrate", "sweep.mu=[0.3,0.5]", "sweep.T_step=[0.5]",
+                     "experiment.max_nfev=1",
                      *coarse, f"hydra.run.dir={out}")
     assert res.returncode == 0, res.stderr[-2000:]
     data = json.loads((out / "calibration.json").read_text())
@@ -142,3 +143,60 @@ def test_calibrate_convergence_and_intervals_runners_write_their_contract(tmp_pa
 def csv_rows(path):
     import csv
     return csv.DictReader(open(path))
+
+
+# ---- the refit as one use of the identification (issue #27) -------------------------------------------
+def test_table2_n4_file_is_table2s_n4_rows():
+    """The refit's data file (a per-cycle table) holds exactly Table 2's n = 4 losses, with their printed
+    resolution (1 %-point) as its scale."""
+    from envs.core import cycle_table
+    from envs.snake.robot import Snake
+    t = cycle_table.read(cal.TABLE2_N4, Snake())
+    assert t.gait_names == ["n", "alpha_deg"] and t.names == ["loss"] and t.scale == {"loss": 0.01}
+    assert {int(g["alpha_deg"]): float(v) for g, v in zip(t.gait, t.values["loss"])} == cal.fit_rows()
+    assert all(g["n"] == 4 for g in t.gait)
+
+
+def test_identify_reproduces_the_committed_best_grid_point(tmp_path):
+    """Same data, same result: the identification's objective (rms_loss of a snake_calibrate candidate) at the
+    committed best (mu 0.4, T_step 0.5 s, default timestep, 1 period) equals the committed refit's value.
+    Tolerance stated first: 1e-11 (the same simulation; measured identical to every digit)."""
+    from envs.core import config, cycle_table
+    from envs.core.experiment import options
+    from envs.core.identify import search_box
+    from envs.core.identify_cycles import CycleProblem
+    from envs.snake.robot import Snake
+    cfg = config.compose(["experiment=snake_calibrate", "run.progress=false"])
+    best, names = cal.load().best, ["mu", "T_step"]
+    lo, hi = search_box(Snake, names, Snake().cfg, {})
+    p = CycleProblem(cfg, tmp_path, options(cfg), cycle_table.read(cal.TABLE2_N4, Snake()), names, lo, hi)
+    row = p.evaluate([[best["mu"], best["T_step"]]])[0]
+    assert abs(row["rms_loss"] - best["rms_loss_error"]) <= 1e-11
+    for i, a in enumerate(("30", "45", "58")):
+        assert abs(row[f"loss_row{i + 1}"] - best["losses"][a]) <= 1e-11
+
+
+@pytest.mark.slow
+def test_snake_calibrate_through_identify_reproduces_the_committed_refit(tmp_path):
+    """Before vs after (issue #27): snake_calibrate (now <robot>_identify on table2_n4.csv) on six committed grid points
+    around the optimum, default timestep.  Tolerances stated first: each grid objective equal to the committed one
+    within 1e-11 (the same simulation); the best grid point the committed best; the local fit inside the committed
+    region's ranges and not measurably better (objective not below the best by more than DELTA), so the default stays.
+    Measured: identical to every digit; local fit mu 0.410, T_step 0.507 s, RMS 0.31 %-points (445 s, load ~8)."""
+    import json
+
+    from tests.util import run_script
+    out = tmp_path / "cal"
+    res = run_script("scripts/run.py", "experiment=snake_calibrate", "sweep.mu=[0.35,0.4,0.45]",
+                     "sweep.T_step=[0.5,0.525]", "run.progress=false", f"hydra.run.dir={out}")
+    assert res.returncode == 0, res.stderr[-2000:]
+    data = json.loads((out / "calibration.json").read_text())
+    committed = {(g["mu"], g["T_step"]): g["rms_loss_error"] for g in cal.load_data()["grid"]}
+    assert len(data["grid"]) == 6
+    for g in data["grid"]:
+        assert abs(g["rms_loss_error"] - committed[(g["mu"], g["T_step"])]) <= 1e-11, g
+    assert (data["best"]["mu"], data["best"]["T_step"]) == (cal.load().best["mu"], cal.load().best["T_step"])
+    fit, ranges = data["local_fit"], cal.load().ranges
+    assert all(ranges[k][0] <= fit[k] <= ranges[k][1] for k in ("mu", "T_step")), fit
+    assert not data["local_fit_measurably_better"] and data["kind"] == "calibration"
+    assert fit["rms_loss_error"] >= data["best"]["rms_loss_error"] - cal.DELTA

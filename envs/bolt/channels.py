@@ -1,7 +1,7 @@
 """BOLT's observable channels (envs/core/trajectory.py): the body's position in the sagittal plane (x
 forward, z up; a camera), the crank angle (its encoder), the foot relative to the body and the foot's
 contact flag."""
-from envs.core.trajectory import contact_channel, declare, sensor_channel
+from envs.core.trajectory import CycleChannel, contact_channel, declare, sensor_channel
 
 
 def channels_of(robot) -> list:
@@ -13,4 +13,7 @@ def channels_of(robot) -> list:
             contact_channel("contact", "foot_touch", "foot touches the ground (touch sensor > 0)")]
 
 
-declare("bolt", channels_of)
+CYCLE = (CycleChannel("crank_period", "s", "crank period"),
+         CycleChannel("peak_foot_force", "N", "peak foot normal force"))
+
+declare("bolt", channels_of, CYCLE)

@@ -3,8 +3,8 @@
 A fit is CALIBRATION, not validation: it makes the twin reproduce this data; it says nothing about
 how well the twin predicts anything else.
 
-Inputs (declared in `Identify`): `data` (a trajectory.csv with its sidecar, envs/core/trajectory.py,
-checked before anything is written), `params` (declared robot parameters; search bounds
+Inputs (declared in `Identify`): `data` (a trajectory.csv with its sidecar, envs/core/trajectory.py, or a
+per-cycle table, envs/core/cycle_table.py and envs/core/identify_cycles.py; checked before anything is written), `params` (declared robot parameters; search bounds
 `bounds.<name>: [lo, hi]`, default the declared range cut to [nominal / 2, 2 nominal]), `channels`
 (default: every value channel of the file), `weights` (channel -> weight, default 1), `time_offset`
 (estimate the twin's time at the data's t = 0 in [0, offset_max]).  The nominal point is robot.*.
@@ -18,9 +18,9 @@ error in units of its spread).
 Candidates are batched rollouts through the batch path (envs.core.sweep.run_rows: the store
 `results.sqlite`, rows in `candidates.csv`, keyed by the fitted parameters; identity includes the
 data file's hash, channels, weights and offset settings, so a rerun resumes and a changed file
-recomputes).  Global stage: a seeded Latin hypercube of `n_global` candidates over the search box
-(and the nominal), in batches of `batch` (Optuna's CMA-ES sampler would need the `cmaes` package,
-not a dependency); local stage: scipy.optimize.least_squares (trf, bounds)
+recomputes).  Global stage (`search`, envs/core/identify_search.py): CMA-ES (the `cmaes` package), a
+seeded Latin hypercube, or the grid of `sweep.<fitted parameter>` lists, `n_global` candidates in batches
+of `batch`; local stage: scipy.optimize.least_squares (trf, bounds)
 from the best, its Jacobian by central differences as one batch (relative step `fd_rel`).
 
 Uncertainty: covariance sigma^2 (J^T J)^-1 at the fit (sigma^2 = SSR / (m - p)), in relative units;
@@ -29,7 +29,9 @@ the fit is not at a search bound and the local stage converged (a tolerance met,
 jagged cost, e.g. from contact, makes a finite-difference covariance too small, so an unconverged
 fit claims nothing), and the residual is smooth at the fit on the finite-difference scale (second
 difference at most MAX_NONLINEARITY = 2 times the first: a jagged residual, e.g. MinIAQ-II's yaw,
-whose Jacobian is noise, gives a covariance that cannot be trusted) and no candidate evaluated on the
+whose Jacobian is noise, gives a covariance that cannot be trusted), no fitted channel's residual RMS
+exceeds MAX_MISFIT = 2 times the noise the data itself shows (a local minimum; trajectories only,
+identify_stats.noise_estimate) and no candidate evaluated on the
 way has a significantly lower cost than the fit (by more than chi2_p(0.95) sigma^2: a jagged cost has
 minima finer than the finite-difference step); an eigen-direction of J^T J with sd > ident_rel_sd is a flat
 direction, named by its components (e.g. "+0.71 mu -0.70 T_step").  `check_only=true`: no fit; at the
@@ -70,7 +72,9 @@ class Identify(config.Experiment):
     weights: Dict[str, Any] = dataclasses.field(default_factory=dict)  # channel: weight >= 0 (default 1)
     time_offset: bool = param(True, note="estimate the twin's time at the data's t = 0")
     offset_max: Optional[float] = param(None, "s", ge=0, le=1e5, note="null: one gait period")
-    n_global: int = param(16, "candidates", ge=0, le=100000, note="Latin-hypercube global stage; 0: local fit from the nominal")
+    search: str = param("auto", choices=("auto", "lhs", "cmaes", "grid"),
+                        note="global stage (envs/core/identify_search.py); auto: cmaes if installed, else lhs")
+    n_global: int = param(16, "candidates", ge=0, le=100000, note="global-stage candidates; 0: local fit from the nominal")
     batch: int = param(8, "candidates", ge=1, le=100000, note="candidates per batched rollout")
     seed: int = param(0, ge=0, le=2**31 - 1)
     max_nfev: int = param(10, ge=1, le=10000, note="least_squares residual evaluations")
@@ -141,19 +145,13 @@ class Problem:
         self.out, self.opts = out, opts
         self.nominal = self.cls(**self.base)
         chans = tj.channels(self.nominal)
-        want = opts["channels"] or [n for n in data.names if chans[n].kind == "value"]
-        if not isinstance(want, list) or not want or any(c not in data.values for c in want):
-            raise ConfigError("experiment.channels", opts["channels"], f"a non-empty list of the file's columns {data.names}")
-        w = opts["weights"] or {}
-        for c, x in w.items():
-            if c not in want or isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e6:
-                raise ConfigError(f"experiment.weights.{c}", x, f"a weight in [0, 1e6) of a fitted channel {want}")
+        want, self.weights = select_channels(opts, data.names, [n for n in data.names if chans[n].kind == "value"])
         self.channels = want
         self.chans = {c: chans[c] for c in want}
-        self.weights = np.array([float(w.get(c, 1.0)) for c in want])
         n = len(data.t)
         self.meas = {c: data.values[c] - (data.values[c].mean() if chans[c].relative else 0.0) for c in want}
         self.scale = {c: max(float(np.std(data.values[c])), 1e-12) for c in want}
+        self.noise = {c: ist.noise_estimate(data.values[c]) for c in want}   # the data's own noise (misfit check)
         self.offset_max = (self.nominal.period if opts["offset_max"] is None else float(opts["offset_max"])) \
             if opts["time_offset"] else 0.0
         corners = [self.robot(np.where(np.arange(len(names)) == j, x, (lo + hi) / 2))
@@ -176,6 +174,22 @@ class Problem:
 
     def robot(self, x):
         return self.cls(**{**self.base, **{k: float(v) for k, v in zip(self.names, x)}})
+
+    def describe(self) -> dict:
+        return dict(input="trajectory", samples=self.n, span=float(self.data.t[-1] - self.data.t[0]),
+                    cycles_simulated=self.cycles, offset_max=self.offset_max)
+
+    def outputs(self, x_hat, title: str):
+        """(time offset, table name, table, residual statistics, plot) of the fitted twin."""
+        from functools import partial
+
+        from envs.core.identify_plot import plot_fit
+        rec = ist.fitted_record(self, x_hat)
+        delta, _ = self.profile(rec)
+        traj = ist.fitted_trajectory(self, rec, delta)
+        units = {c: self.chans[c].unit for c in self.channels}
+        return delta, "fitted_trajectory.csv", traj, ist.residual_stats(self, traj), \
+            partial(plot_fit, traj, self.channels, units, title=title)
 
     # ---- residuals of one run ---------------------------------------------------------------
     def sim(self, robot, run) -> dict:
@@ -252,6 +266,18 @@ class Problem:
         return rows
 
 
+def select_channels(opts, available: list, default: list) -> tuple[list, np.ndarray]:
+    """(fitted channels, their weights) from experiment.channels / experiment.weights (ConfigError)."""
+    want = opts["channels"] or default
+    if not isinstance(want, list) or not want or any(c not in available for c in want):
+        raise ConfigError("experiment.channels", opts["channels"], f"a non-empty list of the file's columns {available}")
+    w = opts["weights"] or {}
+    for c, x in w.items():
+        if c not in want or isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e6:
+            raise ConfigError(f"experiment.weights.{c}", x, f"a weight in [0, 1e6) of a fitted channel {want}")
+    return list(want), np.array([float(w.get(c, 1.0)) for c in want])
+
+
 def _residual_vector(p: Problem, row) -> np.ndarray:
     r = row.get("r")
     return np.full(len(p.channels) * p.n, math.sqrt(FAILED_COST / (len(p.channels) * p.n))) if r is None else r
@@ -273,22 +299,6 @@ def jacobian(p: Problem, x, fd_rel: float) -> tuple[np.ndarray, np.ndarray]:
     p.nonlinearity = [float(np.linalg.norm(R[1 + 2 * j] + R[2 + 2 * j] - 2 * R[0])
                             / max(np.linalg.norm(R[1 + 2 * j] - R[2 + 2 * j]), 1e-300)) for j in range(len(x))]
     return R[0], J
-
-
-def global_stage(p: Problem, opts) -> list[dict]:
-    """A Latin hypercube of n_global candidates over the search box, plus the nominal, in batches
-    of `batch` (space-filling: the local stage starts from its best).  Returns every row with its x."""
-    from scipy.stats import qmc
-    x0 = np.array([p.nominal.cfg[k] for k in p.names], float)
-    n, b = int(opts["n_global"]), int(opts["batch"])
-    X = [x0]
-    if n:
-        u = qmc.LatinHypercube(len(p.names), seed=int(opts["seed"])).random(n)
-        X += list(p.lo + u * (p.hi - p.lo))
-    rows = []
-    for i in range(0, len(X), b):
-        rows += [dict(r, x=x) for x, r in zip(X[i:i + b], p.evaluate(X[i:i + b]))]
-    return rows
 
 
 def local_stage(p: Problem, x0, opts):
@@ -317,10 +327,9 @@ def local_stage(p: Problem, x0, opts):
 @runner(Identify)
 def identify(cfg, out):
     """The runner of every <robot>_identify (module docstring)."""
-    from functools import partial
-
-    from envs.core.experiment import Result, options
-    from envs.core.identify_plot import plot_fit
+    from envs.core import cycle_table
+    from envs.core import identify_search as search
+    from envs.core.experiment import Result, options, sweep_lists
 
     t0 = time.perf_counter()
     opts = options(cfg)
@@ -329,17 +338,25 @@ def identify(cfg, out):
     names = _names(cls, opts)
     nominal = cls(**v["robot"])
     if not opts["data"]:
-        raise ConfigError("experiment.data", "", "the path of a trajectory.csv (write one: experiment=<robot>_trajectory)")
+        raise ConfigError("experiment.data", "", "the path of a trajectory.csv (write one: experiment=<robot>_trajectory)"
+                                                 " or of a per-cycle table.csv")
     unset = [k for k in names if nominal.cfg[k] is None]
     if unset:
         raise ConfigError(f"robot.{unset[0]}", None, "a number: the nominal (starting) value of a fitted parameter")
-    data = tj.read(opts["data"], nominal)
+    sweep = sweep_lists(cfg)
+    method = search.choose(opts, sweep, names)
+    data = cycle_table.load(opts["data"], nominal)
     lo, hi = search_box(cls, names, nominal.cfg, opts["bounds"] or {})
-    p = Problem(cfg, out, opts, data, names, lo, hi)
+    if method == "grid":
+        lo, hi = search.grid_box(names, lo, hi, sweep, opts["bounds"] or {})
+    if isinstance(data, cycle_table.Table):
+        from envs.core.identify_cycles import CycleProblem
+        p = CycleProblem(cfg, out, opts, data, names, lo, hi)
+    else:
+        p = Problem(cfg, out, opts, data, names, lo, hi)
     x_nom = np.array([nominal.cfg[k] for k in names], float)
     head = dict(robot=cls.name, note=NOTE, data=str(data.path), data_sha256=data.sha256, params=names,
-                channels=p.channels, weights=p.weights.tolist(), samples=p.n, span=float(data.t[-1] - data.t[0]),
-                cycles_simulated=p.cycles, offset_max=p.offset_max, ident_rel_sd=opts["ident_rel_sd"],
+                channels=p.channels, weights=p.weights.tolist(), **p.describe(), ident_rel_sd=opts["ident_rel_sd"],
                 search_box={k: [float(a), float(z)] for k, a, z in zip(names, lo, hi)})
     if opts["check_only"]:
         r0, J = jacobian(p, x_nom, opts["fd_rel"])
@@ -348,22 +365,19 @@ def identify(cfg, out):
                        nominal_cost=float(np.sum(r0 ** 2)), **rep["summary"], evaluations=p.evaluations, reused=p.reused,
                        wall_s=time.perf_counter() - t0)
         return Result(summary, tables={"identifiability.csv": (list(rep["rows"][0]), rep["rows"])})
-    glob = global_stage(p, opts)
+    glob = search.global_stage(p, opts, method, sweep)
     best = min(glob, key=lambda r: r["cost"])
     x_hat, res = local_stage(p, best["x"], opts)
     r_hat, J = jacobian(p, x_hat, opts["fd_rel"])
     converged = bool(res.status > 0)           # least_squares met a tolerance (not max_nfev)
     rep = ist.fit_report(p, r_hat, J, x_hat, x_nom, float(opts["ident_rel_sd"]), converged,
                          MAX_NONLINEARITY, best_elsewhere=p.best_cost)
-    delta, _ = p.profile(rec := ist.fitted_record(p, x_hat))
-    traj = ist.fitted_trajectory(p, rec, delta)
-    summary = dict(head, mode="fit", global_candidates=len(glob),
+    delta, table_name, table, resid, plot = p.outputs(
+        x_hat, title=f"{cls.name}: fit of {', '.join(names)} (calibration, not validation)")
+    summary = dict(head, mode="fit", search=method, global_candidates=len(glob),
                    global_best={k: float(x) for k, x in zip(names, best["x"])}, global_best_cost=float(best["cost"]),
                    local_status=res.message, converged=converged, local_nfev=int(res.nfev), time_offset=delta,
-                   residuals=ist.residual_stats(p, traj), evaluations=p.evaluations, reused=p.reused, **rep["summary"],
+                   residuals=resid, evaluations=p.evaluations, reused=p.reused, **rep["summary"],
                    wall_s=time.perf_counter() - t0)
-    units = {c: p.chans[c].unit for c in p.channels}
-    return Result(summary, tables={"fit.csv": (list(rep["rows"][0]), rep["rows"]), "fitted_trajectory.csv": traj},
-                  plots={"identify.png": partial(plot_fit, traj, p.channels, units,
-                                                 title=f"{cls.name}: fit of {', '.join(names)} (calibration, "
-                                                       f"not validation)")})
+    return Result(summary, tables={"fit.csv": (list(rep["rows"][0]), rep["rows"]), table_name: table},
+                  plots={"identify.png": plot}, rows={"candidates.csv": glob})   # rows: the global stage's (with x)

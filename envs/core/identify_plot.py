@@ -24,3 +24,18 @@ def plot_fit(traj: dict, channels, units: dict, path, title: str = "") -> None:
         style(b, xlabel="t [s]" if i == len(channels) - 1 else None, title=f"residual, RMS {rms:.3g} {units[c]}")
     fig.suptitle(title)
     save_figure(fig, path)
+
+
+def plot_cycles(cols: dict, channels, units: dict, labels, path, title: str = "") -> None:
+    """A per-cycle table's fit: per measured column, measured and fitted at each row (x: the row's gait)."""
+    fig, ax = figure(len(channels), 1, size=(max(6.0, 1.1 * len(labels) + 3), 2.6 * len(channels) + 0.6), squeeze=False)
+    x = np.arange(len(labels))
+    for i, c in enumerate(channels):
+        a = ax[i, 0]
+        a.plot(x, cols[f"{c}_measured"], "o", color="0.3", label="measured")
+        a.plot(x, cols[f"{c}_fitted"], "x", ms=8, mew=2, color="tab:red", label="fitted twin")
+        a.set_xticks(x, labels if i == len(channels) - 1 else [""] * len(labels))
+        rms = float(np.sqrt(np.mean(np.square(cols[f"{c}_residual"]))))
+        style(a, ylabel=f"{c} [{units[c]}]", legend=(i == 0), title=f"residual RMS {rms:.3g} {units[c]}")
+    fig.suptitle(title)
+    save_figure(fig, path)

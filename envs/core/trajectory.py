@@ -62,12 +62,31 @@ def contact_channel(name: str, touch_sensor: str, what: str) -> Channel:
     return Channel(name, "1", lambda r: (r.sensor(touch_sensor)[:, 0] > 0).astype(float), what, kind="flag")
 
 
+@dataclasses.dataclass(frozen=True)
+class CycleChannel:
+    """A per-cycle scalar a per-cycle table may carry (envs/core/cycle_table.py): `name` is one of the
+    robot's results metrics (Robot.summarize), in SI `unit`."""
+
+    name: str
+    unit: str
+    what: str = ""
+
+
 _DECLARED: dict = {}          # robot name -> robot -> [Channel]
+_CYCLE: dict = {}             # robot name -> [CycleChannel]
 
 
-def declare(robot_name: str, channels_of: Callable) -> None:
-    """Register a robot's channels: channels_of(robot point) -> [Channel] (may depend on e.g. N)."""
+def declare(robot_name: str, channels_of: Callable, cycle: tuple = ()) -> None:
+    """Register a robot's channels: channels_of(robot point) -> [Channel] (may depend on e.g. N), and
+    its per-cycle scalars `cycle` ([CycleChannel])."""
     _DECLARED[robot_name] = channels_of
+    _CYCLE[robot_name] = {c.name: c for c in cycle}
+
+
+def cycle_channels(robot) -> dict:
+    """The declared per-cycle scalars of a robot, by name."""
+    channels(robot)                     # the same refusal for a robot without declarations
+    return dict(_CYCLE[robot.name])
 
 
 def channels(robot) -> dict[str, Channel]:
@@ -116,6 +135,22 @@ def _refuse(path, why: str, allowed: str = "a trajectory.csv with its trajectory
     raise ConfigError(KEY, str(path), allowed, why)
 
 
+def numbers(path, header, body, refuse) -> np.ndarray:
+    """The CSV body as a (rows, columns) array; refuse(path, why) on a short row, a non-number or a non-finite cell."""
+    a = np.empty((len(body), len(header)))
+    for i, r in enumerate(body):
+        if len(r) != len(header):
+            refuse(path, f"row {i + 2} has {len(r)} cells, the header {len(header)}")
+        for j, v in enumerate(r):
+            try:
+                a[i, j] = float(v)
+            except ValueError:
+                refuse(path, f"row {i + 2}, column {header[j]!r}: {v!r} is not a number")
+            if not math.isfinite(a[i, j]):
+                refuse(path, f"row {i + 2}, column {header[j]!r}: {v!r} (NaN or infinite values are not data)")
+    return a
+
+
 def read(path, robot) -> Data:
     """Read and check a trajectory against `robot`'s declared channels and period (module docstring)."""
     path = pathlib.Path(path)
@@ -150,17 +185,7 @@ def read(path, robot) -> Data:
             _refuse(path, f"sidecar gives no unit for column {h!r} (expected {want!r})")
         if units[h] != want:
             _refuse(path, f"unit mismatch: column {h!r} is {units[h]!r} in the sidecar; the channel is {want!r} (SI)")
-    a = np.empty((len(body), len(header)))
-    for i, r in enumerate(body):
-        if len(r) != len(header):
-            _refuse(path, f"row {i + 2} has {len(r)} cells, the header {len(header)}")
-        for j, v in enumerate(r):
-            try:
-                a[i, j] = float(v)
-            except ValueError:
-                _refuse(path, f"row {i + 2}, column {header[j]!r}: {v!r} is not a number")
-            if not math.isfinite(a[i, j]):
-                _refuse(path, f"row {i + 2}, column {header[j]!r}: {v!r} (NaN or infinite values are not data)")
+    a = numbers(path, header, body, _refuse)
     t = a[:, 0]
     if len(t) < 2:
         _refuse(path, f"{len(t)} samples: too short for one cycle")

@@ -1,6 +1,6 @@
 """The crawler's observable channels (envs/core/trajectory.py): what a camera and the servos' encoders
 measure on the real robot.  The crawler moves in its sagittal plane (x forward, z up)."""
-from envs.core.trajectory import contact_channel, declare, sensor_channel
+from envs.core.trajectory import CycleChannel, contact_channel, declare, sensor_channel
 
 
 def channels_of(robot) -> list:
@@ -12,4 +12,6 @@ def channels_of(robot) -> list:
               for i in (1, 2)]]
 
 
-declare("crawler", channels_of)
+CYCLE = (CycleChannel("S", "m", "stride per cycle (steady)"), CycleChannel("V", "m/s", "mean speed S / T"))
+
+declare("crawler", channels_of, CYCLE)

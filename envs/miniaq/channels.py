@@ -2,7 +2,7 @@
 from above), the four crank angles (encoders) and the four feet's contact flags."""
 import numpy as np
 
-from envs.core.trajectory import Channel, contact_channel, declare, sensor_channel
+from envs.core.trajectory import Channel, CycleChannel, contact_channel, declare, sensor_channel
 
 LEGS = ("fl", "fr", "hl", "hr")
 
@@ -20,4 +20,6 @@ def channels_of(robot) -> list:
             *[contact_channel(f"{g}_contact", f"{g}_touch", f"{g} foot touches the floor") for g in LEGS]]
 
 
-declare("miniaq", channels_of)
+CYCLE = (CycleChannel("speed", "m/s", "forward speed"), CycleChannel("yaw_rate_deg_s", "deg/s", "mean yaw rate"))
+
+declare("miniaq", channels_of, CYCLE)

@@ -5,18 +5,25 @@ Calibration, not validation: mu and T_step are fitted to the n = 4 rows of Table
 measured Delta x); those rows are `calibration` in the report, every other snake number is a
 prediction.
 
+The fit is one use of the identification mechanism (envs/core/identify.py, issue #27):
+`snake_calibrate` is a `<robot>_identify` on the per-cycle table TABLE2_N4 (envs/snake/table2_n4.csv),
+its global stage the grid sweep.mu x sweep.T_step, then least_squares from the grid's best point.
+
   data        Table 2, n = 4, column (d - Delta x)/d: 13, 11, 9 % (alpha = 30, 45, 58 deg),
-              printed in whole per cent
+              printed in whole per cent (the table's scale: 0.01)
   free        mu (floor, wood: not given) and T_step (not given); everything else is fixed
               (servo stiffness kp = 2000 N m/rad: fixed, not fitted; its sensitivity is in
               models/snake/README.md)
   objective   RMS over the three rows of (loss_twin - loss_paper), loss_twin = (d - Delta x)/d
-              with the twin's own d = 10 l d_unit (so the d_unit misprint of row (4, 45) does not enter)
+              with the twin's own d = 10 l d_unit (so the d_unit misprint of row (4, 45) does not enter);
+              the fit's `rms_loss` (its cost is this squared over the scale squared)
   region      the grid points whose objective is within DELTA of the minimum.  DELTA = 1 %-point:
               one unit of the last printed digit of each data point (shifting every residual by
               1 %-point moves the RMS by at most 1 %-point), so the data cannot tell these points apart
   extremes    the region's convex-hull vertices (in grid-normalised coordinates) and the best point:
               a prediction is reported as [min, max] over them (`interval`, `predict`)
+  local fit   least_squares from the grid's best (summary `local_fit`): a point whose objective is
+              below the grid's best by more than DELTA would be a measurably better calibration
 
 The committed result of the refit (`snake_calibrate`, its calibration.json) is DATA below; the
 report reads it with `load()` and simulates nothing to know the region.
@@ -33,6 +40,7 @@ import numpy as np
 FREE = ("mu", "T_step")                 # the calibrated parameters
 DELTA = 0.01                            # objective threshold of the confidence region (see above)
 DATA = pathlib.Path(__file__).with_name("calibration.json")   # the committed refit (snake_calibrate)
+TABLE2_N4 = pathlib.Path(__file__).with_name("table2_n4.csv")  # its data, a per-cycle table (+ table2_n4.json)
 
 
 def fit_rows() -> dict:
@@ -53,14 +61,17 @@ def objective(losses: dict) -> float:
     return float(np.sqrt(np.mean(e ** 2)))
 
 
-def grid_table(rows, names=FREE) -> list[dict]:
-    """Group results rows (n = 4, one per (names..., alpha_deg)) into one entry per parameter
-    point: its values, the twin's losses per alpha and the objective (`rms_loss_error`)."""
-    groups: dict = {}
-    for r in rows:
-        groups.setdefault(tuple(float(r[k]) for k in names), {})[int(round(float(r["alpha_deg"])))] = float(r["loss"])
-    return [dict(zip(names, key), rms_loss_error=objective(losses), losses={f"{a:g}": v for a, v in sorted(losses.items())})
-            for key, losses in sorted(groups.items())]
+def grid_table(candidates, names, gait: list) -> list[dict]:
+    """The grid of a snake_calibrate run: one entry per global-stage candidate (rows of candidates.csv
+    with their x), its values, the twin's loss per alpha (`loss_row<i>` of row i of the table, whose
+    gait is `gait`) and the objective `rms_loss_error` (the fit's rms_loss; NaN for a failed point)."""
+    out = []
+    for c in candidates:
+        failed = bool(c.get("error")) or c.get("rms_loss") in (None, "")
+        losses = {} if failed else {f"{g['alpha_deg']:g}": float(c[f"loss_row{i + 1}"]) for i, g in enumerate(gait)}
+        out.append(dict({k: float(v) for k, v in zip(names, c["x"])},
+                        rms_loss_error=math.nan if failed else float(c["rms_loss"]), losses=losses))
+    return sorted(out, key=lambda d: tuple(d[k] for k in names))
 
 
 @dataclasses.dataclass

@@ -1,6 +1,6 @@
 """The snake's observable channels (envs/core/trajectory.py): the whole robot's centre of mass in its
 plane of motion (x forward, z up; what a camera tracking the links gives) and the N - 1 servo angles."""
-from envs.core.trajectory import declare, sensor_channel
+from envs.core.trajectory import CycleChannel, declare, sensor_channel
 
 
 def channels_of(robot) -> list:
@@ -9,4 +9,8 @@ def channels_of(robot) -> list:
             *[sensor_channel(f"phi{k}", "rad", f"phi{k}", f"joint angle phi{k}") for k in range(1, robot.p["N"])]]
 
 
-declare("snake", channels_of)
+CYCLE = (CycleChannel("dx", "m", "Delta x over 10 periods (Table 2)"),
+         CycleChannel("loss", "1", "(d - Delta x) / d (Table 2's loss column, a fraction)"),
+         CycleChannel("V", "m/s", "mean speed"))
+
+declare("snake", channels_of, CYCLE)

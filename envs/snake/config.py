@@ -9,10 +9,11 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import experiment, plain_experiment
-from envs.core.identify import register
+from envs.core.identify import Identify, register
 from envs.core.robustness import Robustness, uniform
 from envs.snake import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
+from envs.snake.calibration import TABLE2_N4
 
 TIMINGS = ("cycloidal", "linear")
 COM_OFFSET_HALF_WIDTH = 0.0084   # m, l/10: a section's centre of mass anywhere in its middle fifth (README)
@@ -55,7 +56,18 @@ plain_experiment("snake_table1")
 plain_experiment("snake_table2")
 plain_experiment("snake_intervals")
 plain_experiment("snake_convergence")
-plain_experiment("snake_calibrate")
+
+
+@experiment
+@dataclasses.dataclass
+class SnakeCalibrate(Identify):
+    """The Table 2 refit of mu and T_step (envs/snake/calibration.py): one use of <robot>_identify on the
+    per-cycle table envs/snake/table2_n4.csv, its global stage the grid of sweep.mu x sweep.T_step; its runner
+    envs.snake.experiments.calibrate (registered under this name)."""
+
+    name: str = "snake_calibrate"
+    data: str = param(str(TABLE2_N4), note="Table 2's n = 4 losses (a per-cycle table, envs/core/cycle_table.py)")
+    params: Any = dataclasses.field(default_factory=lambda: ["mu", "T_step"])
 
 
 @experiment

@@ -3,7 +3,7 @@ plots from envs/snake/plots.py, summary) that the shell writes into Hydra's run 
 
   table1      kinematic alpha_max, f_max, d_unit for each n (eqs. 11-14), beside Table 1
   table2      f, d_unit, d and the twin's Delta x over 10 periods, loss (d - dx)/d, beside Table 2
-  calibrate   grid over the floor friction mu (and the step time T_step) on Table 2's n=4 rows
+  calibrate   the floor friction mu and step time T_step fitted to Table 2's n=4 rows (identify)
   sweep       any grid of robot parameters (n, alpha_deg, T_step, ...) with plots
 """
 from __future__ import annotations
@@ -100,32 +100,38 @@ def table2(job, out) -> Result:
 # ---- calibration ----------------------------------------------------------------------------
 @runner("snake_calibrate")
 def calibrate(job, out) -> Result:
-    """Fit mu and T_step to Table 2's n=4 losses (envs/snake/calibration.py: data, objective, region).
+    """Fit mu and T_step to Table 2's n=4 losses: envs/core/identify.py on the per-cycle table
+    envs/snake/table2_n4.csv (envs/snake/calibration.py: data, objective, region).
 
-    Every grid point (mu, T_step, alpha) is simulated; for each (mu, T_step) the RMS of
-    (twin loss - paper loss) over alpha in {30, 45, 58} deg is computed; the best point and the
-    confidence region (objective within calibration.DELTA of the best) go to calibration.json
-    (the committed copy is envs/snake/calibration.json), the objective map to calibration.png.
-    """
+    The global stage is the grid sweep.mu x sweep.T_step; the best grid point and the confidence region
+    (objective within calibration.DELTA of the best) go to calibration.json (the committed copy is
+    envs/snake/calibration.json) with the local least-squares fit beside them (`local_fit`), the
+    objective map to calibration.png; the identification's own outputs (fit.csv, fitted_table.csv,
+    identify.png, candidates.csv) beside them.  Calibration, not validation."""
+    from envs.core.identify import identify
     from envs.snake import calibration as cal
-    lists = sweep_lists(job)
-    for n in lists.get("n", [job.robot.n]):
-        if int(n) != 4:
-            raise ConfigError("sweep.n", n, "[4] (the paper gives measured Delta x for n=4 only)")
-    for a in lists.get("alpha_deg", [job.robot.alpha_deg]):
-        if (4, int(round(float(a)))) not in TABLE2:     # before anything is simulated
-            raise ConfigError("sweep.alpha_deg", a, "[30, 45, 58] (Table 2's measured rows)")
-    rows, stats, errors = _sweep(job, out)
-    rows = sw.healthy(rows)             # failed and unhealthy points do not enter the fit (stats: failed)
-    # calibrated parameters: mu, T_step and any other swept robot parameter except alpha_deg / n
-    names = ["mu", "T_step"] + [k for k in lists if k not in ("mu", "T_step", "alpha_deg", "n")]
-    table = cal.grid_table(rows, names)
-    reg = cal.region(table, cal.DELTA, names) if table else None
-    summary = dict(stats, errors=errors, names=names, timestep=float(job.robot.timestep),
-                   cycles=int(job.run.cycles), data={f"{a:g}": v for a, v in cal.fit_rows().items()},
-                   best=reg.best if reg else None, region=reg.summary() if reg else None, grid=table)
-    return Result(summary, tables={"calibration.json": summary},
-                  plots={"calibration.png": partial(plots.calibration, table, reg)} if reg is not None else {})
+    res = identify(job, out)
+    s = res.summary
+    names, gait = s["params"], [dict(g) for g in _table(job).gait]
+    table = cal.grid_table(res.rows["candidates.csv"], names, gait)
+    reg = cal.region(table, cal.DELTA, names) if any(math.isfinite(d["rms_loss_error"]) for d in table) else None
+    local = dict(s["fitted"], rms_loss_error=s["residuals"]["loss"]["rms"], identifiable=s["identifiable"],
+                 rel_sd=s["rel_sd"], flat_directions=[f["direction"] for f in s["flat_directions"]])
+    better = reg is not None and local["rms_loss_error"] < reg.best["rms_loss_error"] - cal.DELTA
+    summary = dict(s, kind="calibration", names=names, timestep=float(job.robot.timestep), cycles=int(job.run.cycles),
+                   data={f"{g['alpha_deg']:g}": float(v) for g, v in zip(gait, _table(job).values["loss"])},
+                   best=reg.best if reg else None, region=reg.summary() if reg else None, grid=table,
+                   local_fit=local, local_fit_measurably_better=bool(better))
+    cal_json = {k: summary[k] for k in ("kind", "note", "names", "timestep", "cycles", "data", "best", "region",
+                                        "local_fit", "local_fit_measurably_better", "grid")}
+    return Result(summary, tables={**res.tables, "calibration.json": cal_json}, rows=res.rows,
+                  plots={**res.plots, **({"calibration.png": partial(plots.calibration, table, reg)} if reg else {})})
+
+
+def _table(job):
+    from envs.core import cycle_table
+    from envs.core.experiment import options
+    return cycle_table.read(options(job)["data"], robot_cls(job)(**robot_params(job)))
 
 
 # ---- predictions as intervals over the calibration's confidence region ----------------------------
