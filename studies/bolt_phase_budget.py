@@ -63,8 +63,6 @@ def twin_trace(r: Bolt, cycles: int, solref=None) -> dict:
         out["bump"][i], out["ke"][i] = bump, 0.5 * float(d.qvel @ Mv)
         mujoco.mj_subtreeVel(m, d)
         out["px"][i] = mtot * d.subtree_linvel[0, 0]
-    x_sign = 1.0   # both engines: +x is forwards (speed > 0)
-    out["x"] *= x_sign
     return out
 
 
