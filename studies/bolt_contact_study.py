@@ -25,7 +25,34 @@ CANDIDATES = {
     "rigid 5 ms": dict(contact_timeconst=0.005),
     "rubber pad 2.3e5 N/m, 20 N s/m": dict(pad_stiffness=2.3e5),
     "rubber pad, 200 N s/m": dict(pad_stiffness=2.3e5, pad_damping=200.0),
+    # issue #24 third pass (README "Phase budget"): patched into the compiled model (not Bolt parameters)
+    "dampratio 2 (k/4, same damping)": dict(_model=dict(solref=[0.001, 2.0])),
+    "direct solref [-1e6, -4000] (same spring, damping ratio 2)": dict(_model=dict(solref=[-1e6, -4000.0])),
+    "direct solref [-1e6, -8000] (damping ratio 4)": dict(_model=dict(solref=[-1e6, -8000.0])),
+    "direct solref [-1e6, -16000] (damping ratio 8)": dict(_model=dict(solref=[-1e6, -16000.0])),
+    "elliptic cone, impratio 10": dict(_model=dict(cone=1, impratio=10.0)),
+    "noslip_iterations 10": dict(_model=dict(noslip_iterations=10)),
 }
+
+
+def patched(robots, patch):
+    """Apply a candidate's model patch (foot solref, cone, impratio, noslip) to the robots' compiled
+    models; returns a function that restores them."""
+    saved = []
+    for m in {id(r.model()): r.model() for r in robots}.values():
+        f = m.geom("foot").id
+        saved.append((m, m.geom_solref[f].copy(), m.opt.cone, m.opt.impratio, m.opt.noslip_iterations))
+        if "solref" in patch:
+            m.geom_solref[f] = patch["solref"]
+        m.opt.cone = patch.get("cone", m.opt.cone)
+        m.opt.impratio = patch.get("impratio", m.opt.impratio)
+        m.opt.noslip_iterations = patch.get("noslip_iterations", m.opt.noslip_iterations)
+
+    def restore():
+        for m, sr, cone, imp, ns in saved:
+            m.geom_solref[m.geom("foot").id] = sr
+            m.opt.cone, m.opt.impratio, m.opt.noslip_iterations = cone, imp, ns
+    return restore
 
 
 def main():
@@ -33,6 +60,7 @@ def main():
     ap.add_argument("--reference", required=True, type=pathlib.Path)
     ap.add_argument("--cycles", type=int, default=6)
     ap.add_argument("--timesteps", type=float, nargs="+", default=[1e-4, 5e-5])
+    ap.add_argument("--only", nargs="*", default=None, help="candidate names to run (default: all)")
     ap.add_argument("--bumper", default="0.40", help="the reference run's robot.bumper_height (m, or none)")
     a = ap.parse_args()
     ref = {float(r["crank_period"]): r for r in csv.DictReader(a.reference.open())
@@ -45,9 +73,16 @@ def main():
           + " | max speed error | max duty error | within target at all |")
     print("|---" * (len(periods) + 5) + "|")
     for name, extra in CANDIDATES.items():
+        if a.only is not None and name not in a.only:
+            continue
         for dt in a.timesteps:
-            robots = [Bolt(**dict(extra, crank_period=T, timestep=dt, bumper_height=bumper)) for T in periods]
-            runs = batch.run_points(robots, Bolt, cycles=a.cycles, nthread=1)
+            params = {k: v for k, v in extra.items() if k != "_model"}
+            robots = [Bolt(**dict(params, crank_period=T, timestep=dt, bumper_height=bumper)) for T in periods]
+            restore = patched(robots, extra.get("_model", {}))
+            try:
+                runs = batch.run_points(robots, Bolt, cycles=a.cycles, nthread=1)
+            finally:
+                restore()
             cells, ev, ed, ok = [], [], [], True
             for T, r, run in zip(periods, robots, runs):
                 s = r.summarize(run) if not run.error else {}

@@ -68,3 +68,21 @@ def test_bad_input_exit_2_nothing_written(tmp_path, args):
     assert p.returncode == 2, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_horizontal_momentum_is_constant_in_the_air_and_changes_in_stance():
+    """The phase budget's bookkeeping (studies/bolt_phase_budget.py): with the foot in the air the only
+    external forces (gravity, the bumper) are vertical, so the sampled p_x stays constant (tolerance 1e-6 N s)
+    while the leg swings; the stance (impact and friction) changes it by more than 0.5 N s."""
+    from envs.bolt.paper_run import simulate
+    run = simulate(Bolt(crank_period=0.3), 2)
+    assert run.error is None
+    S = run.samples
+    air = S["stance"] < 0.5
+    edges = np.flatnonzero(np.diff(air.astype(int)) != 0) + 1
+    segs = [s for s in np.split(np.arange(len(air)), edges) if air[s[0]] and len(s) > 20]
+    assert len(segs) >= 2
+    for s in segs:
+        assert np.ptp(S["x_dot"][s[1:-1]]) > 0.1                  # the body's own speed does vary (the leg swings)
+        assert np.ptp(S["p_x"][s[1:-1]]) < 1e-6
+    assert np.ptp(S["p_x"][~air]) > 0.5

@@ -187,7 +187,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         y, ind = np.concatenate([Q, np.zeros(2)]), BUMPER
     t, t_end = 0.0, cycles * T
     grid = np.linspace(0.0, t_end, cycles * PEAK_SAMPLES + 1)
-    names = ("x", "y", "q_1", "q_1_dot", "tau", "power", "stance", "sliding", "loop_gap", "foot_y", "F_N", "F_T",
+    names = ("x", "y", "x_dot", "y_dot", "p_x", "foot_x", "q_1", "q_1_dot", "tau", "power", "stance", "sliding", "loop_gap", "foot_y", "F_N", "F_T",
              "psi")
     S = {k_: np.full(len(grid), np.nan) for k_ in names}
     tds, los, nfev, err, arm, sink, grazes, switches, impasses = [], [], 0, None, True, -DELTA, [], [], []
@@ -302,12 +302,15 @@ def _sample(S, j, m, t, y, ind, F0, dynamics, r_foot):
     v, _, a, tau, f = dynamics(t, y, ind, F0)
     Q = y[:7]
     S["x"][j], S["y"][j], S["q_1"][j], S["q_1_dot"][j] = Q[0], Q[1], Q[2], v[2]
+    S["x_dot"][j], S["y_dot"][j] = v[0], v[1]
+    S["p_x"][j] = m.p["m_b"] * v[0] + sum(b[0] * (m.point(Q, v, b[3])[1] @ v).real for b in m.bodies)   # N s
     S["tau"][j], S["power"][j] = tau, tau * v[2]
     S["stance"][j] = ind is STANCE or ind is SLIDE
     S["sliding"][j] = ind is SLIDE
     gap = [abs(m.point(Q, v, a_)[0] - m.point(Q, v, b_)[0]) for a_, b_ in (("B_hfe", "B_femur"), ("G_kfe", "G_tibia"))]
     S["loop_gap"][j] = max(gap)
-    S["foot_y"][j] = m.point(Q, v, "F")[0].imag - r_foot
+    pf = m.point(Q, v, "F")[0]
+    S["foot_x"][j], S["foot_y"][j] = pf.real, pf.imag - r_foot
     psi = m.constraints(Q, np.zeros(7), F0, ind is SLIDE, ind is BUMPER)[0]
     S["psi"][j] = float(np.abs(psi).max())
     if ind is STANCE or ind is SLIDE:
