@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from envs.bolt.claims_design import PAPER as DESIGN_PAPER
+from envs.bolt.claims_design import claims_bolt_design
 from envs.core.report import CONSISTENCY, WITHHELD_KIND, Context, Range, Row, Tol, fmt
 
 PAPER = {
@@ -25,6 +27,7 @@ PAPER = {
     "B10": ("Sec. 2.1", 6.1),
     "B11": ("Table 1, eq. 5", "l_leg = l_AE + l_EF, l_f, l_c, l_s, l_t within the design bounds"),
 }
+PAPER.update(DESIGN_PAPER)       # B12-B16: next to their claims
 
 
 OMITTED = [
@@ -130,4 +133,5 @@ def claims_bolt(ctx: Context) -> list[Row]:
 
 CLAIMS = [
     ('BOLT (Liu & Ben-Tzvi)', claims_bolt),
+    ('BOLT: Sec. 3.2, Fig. 5 (design)', claims_bolt_design),
 ]
