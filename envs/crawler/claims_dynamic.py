@@ -35,6 +35,8 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
                 return p
         return 0
     pt, ph = period(s["S_feedback_seq"]), period(h["S_feedback_seq"])
+    from envs.crawler.claims_statements import c35_row
+    band = c35_row(ctx, s, ov["experiment.cycles"])
     last = lambda d: fmt([x * MM for x in d["S_feedback_seq"][-4:]])
     return [
         Row("C20", "omega = 8: mean S of the last 2 steps, open loop (prescribed angles)", *PAPER["C20"],
@@ -52,6 +54,7 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
             reason="" if pt == ph == 2 else "the paper's two-step solution is not reproduced by the project's "
                                              "exact model either" if ph != 2 else
                    "the exact model settles on the two-step solution, the twin's steps still drift"),
+        band,
     ]
 
 
