@@ -68,14 +68,14 @@ def speed_rows(ctx: Context, rn: dict, sw_res, paper: dict) -> list[Row]:
                     {"crank_period": periods})
     rows_t = tr.table("results.csv")
     good = [r for r in rows_t if not r.get("error") and r["converged"] and r["limits_ok"]]
-    vmax = max((float(r["belt_speed"]) for r in good), default=math.nan)
+    vmax = max((float(r["belt_speed"]) for r in good), default=0.0)     # none: 0, the statement is not met
     t32 = float(tr.summary.get("crank_period_for_target") or math.nan)
     ok = [bool(r["limits_ok"]) and not r.get("error") for r in res]
     vg = float(v[ok].max()) if any(ok) else math.nan
     rows.append(Row("B7", f"fastest in-place belt speed (bolt_treadmill, hardware mass set, die spring and pad) over "
                           f"crank periods {fmt(periods)} s, healthy, converged and within torque/power limits",
-                    *paper["B7"], value=vmax if good else None, target=Range(3.2 - digits.abs), tol=tol7,
-                    twin=f"{fmt(vmax)} (" + "; ".join(
+                    *paper["B7"], value=vmax, target=Range(3.2 - digits.abs), tol=tol7,
+                    twin=f"{fmt(vmax) if good else '0: no point qualifies'} (" + "; ".join(
                         f"{fmt(r['crank_period'])} s: {fmt(r['belt_speed'])} m/s{'' if r['limits_ok'] else ', over limits'}"
                         f"{'' if r['converged'] else ', not converged'}{', ' + r['error'] if r.get('error') else ''}"
                         for r in rows_t) + ")",
