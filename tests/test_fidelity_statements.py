@@ -55,3 +55,16 @@ def test_bolt_speed_crossing():
     from envs.bolt.claims_speed import crossing
     assert crossing([0.6, 0.3, 0.2], [0.5, 1.0, 1.6], 1.3) == pytest.approx(0.25)
     assert math.isnan(crossing([0.6, 0.3], [0.5, 1.0], 1.3))
+
+
+def test_bolt_foot_path_table_has_the_twin_knee(tmp_path):
+    """B14 reads the knee E from bolt_foot_path's table: the twin's, in {B}, on the closed form's to 0.1 mm."""
+    from envs.bolt.claims_design import one_revolution
+    from envs.bolt.kinematics import loop_kinematics
+    from envs.bolt.robot import Bolt
+    from envs.core.report import Context
+    ctx = Context(reduced=True, work=tmp_path, plots=tmp_path / "plots", log=lambda *a: None)
+    res, _ = ctx.run("bolt_foot_path", "fp", {"run.nthread": 1})
+    q, F, E = one_revolution(res.table("foot_path.csv"))
+    assert np.abs(E - loop_kinematics(q, Bolt().geometry)["E"]).max() < 1e-4
+    assert np.ptp(q) > np.radians(350)
