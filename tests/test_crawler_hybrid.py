@@ -398,6 +398,21 @@ def test_time_scaling_experiment(tmp_path):
     assert (out / "fig10_time_scaling.png").exists()
 
 
+def test_time_scaling_best_is_the_best_simulated_point(tmp_path):
+    """With two omegas the second study's trials were scored from the wrong rows (the seeding loop
+    rebound the rows-per-trial count `k`), so its optimum was the baseline (gain exactly x1): per omega,
+    the reported best and baseline must be the largest S among the simulated points."""
+    out = _run(tmp_path, "experiment=crawler_time_scaling", "experiment.omega=[3.2,8]", "experiment.n_trials=4",
+               "experiment.psi_baseline=[20,60,100]", "run.cycles=6")
+    rows = _rows(out / "results.csv")
+    for b in _rows(out / "best.csv"):
+        w = float(b["omega"])
+        S = [(float(r["S"]), float(r["alpha"])) for r in rows if float(r["omega"]) == w]
+        assert len(S) == 7
+        assert float(b["value_best"]) == pytest.approx(max(s for s, _ in S), rel=1e-12)
+        assert float(b["value_base"]) == pytest.approx(max(s for s, a in S if a == 0.0), rel=1e-12)
+
+
 @pytest.mark.parametrize("engine", ["hybrid", "mujoco"])
 def test_feedback_experiment(tmp_path, engine):
     out = _run(tmp_path, "experiment=crawler_feedback", f"engine={engine}", "experiment.cycles=4")

@@ -96,7 +96,8 @@ def test_committed_report_has_the_relabels(name):
     recs = {r["id"]: r for r in json.loads((DOCS / name).read_text())}
     assert {k: recs[k]["kind"] for k in RELABELLED} == RELABELLED
     assert "C7" not in recs and "C11" in recs
-    new = ("C27", "C28", "C29", "M15", "M16", "S2.5.dx_order", "S2.5.loss_order")
+    new = ("C27", "C28", "C29", "M15", "M16", "S2.5.dx_order", "S2.5.loss_order", "C30", "C31", "C32", "C33", "C34",
+           "C35", "B12", "B13", "B14", "B15", "B16", "S5.l")
     assert all(recs[k]["kind"] == VALIDATION for k in new)
     assert all(r["target"] is not None for r in recs.values() if r["kind"] == VALIDATION)
     assert all(rejudge(r) == r["verdict"] for r in recs.values() if r["kind"] in fidelity.JUDGED)

@@ -10,6 +10,9 @@ import math
 
 import numpy as np
 
+from envs.bolt.claims_design import PAPER as DESIGN_PAPER
+from envs.bolt.claims_design import claims_bolt_design
+from envs.bolt.claims_speed import speed_rows
 from envs.core.report import CONSISTENCY, WITHHELD_KIND, Context, Range, Row, Tol, fmt
 
 PAPER = {
@@ -19,12 +22,13 @@ PAPER = {
     "B4": ("Sec. 5.2, Fig. 11", "constraint errors -> 0, held through transitions"),
     "B5": ("Sec. 2.2", "one crank revolution = one stride"),
     "B6": ("Sec. 5.2", 1.3),
-    "B7": ("Sec. 6.1, 6.2, Fig. 17", 3.2),
+    "B7": ("Sec. 6.1, 6.2, Fig. 17", "3.2 m/s treadmill (in-place belt) speed"),
     "B8": ("Sec. 6.2, Fig. 16", "withheld"),
     "B9": ("Sec. 5.1", 1350.0),
     "B10": ("Sec. 2.1", 6.1),
     "B11": ("Table 1, eq. 5", "l_leg = l_AE + l_EF, l_f, l_c, l_s, l_t within the design bounds"),
 }
+PAPER.update(DESIGN_PAPER)       # B12-B16: next to their claims
 
 
 OMITTED = [
@@ -76,31 +80,7 @@ def claims_bolt(ctx: Context) -> list[Row]:
     rows.append(Row("B5", "touch-downs per crank revolution (default crank period)", *PAPER["B5"], value=tpr,
                     target=1.0, tol=Tol(0.05, 0, "one skipped or extra touch-down in 20 revolutions"),
                     reference=f"stride time {fmt(rn['stride_time'])} s = crank period {fmt(rn['crank_period'])} s"))
-    res = sorted(sw_res.table("results.csv"), key=lambda r: -r["crank_period"])
-    T = np.array([r["crank_period"] for r in res], float)
-    v = np.array([r["speed"] for r in res], float)
-    ok = np.array([bool(r["limits_ok"]) for r in res])
-    T13 = math.nan
-    for i in range(len(v) - 1):
-        if (v[i] - 1.3) * (v[i + 1] - 1.3) <= 0 and v[i] != v[i + 1]:
-            T13 = T[i] + (1.3 - v[i]) * (T[i + 1] - T[i]) / (v[i + 1] - v[i])
-            break
-    digits = Tol(0.05, 0, "half a unit of the paper's last printed digit")
-    rows.append(Row("B6", f"simulated running speed (paper: 16 steps; twin: crank period {fmt(rn['crank_period'])} s)",
-                    *PAPER["B6"], value=rn["speed"], target=1.3, tol=digits,
-                    reference=f"twin reaches 1.3 m/s at crank period {fmt(T13)} s (interpolated)", unit="m/s",
-                    reason="the paper fixes the crank rate through its stride time (one crank revolution is one "
-                           "stride, Sec. 2.2), but that stride time is withheld in this copy (B8), so the twin's "
-                           "0.3 s crank period is an assumption, as are the PD gains and alpha_m set point "
-                           "(K_P 300, K_D 2); the twin reaches 1.3 m/s at the crank period in *reference*"))
-    vmax_ok = float(v[ok].max()) if ok.any() else math.nan
-    rows.append(Row("B7", "fastest running speed within torque/power limits (paper: treadmill speed, 0.5 to 3.2 m/s)",
-                    *PAPER["B7"], value=vmax_ok, target=3.2, tol=digits,
-                    twin=f"{fmt(vmax_ok)} within torque/power limits; {fmt(float(v.max()))} overall",
-                    reference=f"crank periods {fmt(list(T))} s", unit="m/s",
-                    reason="treadmill speed is not ground speed (the paper says ground speed is lower; "
-                           "experiment bolt_treadmill finds the in-place belt speeds); the twin has a rigid foot, "
-                           "a bumper and assumed PD gains; below 0.2 s crank period the gait skips revolutions"))
+    rows += speed_rows(ctx, rn, sw_res, PAPER)
     rows.append(Row("B8", "stride time, simulation and experiment (paper: [withheld] ms, [withheld] ms)", *PAPER["B8"],
                     kind=WITHHELD_KIND, value=rn["stride_time"] * mm,
                     reference=f"crank period {fmt(rn['crank_period'] * mm)} ms", unit="ms", reason="paper values withheld"))
@@ -130,4 +110,5 @@ def claims_bolt(ctx: Context) -> list[Row]:
 
 CLAIMS = [
     ('BOLT (Liu & Ben-Tzvi)', claims_bolt),
+    ('BOLT: Sec. 3.2, Fig. 5 (design)', claims_bolt_design),
 ]

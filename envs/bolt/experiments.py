@@ -52,6 +52,7 @@ def foot_path(job, out) -> Result:
     twin = run.sensor("foot_in_B")[:, [0, 2]]
     ref = loop_kinematics(q1, r.geometry)["F"]
     err = np.abs(twin[:, 0] + 1j * twin[:, 1] - ref)
+    knee = run.sensor("E_pos")[:, [0, 2]] - run.sensor("P_pos")[:, [0, 2]]    # body fixed: {B} = world, moved to P
     turned = float(np.ptp(q1))
     full = closed_form_foot_path(r.geometry)
     s_twin, h_twin = stride_and_height(twin)
@@ -66,7 +67,8 @@ def foot_path(job, out) -> Result:
                    max_penetration=run.max_penetration, error=run.problem or r.run_error(s))
     summary["all_healthy"] = summary["error"] is None
     table = dict(t=run.t, q_1_deg=np.degrees(q1), foot_x=twin[:, 0], foot_y=twin[:, 1],
-                 foot_x_closed_form=ref.real, foot_y_closed_form=ref.imag, error=err,
+                 foot_x_closed_form=ref.real, foot_y_closed_form=ref.imag, error=err, knee_x=knee[:, 0],
+                 knee_y=knee[:, 1],
                  loop_gap=r.loop_gaps(run).max(axis=1))
     return Result(summary, tables={"foot_path.csv": table},
                   plots={"foot_path.png": partial(plots.foot_path, r, full, twin, err, s_twin, h_twin)})

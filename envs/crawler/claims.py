@@ -12,6 +12,8 @@ import numpy as np
 
 from envs.core.report import CALIBRATION, CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
 from envs.crawler.claims_dynamic import PAPER as DYNAMIC_PAPER
+from envs.crawler.claims_statements import PAPER as STATEMENTS_PAPER
+from envs.crawler.claims_statements import c30_row, c32_row, claims_crawler_symmetric_friction
 from envs.crawler.claims_dynamic import (MM, TOL_S, claims_crawler_feedback, claims_crawler_mass_ratio,  # noqa: F401
                                          claims_crawler_slip, claims_crawler_time_scaling)
 
@@ -41,12 +43,11 @@ PAPER = {
 }
 
 PAPER.update(DYNAMIC_PAPER)      # C20-C22, C25, C26: next to their claims
+PAPER.update(STATEMENTS_PAPER)   # C30-C33, C35
 
 OMITTED = [
     ("Sec. VI, Fig. 9", "psi*/psi_mu*(omega) and S/S_mu curves over the whole omega range",
      "curves only; their end points are C11-C16 and C23 (Fig. 6's low end is C11)"),
-    ("Sec. VII, Fig. 10", "at omega = 3.2 the optimal scaled input extends the legs fast and retracts them slowly",
-     "a description of one optimum's shape; the optimum found depends on the search (C26 gives the gain)"),
     ("Sec. V, Fig. 5(a)", "experiment: backward slip at low omega", "a property of the hardware's friction "
      "scatter (the twin has the nominal friction; C6/C12 cover the model side)"),
 ]
@@ -114,10 +115,12 @@ def psi_star(res) -> dict:
 def claims_crawler_psi_map(ctx: Context) -> list[Row]:
     """Fig. 6: psi*(omega) at the high end, twin and hybrid (the low end: C11, Fig. 8)."""
     cyc = {"run.cycles": 40, "run.min_cycles": 3}
-    if ctx.reduced:        # a bracket around the high-omega optimum (the low end is C11's, Fig. 8)
-        omegas, step_hi = [16.0], 30
-        res, out = ctx.run("crawler_psi_omega_map", "crawler_fig6_hi", cyc, {"omega": [16.0], "psi_deg": [60, 90, 120, 150]})
-        tw, hy = psi_star(res), {}
+    if ctx.reduced:        # the two ends of the map, psi every 30 deg (C8's high end; C30 from both); omega 0.3:
+        omegas, step_hi, psis = [0.3, 16.0], 30, [0, 30, 60, 90, 120, 150]      # quasi-static, steady in 2 cycles
+        lo, _ = ctx.run("crawler_psi_omega_map", "crawler_fig6_lo", {"run.cycles": 2, "run.min_cycles": 2},
+                        {"omega": [0.3], "psi_deg": psis[:4]})
+        res, out = ctx.run("crawler_psi_omega_map", "crawler_fig6_hi", cyc, {"omega": [16.0], "psi_deg": psis})
+        tw, hy = {**psi_star(lo), **psi_star(res)}, {}
     else:
         omegas = [0.3, 1.0, 3.2, 8.0, 16.0]
         psis = [0, 15, 30, 45, 60, 75, 90, 105, 120, 135, 150]
@@ -138,6 +141,7 @@ def claims_crawler_psi_map(ctx: Context) -> list[Row]:
                     if hy else "hybrid: full report", unit="deg",
                     reason="the optimum is flat near 105-120 deg (grid argmax; the README's 112 deg at omega 16 is "
                            "crawler_friction_robustness' 8-deg grid)"))
+    rows.append(c30_row(tw, hy, step_hi))
     return rows
 
 
@@ -362,6 +366,7 @@ def claims_crawler_mass(ctx: Context) -> list[Row]:
                          "paper (tests/test_crawler_conventions.py); relabelling would give 'front' at every omega, "
                          "against the paper's high-omega statement (C19)" if cid == "C18"
                          else f"the {heavier} is preferred here")))
+    rows.append(c32_row(tw, hy, mids))
     return rows
 
 
@@ -370,6 +375,7 @@ CLAIMS = [
     ('Crawler: Fig. 6', claims_crawler_psi_map),
     ('Crawler: Fig. 7', claims_crawler_reversal),
     ('Crawler: Figs. 8/9, Sec. V-VI', claims_crawler_friction),
+    ('Crawler: Sec. VI (symmetric friction)', claims_crawler_symmetric_friction),
     ('Crawler: Fig. 12', claims_crawler_mass),
     ('Crawler: Fig. 11', claims_crawler_mass_ratio),
     ('Crawler: Sec. VII, Figs. 9/10 (time scaling)', claims_crawler_time_scaling),

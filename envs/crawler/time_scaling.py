@@ -33,7 +33,7 @@ def time_scaling(job, out) -> Result:
     n_trials, batch = int(exp_cfg(job, "n_trials")), int(exp_cfg(job, "batch"))
     objective = exp_cfg(job, "objective")
     eps, sampling = float(exp_cfg(job, "eps")), exp_cfg(job, "sampling")
-    k = len(friction_set(float(base["mu"]), eps, sampling=sampling)) if objective == "S_mu" else 1
+    k = len(friction_set(float(base["mu"]), eps, sampling=sampling)) if objective == "S_mu" else 1   # rows a trial
     psi_base = exp_cfg(job, "psi_baseline")
     bounds = exp_cfg(job, "bounds")
     seed = int(exp_cfg(job, "seed"))
@@ -60,11 +60,11 @@ def time_scaling(job, out) -> Result:
         vb = evaluate(pb)
         jb = int(np.nanargmax(vb))
         study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
-        for k, ps in enumerate(psi_base):   # the alpha = 0 baseline seeds the search
+        for j, ps in enumerate(psi_base):   # the alpha = 0 baseline seeds the search (not `k`: evaluate's k)
             study.add_trial(optuna.trial.create_trial(
                 params=dict(alpha=0.0, upsilon_deg=0.0, psi_deg=float(ps)),
                 distributions=dists,
-                value=vb[k] if np.isfinite(vb[k]) else -1.0))
+                value=vb[j] if np.isfinite(vb[j]) else -1.0))
         done = 0
         while done < n_trials:
             trials = [study.ask(dists)
