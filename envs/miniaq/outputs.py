@@ -5,9 +5,9 @@ import numpy as np
 
 from envs.core import batch
 from envs.core.plots import pyplot, save_figure
+from envs.core.progress import ENGINE_LABELS  # noqa: F401  (what each engine is called)
 from envs.miniaq.robot import LEGS, quat_to_euler
 
-ENGINE_LABELS = {"mujoco": "twin", "warp": "twin (MuJoCo Warp)", "paper": "paper model"}
 
 
 def engine_name(run) -> str:

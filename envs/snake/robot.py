@@ -160,6 +160,7 @@ class Snake(Robot):
             v = spec.geom(f"link{k}_visual")
             v.fromto = [0, 0, v.fromto[2], l, 0, v.fromto[5]]
             spec.site(f"P{k}").pos = [l, 0, 0]
+            touch_zone(spec, b, k, l, r)
             if k > 1:
                 spec.body(f"link{k}").pos = [l, 0, 0]
         for k in range(1, p["N"]):
@@ -216,6 +217,15 @@ def section_inertia(l: float, r: float, m: float) -> tuple:
                                        fromto=[0, 0, 0, l, 0, 0], mass=m)
     model = spec.compile()
     return tuple(model.body_iquat[1]), tuple(model.body_inertia[1])
+
+
+def touch_zone(spec: mujoco.MjSpec, body, k: int, l: float, r: float) -> None:
+    """Section k's contact normal force: a touch sensor `link<k>_touch` over a capsule site around the
+    section (radius 2 r: its contacts with the floor lie on its surface).  Sensors do not change the physics."""
+    site = body.add_site(name=f"link{k}_zone", type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[2.0 * r, 0, 0],
+                         fromto=[0, 0, 0, l, 0, 0], group=5)
+    spec.add_sensor(name=f"link{k}_touch", type=mujoco.mjtSensor.mjSENS_TOUCH,
+                    objtype=mujoco.mjtObj.mjOBJ_SITE, objname=site.name)
 
 
 def set_links(spec: mujoco.MjSpec, N: int) -> None:
