@@ -15,6 +15,7 @@ import numpy as np
 from envs.core import progress, sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.experiment import Result, robot_params, runner, sweep_lists
+from envs.core.timeseries import configured_run
 from envs.crawler import outputs, plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
@@ -58,7 +59,7 @@ def frequency_sweep(job, out) -> Result:
     stored = {"results.csv": rows, **({f"results_{overlay}.csv": curves[overlay]} if overlay else {})}
     tables = {}
     if engine in sw.BATCH_ENGINES:      # one twin run's time series: the configured robot point (robot.*)
-        r, run = outputs.configured_run(job)
+        r, run = configured_run(job)
         if not run.error:
             tables["timeseries.csv"] = outputs.timeseries(r, run)
         summary["timeseries_point"] = {"omega": r.cfg["omega"], "cycles": run.cycles, "error": run.error}
