@@ -167,6 +167,7 @@ def test_spec_builds_any_N_from_the_prototype():
         assert np.allclose(m.body_mass[1:], 0.22)
         for k in range(N + 1):
             m.sensor(f"P{k}")
+        assert [m.sensor(f"link{k}_touch").type[0] for k in range(1, N + 1)] == [mujoco.mjtSensor.mjSENS_TOUCH] * N
         d = mujoco.MjData(m)
         mujoco.mj_forward(m, d)
         assert d.site(f"P{N}").xpos[0] == pytest.approx(N * 0.084)
