@@ -30,7 +30,13 @@ from envs.cli import RUNTIMES_FILE, experiment_names  # noqa: E402
 
 
 def machine() -> str:
-    return f"{os.cpu_count()} CPU cores ({platform.machine()}, {platform.processor() or 'cpu'}), shared"
+    """`2 CPU cores (Intel(R) Xeon(R) Processor), shared`: the CPU model from /proc/cpuinfo where there is one."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        cpu = next(ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{os.cpu_count()} CPU cores ({cpu}), shared"
 
 
 def measure(name: str, tmp: pathlib.Path, timeout: float) -> dict:
