@@ -21,17 +21,22 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SCRIPTS = {"run": "run.py", "view": "view.py", "render": "render.py"}
 
-# Measured wall time of each experiment at its defaults (`gaittwin run experiment=NAME`), with the
-# machine it was measured on.  Experiments not listed print "not measured".
-MACHINE = "2 shared CPU cores at load average 8-10"
-RUNTIMES = {   # name -> seconds (2026-11-26, the development machine; wall time of scripts/run.py)
-    "crawler_frequency_sweep": 79,     # with the exact-model overlay (the twin alone: 27 s)
-    "miniaq_trot": 12,
-    "miniaq_turn": 10,
-    "bolt_running": 8,
-    "bolt_foot_path": 7,
-    "snake_table1": 5,
-}
+# Measured wall time of each experiment at its defaults, with the machine and load it was measured
+# on: configs/runtimes.yaml, written by scripts/measure_runtimes.py (a test checks every experiment has one).
+RUNTIMES_FILE = ROOT / "configs" / "runtimes.yaml"
+
+
+def runtimes() -> dict:
+    """name -> {seconds, load, at_least, exit_code, date, machine} (configs/runtimes.yaml)."""
+    import yaml
+    if not RUNTIMES_FILE.exists():
+        return {}
+    return dict((yaml.safe_load(RUNTIMES_FILE.read_text()) or {}).get("experiments") or {})
+
+
+def experiment_names() -> list[str]:
+    """Every experiment `scripts/run.py experiment=NAME` runs (configs/experiment/*.yaml)."""
+    return sorted(f.stem for f in (ROOT / "configs" / "experiment").glob("*.yaml"))
 
 
 def main(argv=None) -> int:
@@ -111,29 +116,37 @@ def robots() -> list[tuple[str, str]]:
 
 def experiments() -> list[dict]:
     """Each configs/experiment/*.yaml: name, robot, the first line of its header comment, run time."""
-    out = []
+    out, times = [], runtimes()
     for f in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
         text = f.read_text().splitlines()
         comments = [ln[1:].strip() for ln in text if ln.startswith("#") and "@package" not in ln]
         line = comments[0] if comments else ""
         m = next((re.search(r"override /robot:\s*(\w+)", ln) for ln in text if "override /robot" in ln), None)
         out.append(dict(name=f.stem, robot=m.group(1) if m else "-", line=_short(line, 100),
-                        seconds=RUNTIMES.get(f.stem)))
+                        runtime=times.get(f.stem)))
     return out
 
 
-def _duration(s) -> str:
-    if s is None:
+def _duration(m) -> str:
+    """`~80 s (load 9)`; a run stopped unfinished: `>15 min`; none: `not measured`."""
+    if not m:
         return "not measured"
-    return f"~{s:.0f} s" if s < 120 else f"~{s / 60:.0f} min"
+    s = float(m["seconds"])
+    t = f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min"
+    return f"{'>' if m.get('at_least') else '~'}{t} (load {m['load']:.0f})"
+
+
+def machines(times) -> str:
+    return "; ".join(sorted({f"{m['machine']}, {m['date']}" for m in times.values()})) or "-"
 
 
 def listing() -> str:
     lines = ["robots (gaittwin params ROBOT: every parameter):"]
     lines += [f"  {n:<8} {d}" for n, d in robots()]
-    lines += ["", f"experiments (gaittwin run experiment=NAME; run time at defaults, measured on {MACHINE}):"]
+    lines += ["", "experiments (gaittwin run experiment=NAME; wall time at defaults, measured on "
+                  f"{machines(runtimes())}, at the 1-minute load average shown):"]
     for e in experiments():
-        lines.append(f"  {e['name']:<28} {e['robot']:<8} {_duration(e['seconds']):>13}  {e['line']}")
+        lines.append(f"  {e['name']:<28} {e['robot']:<8} {_duration(e['runtime']):>17}  {e['line']}")
     return "\n".join(lines)
 
 

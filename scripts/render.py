@@ -6,7 +6,7 @@
 Default length: at least 3 strides and 4 s (envs/core/render.py default_cycles).  An existing
 --out is not overwritten: the next free name (gait_2.mp4, ...) is written and said (--force
 overwrites).  --compare: the twin beside the robot's reference engine in one video (the crawler:
-the paper's exact hybrid model).
+the paper's exact hybrid model; MinIAQ-II: the paper's model).
 """
 from __future__ import annotations
 
@@ -40,8 +40,10 @@ def main(argv=None) -> int:
     if args.compare:
         ref = type(robot).reference_video
         if ref is None:
+            import envs
+            have = sorted(n for n in envs.ROBOTS if envs.robot_class(n).reference_video)
             print(f"error: --compare: robot={robot.name} has no reference engine to film "
-                  f"(allowed: robots with one: crawler)", file=sys.stderr)
+                  f"(allowed: robots with one: {', '.join(have)})", file=sys.stderr)
             return 2
     from envs.core import render
     cycles = render.default_cycles(robot) if args.cycles is None else args.cycles

@@ -20,10 +20,27 @@ def test_list_names_every_robot_and_experiment(capsys):
     out = capsys.readouterr().out
     for name in envs.ROBOTS:
         assert f"\n  {name} " in out
+    times = cli.runtimes()
     for f in (ROOT / "configs" / "experiment").glob("*.yaml"):
         line = next(ln for ln in out.splitlines() if ln.strip().startswith(f.stem + " "))
-        assert ("~" in line) == (f.stem in cli.RUNTIMES), line      # a measured time, or "not measured"
-    assert cli.MACHINE in out
+        assert ("~" in line or ">" in line) == (f.stem in times), line      # a measured time, or "not measured"
+    assert cli.machines(times) in out
+
+
+def test_every_experiment_has_a_measured_run_time():
+    """configs/runtimes.yaml (scripts/measure_runtimes.py): every experiment measured at its defaults,
+    finished (exit 0) or stopped at the time limit (a lower bound), with its machine, date and load."""
+    times = cli.runtimes()
+    assert set(times) == set(cli.experiment_names())
+    for name, m in times.items():
+        assert m["seconds"] > 0 and m["load"] >= 0 and m["machine"] and m["date"], name
+        assert m["exit_code"] == 0 or (m["at_least"] and m["exit_code"] is None), (name, m)
+
+
+def test_duration_text():
+    assert cli._duration(None) == "not measured"
+    assert cli._duration(dict(seconds=79.4, load=9.6)) == "~79 s (load 10)"
+    assert cli._duration(dict(seconds=200, load=8, at_least=True)) == ">3 min (load 8)"
 
 
 @pytest.mark.parametrize("robot", sorted(envs.ROBOTS))

@@ -362,8 +362,11 @@ def test_trot_experiment_writes_contract_files(tmp_path):
     assert s["speed"] > 0.05 and s["max_loop_gap"] < 1e-4
     rows = list(csv.DictReader(open(out / "timeseries.csv")))
     assert float(rows[-1]["t"]) == pytest.approx(1.2)
-    for col in ("t", "x", "y", "z", "roll_deg", "pitch_deg", "yaw_deg", "fl_contact", "hr_push", "power"):
+    for col in ("t", "x", "y", "z", "roll_deg", "pitch_deg", "yaw_deg", "fl_contact", "hr_push", "power",
+                "fl_crank_ref_deg", "fl_crank_deg", "hr_normal_force"):
         assert col in rows[0]
+    lag = max(abs(float(r["fl_crank_ref_deg"]) - float(r["fl_crank_deg"])) for r in rows)
+    assert 0 < lag < 5.0              # the crank follows its prescribed input within 5 deg (servo lag)
     assert (out / "gait_diagram.png").stat().st_size > 20_000
 
 

@@ -32,7 +32,8 @@ def test_frequency_sweep_writes_contract_files(tmp_path):
     ts = list(csv.DictReader(open(out / "timeseries.csv")))
     assert summary["timeseries_point"]["omega"] == 1.0 and summary["timeseries_point"]["error"] is None
     assert len(ts) == 200 * summary["timeseries_point"]["cycles"] + 1
-    for col in ("t", "phi1_ref_deg", "phi1_deg", "x", "y", "theta_deg", "foot1_vel", "foot2_normal_force", "power"):
+    for col in ("t", "phi1_ref_deg", "phi1_deg", "x", "z", "theta_deg", "contact1", "foot1_vel", "foot2_normal_force",
+                "power"):
         assert col in ts[0]
     assert min(float(r["power"]) for r in ts) >= 0 and max(float(r["power"]) for r in ts) > 0
     # a rerun of a finished sweep recomputes nothing and keeps the file as it was

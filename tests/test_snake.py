@@ -167,6 +167,7 @@ def test_spec_builds_any_N_from_the_prototype():
         assert np.allclose(m.body_mass[1:], 0.22)
         for k in range(N + 1):
             m.sensor(f"P{k}")
+        assert [m.sensor(f"link{k}_touch").type[0] for k in range(1, N + 1)] == [mujoco.mjtSensor.mjSENS_TOUCH] * N
         d = mujoco.MjData(m)
         mujoco.mj_forward(m, d)
         assert d.site(f"P{N}").xpos[0] == pytest.approx(N * 0.084)
@@ -275,6 +276,21 @@ def test_table2_experiment_writes_contract(tmp_path):
     assert (out / "table2.png").stat().st_size > 10_000
     summary = json.loads((out / "summary.json").read_text())
     assert summary["real_time_factor"] > 0        # computed (a speed claim belongs in scripts/bench_realtime.py)
+    # timeseries.csv of the configured point (robot.*: n=4, alpha 30 deg), 2 periods (shared writer)
+    ts = list(csv.DictReader(open(out / "timeseries.csv")))
+    tp = summary["timeseries_point"]
+    assert (tp["n"], tp["alpha_deg"], tp["cycles"], tp["error"]) == (4, 30.0, 2, None)
+    assert len(ts) == 300 * 2 + 1                  # 50 samples a step, 6 steps a period
+    cols = ["t"] + [f"phi{k}_ref_deg" for k in range(1, 8)] + ["com_x", "com_z"] + [f"phi{k}_deg" for k in range(1, 8)] \
+        + [f"link{k}_normal_force" for k in range(1, 9)] + ["power"]
+    assert list(ts[0]) == cols
+    assert min(float(r["power"]) for r in ts) >= 0 and max(float(r["power"]) for r in ts) > 0
+    # vertical momentum over whole periods (the snake starts and ends each flat): the sections' mean
+    # normal force is the weight, 8 x 0.22 kg x g; tolerance 2 % (sampled forces, 300 samples a period)
+    total = [sum(float(r[f"link{k}_normal_force"]) for k in range(1, 9)) for r in ts[:-1]]
+    assert np.mean(total) == pytest.approx(8 * 0.22 * 9.81, rel=0.02)
+    ref = np.array([float(r["phi2_ref_deg"]) for r in ts])
+    assert np.abs(np.array([float(r["phi2_deg"]) for r in ts]) - ref).max() < 1.0     # the servo tracks (deg)
 
 
 def test_table2_bad_alpha_fails_early(tmp_path):

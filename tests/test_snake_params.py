@@ -14,7 +14,7 @@ from envs.snake.robot import SCENE, Snake
 
 # model fields MuJoCo's compiler derives from a body's inertial frame (a moved COM changes them too)
 COM_DERIVED = {"actuator_acc0", "body_invweight0", "dof_M0", "dof_invweight0", "dof_length", "cam_poscom0",
-               "light_poscom0", "bvh_aabb", "geom_sameframe"}
+               "light_poscom0", "bvh_aabb", "geom_sameframe", "site_sameframe"}
 
 
 def arrays(model) -> dict:

@@ -1,5 +1,5 @@
 """Videos (scripts/render.py, envs/core/render.py): default length >= 3 strides, text overlay,
-no silent overwrite, --compare (twin beside the crawler's exact hybrid model)."""
+no silent overwrite, --compare (twin beside the crawler's exact hybrid model, MinIAQ-II's paper model)."""
 import numpy as np
 import pytest
 
@@ -56,5 +56,44 @@ def test_compare_video_and_no_overwrite(tmp_path):
 
 
 def test_compare_without_a_reference_engine_exits_2(tmp_path):
-    res = run_script("scripts/render.py", "--compare", "--out", tmp_path / "x.mp4", "robot=miniaq")
+    res = run_script("scripts/render.py", "--compare", "--out", tmp_path / "x.mp4", "robot=snake")
     assert res.returncode == 2 and "--compare" in res.stderr and not (tmp_path / "x.mp4").exists()
+    assert "crawler" in res.stderr and "miniaq" in res.stderr          # the robots that have one
+
+
+def test_miniaq_reference_pose_is_the_paper_models_with_closed_legs():
+    """The paper model's pose on the twin's joints (envs/miniaq/compare.py) at a sample of its run:
+    torso = the paper's centroid and attitude; every leg's loop closed (tolerance 1e-9 m: the
+    position analysis is exact); cranks at the paper's prescribed angles."""
+    import mujoco
+    from envs.miniaq import compare, paper
+    from envs.miniaq.paper_laws import euler_to_quat
+    from envs.miniaq.robot import LEGS, MiniAQ
+    r = MiniAQ()
+    set_state, label = compare.reference(r, 0.4)
+    run = paper.simulate(r, cycles=2)
+    m = r.model()
+    d = mujoco.MjData(m)
+    k = 150                                   # a sample (not t = 0)
+    set_state(m, d, run.t[k])
+    mujoco.mj_kinematics(m, d)
+    mujoco.mj_fwdPosition(m, d)
+    mujoco.mj_sensorPos(m, d)
+    np.testing.assert_allclose(d.joint("root").qpos[:3], run.X[k, :3], atol=1e-12)
+    np.testing.assert_allclose(d.joint("root").qpos[3:], euler_to_quat(run.X[k, 3:6]), atol=1e-12)
+    for leg in LEGS:
+        gap = np.linalg.norm(d.sensor(f"{leg}_C_coupler").data - d.sensor(f"{leg}_C_rocker").data)
+        assert gap < 1e-9, (leg, gap)
+        assert d.joint(f"{leg}_crank").qpos[0] == pytest.approx(run.sensor(f"{leg}_crank_pos")[k, 0], abs=1e-12)
+    assert "paper" in label
+
+
+def test_miniaq_compare_video(tmp_path):
+    """render.py --compare for MinIAQ-II: the twin beside the paper model, one video."""
+    out = tmp_path / "miniaq.mp4"
+    res = run_script("scripts/render.py", "--compare", "--cycles", "0.5", "--width", "160", "--height", "96",
+                     "--out", out, "robot=miniaq")
+    assert res.returncode == 0, res.stderr[-2000:]
+    imgs = _frames(out)
+    assert len(imgs) == round(0.5 * 0.4 * 30) and imgs[0].shape == (96, 320, 3)   # 0.5 periods of 0.4 s at 30 fps
+    assert imgs[-1][:, :160].std() > 5 and imgs[-1][:, 160:].std() > 5

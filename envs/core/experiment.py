@@ -121,6 +121,8 @@ def compute(cfg, out) -> Result:
         note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
+    from envs.core import progress
+    progress.plan()                  # this run's bars share one ETA (a runner may declare its stages)
     result = runner_of(v.options_cls)(v, out)
     if not isinstance(result, Result):
         result = Result(result)

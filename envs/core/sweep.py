@@ -255,7 +255,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             reasons[why] = reasons.get(why, 0) + 1
 
         t0 = time.perf_counter()
-        bar = _bar(len(todo), f"{engine.name}: {filename}") if progress and todo else None
+        bar = progress_bar(len(todo), engine.name, filename) if progress else None
         committer = st.Committer(out, filename, [st.key_of(kr, K) for kr in asked], EXPORT_EVERY_S,
                                  key_columns=K) if todo else None
 
@@ -356,7 +356,11 @@ def nanmin(values) -> float:
     return min(vals) if vals else math.nan
 
 
-def _bar(n, label="points"):
-    """A progress bar of n points, labelled by the engine and the results file it fills."""
-    from tqdm import tqdm
-    return tqdm(total=n, desc=label, unit="pt", dynamic_ncols=True)
+def progress_bar(n, engine: str, filename: str):
+    """A bar of n points labelled by the engine and the results file it fills, its postfix the whole
+    run's ETA (envs/core/progress.py); None when there is nothing to compute (the run's stage skipped)."""
+    from envs.core import progress as pg
+    if not n:
+        pg.active().skip(engine)
+        return None
+    return pg.Bar(n, engine, filename)

@@ -12,9 +12,10 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import sweep as sw
+from envs.core import progress, sweep as sw
 from envs.core.errors import ConfigError
 from envs.core.experiment import Result, robot_params, runner, sweep_lists
+from envs.core.timeseries import configured_run
 from envs.crawler import outputs, plots
 from envs.crawler.config import ENGINES
 from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
@@ -30,12 +31,14 @@ def frequency_sweep(job, out) -> Result:
     results_<engine>.csv and draw its curve (Fig. 4 with the hybrid curve).
     """
     engine = engine_of(job)
+    overlay = exp_cfg(job, "overlay")
+    if overlay and overlay not in ENGINES:
+        raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
+    n = len(grid_points(job))
+    progress.stages([(engine, n)] + ([(overlay, n)] if overlay else []))    # one ETA over both bars
     rows, stats = simulate_rows(job, grid_points(job), out)
     curves = {engine: rows}
-    overlay = exp_cfg(job, "overlay")
     if overlay:
-        if overlay not in ENGINES:
-            raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
         curves[overlay], _ = simulate_rows(job, grid_points(job), out, engine=overlay, filename=f"results_{overlay}.csv")
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     extra = [k for k in sweep_lists(job) if k != "omega"]    # more sweep keys: one curve, one S each
@@ -56,7 +59,7 @@ def frequency_sweep(job, out) -> Result:
     stored = {"results.csv": rows, **({f"results_{overlay}.csv": curves[overlay]} if overlay else {})}
     tables = {}
     if engine in sw.BATCH_ENGINES:      # one twin run's time series: the configured robot point (robot.*)
-        r, run = outputs.configured_run(job)
+        r, run = configured_run(job)
         if not run.error:
             tables["timeseries.csv"] = outputs.timeseries(r, run)
         summary["timeseries_point"] = {"omega": r.cfg["omega"], "cycles": run.cycles, "error": run.error}
@@ -74,6 +77,7 @@ def twin_vs_hybrid(job, out) -> Result:
     pts = grid_points(job)
     main = engine_of(job)
     twin = "warp" if main == "warp" else "mujoco"        # the twin on the engine asked for
+    progress.stages([(twin if e == "mujoco" else e, len(pts)) for e in ENGINES])
     runs = {e: simulate_rows(job, pts, out, engine=twin if e == "mujoco" else e, filename=f"results_{e}.csv")
             for e in ENGINES}
     main_rows = runs["mujoco" if main == "warp" else main][0]
@@ -152,6 +156,7 @@ def direction_reversal(job, out) -> Result:
     base = robot_params(job)
     pa = [{**base, **a["fixed"], "omega": w} for w in a["omega"]]
     pb = [{**base, **b["fixed"], "phi0_deg": p} for p in b["phi0_deg"]]
+    progress.stages([(engine_of(job), len(pa)), (engine_of(job), len(pb))])
     ra, sa = simulate_rows(job, pa, out)
     rb, sb = simulate_rows(job, pb, out, filename="results_phi0.csv")
     stored = {"results.csv": ra, "results_phi0.csv": rb}

@@ -5,9 +5,9 @@ import numpy as np
 
 from envs.core import batch
 from envs.core.plots import pyplot, save_figure
+from envs.core.progress import ENGINE_LABELS  # noqa: F401  (what each engine is called)
 from envs.miniaq.robot import LEGS, quat_to_euler
 
-ENGINE_LABELS = {"mujoco": "twin", "warp": "twin (MuJoCo Warp)", "paper": "paper model"}
 
 
 def engine_name(run) -> str:
@@ -23,7 +23,9 @@ def timeseries(robot, run, duration) -> dict:
     cols = {"t": run.t[keep], "x": pos[:, 0], "y": pos[:, 1], "z": pos[:, 2],
             "roll_deg": eul[:, 0], "pitch_deg": eul[:, 1], "yaw_deg": eul[:, 2]}
     gaps = robot.loop_gaps(run)[keep]
+    ref = np.degrees(robot.inputs(run.t[keep])[0])          # the prescribed crank angles (the inputs)
     for j, leg in enumerate(LEGS):
+        cols[f"{leg}_crank_ref_deg"] = ref[:, j]
         cols[f"{leg}_contact"] = g.contact[:, j].astype(int)
         cols[f"{leg}_push"] = g.push[:, j].astype(int)
         cols[f"{leg}_normal_force"] = run.sensor(f"{leg}_touch")[keep, 0]

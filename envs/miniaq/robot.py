@@ -102,6 +102,7 @@ class MiniAQ(Robot):
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
     viewer_timestep = 4e-4                 # viewer: speed -1.2 % of the 1e-4 s reference (models/miniaq/README.md)
     gait_parameter = ("f", 0.25)           # viewer keys: motor frequency +/- 0.25 Hz
+    reference_video = "envs.miniaq.compare:reference"   # render.py --compare: the paper's model
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
     loops = tuple((f"{leg}_C_coupler", f"{leg}_C_rocker") for leg in LEGS)   # the four-bar of each leg
     metrics = ("cycles", "speed", "drift_y", "yaw_rate_deg_s", "roll_amplitude_deg", "pitch_amplitude_deg",

@@ -2,7 +2,8 @@
 plots from envs/snake/plots.py, summary) that the shell writes into Hydra's run directory.
 
   table1      kinematic alpha_max, f_max, d_unit for each n (eqs. 11-14), beside Table 1
-  table2      f, d_unit, d and the twin's Delta x over 10 periods, loss (d - dx)/d, beside Table 2
+  table2      f, d_unit, d and the twin's Delta x over 10 periods, loss (d - dx)/d, beside Table 2;
+              timeseries.csv: 2 periods of the configured point (robot.*)
   calibrate   the floor friction mu and step time T_step fitted to Table 2's n=4 rows (identify)
   sweep       any grid of robot parameters (n, alpha_deg, T_step, ...) with plots
 """
@@ -11,8 +12,9 @@ from __future__ import annotations
 import math
 from functools import partial
 
+import numpy as np
 
-from envs.core import sweep as sw
+from envs.core import sweep as sw, timeseries as ts
 from envs.core.errors import ConfigError
 from envs.core.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, runner, sweep_lists
 from envs.snake import plots
@@ -93,8 +95,23 @@ def table2(job, out) -> Result:
                    table2={f"n{int(r['n'])}_alpha{r['alpha_deg']:g}": {k: r[k] for k in TABLE2_COLUMNS[2:]}
                            for r in ok})
     print("\n".join(lines))
-    return Result(summary, tables={"table2.md": "\n".join(lines) + "\n"}, plots={"table2.png": partial(plots.table2, ok, TABLE2)},
+    tables = {"table2.md": "\n".join(lines) + "\n"}
+    r, run = ts.configured_run(job, cycles=TIMESERIES_CYCLES)      # the configured point's time series
+    if not run.error:
+        tables["timeseries.csv"] = timeseries(r, run)
+    summary["timeseries_point"] = dict(n=r.cfg["n"], alpha_deg=r.cfg["alpha_deg"], cycles=run.cycles, error=run.error)
+    return Result(summary, tables=tables, plots={"table2.png": partial(plots.table2, ok, TABLE2)},
                   rows={"results.csv": rows})
+
+
+TIMESERIES_CYCLES = 2       # periods of table2's timeseries.csv (one period: 3 s, 96k steps at the default)
+
+
+def timeseries(robot, run) -> dict:
+    """The shared writer's columns (envs/core/timeseries.py): t, the servo targets phi<k>_ref_deg, centre
+    of mass com_x, com_z, joint angles phi<k>_deg, each section's normal force link<k>_normal_force, power."""
+    ref = np.degrees(robot.gait(run.t)[0])
+    return ts.columns(robot, run, inputs={f"phi{k}_ref_deg": ref[:, k - 1] for k in range(1, robot.p["N"])})
 
 
 # ---- calibration ----------------------------------------------------------------------------

@@ -160,6 +160,8 @@ class Snake(Robot):
             v = spec.geom(f"link{k}_visual")
             v.fromto = [0, 0, v.fromto[2], l, 0, v.fromto[5]]
             spec.site(f"P{k}").pos = [l, 0, 0]
+            z = spec.site(f"link{k}_zone")                 # the touch sensor's zone: radius 2 r along the section
+            z.fromto, z.size[0] = [0, 0, 0, l, 0, 0], 2.0 * r
             if k > 1:
                 spec.body(f"link{k}").pos = [l, 0, 0]
         for k in range(1, p["N"]):
@@ -218,6 +220,15 @@ def section_inertia(l: float, r: float, m: float) -> tuple:
     return tuple(model.body_iquat[1]), tuple(model.body_inertia[1])
 
 
+def touch_zone(spec: mujoco.MjSpec, body, k: int) -> None:
+    """Section k's contact normal force, as authored in snake.xml for links 1-8: a touch sensor
+    `link<k>_touch` over a capsule site `link<k>_zone` around the section (Snake.spec sizes it)."""
+    body.add_site(default=spec.find_default("snake"), name=f"link{k}_zone", type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[0.004, 0, 0],
+                  fromto=[0, 0, 0, 0.084, 0, 0], group=5)
+    spec.add_sensor(name=f"link{k}_touch", type=mujoco.mjtSensor.mjSENS_TOUCH,
+                    objtype=mujoco.mjtObj.mjOBJ_SITE, objname=f"link{k}_zone")
+
+
 def set_links(spec: mujoco.MjSpec, N: int) -> None:
     """Give the authored 8-link snake N links with MjSpec calls (defaults of class 'snake').
 
@@ -232,6 +243,7 @@ def set_links(spec: mujoco.MjSpec, N: int) -> None:
             spec.delete(spec.sensor(f"phi{k}"))
         for k in range(N + 1, N_XML + 1):
             spec.delete(spec.sensor(f"P{k}"))
+            spec.delete(spec.sensor(f"link{k}_touch"))
         spec.delete(spec.body(f"link{N + 1}"))
     elif N > N_XML:
         d = spec.find_default("snake")
@@ -244,6 +256,7 @@ def set_links(spec: mujoco.MjSpec, N: int) -> None:
             b.add_geom(default=d, name=f"link{k}")
             b.add_geom(default=dvis, name=f"link{k}_visual")
             b.add_site(default=d, name=f"P{k}", pos=[0.084, 0, 0])
+            touch_zone(spec, b, k)
         for k in range(1, N_XML):
             spec.delete(spec.actuator(f"phi{k}_v"))
         for k in range(N_XML, N):
