@@ -143,3 +143,17 @@ def test_an_experiment_without_a_runner_is_one_line_and_old_style_is_refused():
         config.experiment("old_sweep", "envs.crawler.experiments.frequency_sweep")
     with pytest.raises(TypeError, match="two runners"):
         experiment.runner("crawler_frequency_sweep")(lambda job, out: None)
+
+
+def test_compose_inside_a_running_hydra_app():
+    """scripts/run.py experiment=fidelity_report composes each claim's experiment while run.py's own Hydra app
+    holds the global Hydra (it failed with 'GlobalHydra is already initialized')."""
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    from envs.core.config import CONFIG_DIR, compose
+    GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        cfg = compose(["experiment=crawler_frequency_sweep"])
+        assert GlobalHydra.instance().is_initialized()
+    assert "sweep" in cfg

@@ -206,9 +206,14 @@ def compose(overrides=()):
 
     ov.check_literals(ov.parse(overrides))
     overrides = ov.normalize(overrides, schemas())
+    from hydra.core.global_hydra import GlobalHydra
+
     try:
-        with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
-            cfg = _compose(config_name="config", overrides=list(overrides))
+        if GlobalHydra.instance().is_initialized():    # inside scripts/run.py's Hydra app (the fidelity
+            cfg = _compose(config_name="config", overrides=list(overrides))   # report): same configs/ dir
+        else:
+            with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+                cfg = _compose(config_name="config", overrides=list(overrides))
     except MissingConfigException as e:
         m = re.search(r"Could not find '([^']+)/([^']+)'", str(e))
         group, option = (m.group(1), m.group(2)) if m else ("config", str(e))
