@@ -125,3 +125,19 @@ def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_d
         imp_dr = mj_impedance(solimp, depth_drop)
         k = K * depth_drop ** (e - 1) * inv_weight / (imp_dr / (1 - imp_dr) * imp_dr)
     return (-k * dmax**2, -rate * dmax), solimp     # MuJoCo: K' = -solref[0] / dmax^2, B' = -solref[1] / dmax
+
+
+def hunt_crossley_point(p: dict, inv_weight: float, depth_op: float | None = None,
+                        elastic_at_drop: bool = False) -> dict:
+    """`contact_law=hunt_crossley` (the default): the point foot's floor contact given the paper's law
+    (eq. 15, Table II K, e, c_max, d) by `hunt_crossley_constraint`, matched at the operating depth
+    `hc_depth` (the paper model's feet rest 3-7 um deep) and at the depth where the paper's damping
+    stops m/2 falling at `hc_drop_speed` (the body's fall onto the new diagonal pair at theta1 = 190 deg,
+    measured in both engines); B' is the paper's C at that depth on m/2 (models/miniaq/README.md,
+    "Hunt-Crossley through MuJoCo's own impedance").  `inv_weight`: the coupler's A (invweight0)."""
+    depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, p["hc_drop_speed"])
+    rate = p["c_max"] * step(depth_drop, 0.0, p["d"]) / (p["m"] / 2)
+    solref, solimp = hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, inv_weight,
+                                              p["hc_depth"] if depth_op is None else depth_op, depth_drop,
+                                              elastic_at_drop=elastic_at_drop)
+    return dict(solref=solref, solimp=solimp, rate=rate, depth_drop=depth_drop)
