@@ -100,7 +100,7 @@ class MiniAQ(Robot):
     Params = config.Params
     physics = Physics
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
-    viewer_timestep = 4e-4                 # viewer: speed -1.2 % of the 1e-4 s reference (models/miniaq/README.md)
+    viewer_timestep = 1.25e-4              # viewer: trot speed +0.2 %, turn yaw -1.5 % of 1e-4 s (models/miniaq/README.md)
     gait_parameter = ("f", 0.25)           # viewer keys: motor frequency +/- 0.25 Hz
     reference_video = "envs.miniaq.compare:reference"   # render.py --compare: the paper's model
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
