@@ -1,6 +1,8 @@
-"""MinIAQ-II foot pads (`foot=pad`, issue #25): a light foot body on a damped, preloaded slide.
+"""MinIAQ-II feet (issue #25): the default contact map and the optional foot pad (`foot=pad`).
 
-The point foot (`foot=point`, the default) is a sphere on the coupler: the leg's mass rides on the
+The point foot (`foot=point`, the default) is a sphere on the coupler.  Its default floor contact
+(`contact_law=hunt_crossley`, `hunt_crossley_point`) gives it the paper's eq. 15 through MuJoCo's own
+depth-rising impedance; with the linear secant map (`contact_law=linear`) the leg's mass rides on the
 contact and the hind foot, leaning on the floor during its swing, bounces (models/miniaq/README.md,
 "Foot study").  A pad moves the foot sphere and its touch/position site onto a light body (`pad_mass`)
 on a slide joint whose axis is the world vertical at the leg's mid-stance, in the coupler frame.  The
