@@ -39,7 +39,7 @@ import numpy as np
 from envs.core import batch, metrics
 from envs.core.errors import ConfigError
 from envs.miniaq import paper
-from envs.miniaq.foot import critical_solref, drop_depth, hunt_crossley_constraint, step
+from envs.miniaq.foot import critical_solref, hunt_crossley_point
 from envs.miniaq import robot as miniaq_robot
 from envs.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
@@ -60,7 +60,7 @@ PAD_C = dict(foot="pad")
 PAD_A = dict(foot="pad", pad_travel=2e-5, pad_preload=0.0, pad_stiffness=5.6e3, pad_damping_ratio=2.0)
 PAD_H = dict(foot="pad", pad_travel=1e-3, pad_preload=0.0, pad_stiffness=100.0)
 CANDIDATES = {
-    "linear": (dict(), None),
+    "linear": (dict(contact_law="linear"), None),
     "pad": (PAD_C, None),
     "power": (dict(contact_law="power"), None),
     "critical1": (dict(), dict(critical=1.0)),
@@ -83,11 +83,13 @@ CANDIDATES = {
     "hc_point_3um": (dict(), dict(hc_contact=1.0, hc_depth=3e-6)),
     "hc_point_ed": (dict(), dict(hc_contact=1.0, hc_elastic_drop=1.0)),   # stiffness matched at the drop's depth
 }
+# the study's candidates were measured against the linear map (the default before issue #25): each that sets no
+# law of its own keeps it; "hc_point" is today's default (contact_law=hunt_crossley)
+CANDIDATES = {k: (v[0] if "contact_law" in v[0] or "foot" in v[0] or k.startswith("hc_")
+                  else dict(v[0], contact_law="linear"),
+                  v[1]) for k, v in CANDIDATES.items()}
 # hc_limit / hc_contact: the pad's slide limit / the foot-floor contact given the paper's Hunt-Crossley law by a
-# depth-rising impedance (envs/miniaq/foot.py: hunt_crossley_constraint), matched at the operating depth
-# HC_DEPTH_OP (the paper model's feet rest 3-7 um deep) and at the depth where the paper's damping stops m/2
-# falling at HC_DROP_V (the body's fall onto the new diagonal pair at theta1 = 190 deg, measured in both engines)
-HC_DEPTH_OP, HC_DROP_V = 5e-6, 0.132
+# depth-rising impedance (envs/miniaq/foot.py: hunt_crossley_point, the robot's hc_depth and hc_drop_speed)
 
 
 class Foot(MiniAQ):
@@ -133,18 +135,14 @@ class Foot(MiniAQ):
                 bs = e.get("stop_zeta", 1.0) * 2 * math.sqrt(ks * p["m"] / 2)
                 imp = float(m0.jnt_solimp[jid, 0])
                 spec.joint(f"{leg}_pad").solref_limit = [-ks * (1 - imp) * Aj, -bs * (1 - imp) * Aj]
-            if "hc_contact" in e or "hc_limit" in e:
-                depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, HC_DROP_V)
-                rate = p["c_max"] * step(depth_drop, 0.0, p["d"]) / (p["m"] / 2)   # the paper's C(depth) on m/2
-                hc = lambda a: hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, a,   # noqa: E731
-                                                        e.get("hc_depth", HC_DEPTH_OP), depth_drop,
-                                                        elastic_at_drop=bool(e.get("hc_elastic_drop")))
+            hc = lambda a: hunt_crossley_point(p, a, e.get("hc_depth"), bool(e.get("hc_elastic_drop")))  # noqa: E731
             if "hc_contact" in e:
-                spec.geom(f"{leg}_foot").solref, spec.geom(f"{leg}_foot").solimp = (list(v) for v in hc(A))
+                c = hc(A)
+                spec.geom(f"{leg}_foot").solref, spec.geom(f"{leg}_foot").solimp = list(c["solref"]), list(c["solimp"])
             if "hc_limit" in e:
                 jid = m0.joint(f"{leg}_pad").id
-                sr, si = hc(float(m0.dof_invweight0[m0.jnt_dofadr[jid]]))
-                spec.joint(f"{leg}_pad").solref_limit, spec.joint(f"{leg}_pad").solimp_limit = list(sr), list(si)
+                c = hc(float(m0.dof_invweight0[m0.jnt_dofadr[jid]]))
+                spec.joint(f"{leg}_pad").solref_limit, spec.joint(f"{leg}_pad").solimp_limit = list(c["solref"]), list(c["solimp"])
         return spec
 
 
@@ -172,7 +170,7 @@ def candidate(name) -> tuple:
     edits: stop=S (the slide's stops in force units, S x the contact's secant stiffness), stop_zeta (their
     damping over critical on m/2, default 1), frictionloss=F (dry friction in the slide, N), hc_limit=1 / hc_contact=1
     (the slide's limit / the foot contact given the paper's Hunt-Crossley law by a depth-rising impedance;
-    hc_depth=R: its operating depth, m, default HC_DEPTH_OP; hc_elastic_drop=1: its stiffness matched at the
+    hc_depth=R: its operating depth, m, default robot.hc_depth; hc_elastic_drop=1: its stiffness matched at the
     drop's depth instead)."""
     if name in CANDIDATES:
         return CANDIDATES[name]

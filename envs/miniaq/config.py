@@ -70,9 +70,16 @@ class Params:
                                 note="torso centre of mass ahead of the body centroid")
     com_offset_y: float = param(0.0, "m", ge=-0.01, le=0.01, model=True,
                                 note="torso centre of mass left of the body centroid")
-    contact_law: str = param("linear", choices=("linear", "power"), model=True,
-                             note="linear: constant solimp, the secant at the load point; power: "
-                                  "depth-dependent solimp shaped to K delta^e, use timestep 5e-5 (README)")
+    contact_law: str = param("hunt_crossley", choices=("hunt_crossley", "linear", "power"), model=True,
+                             note="hunt_crossley: the paper's eq. 15 by MuJoCo's depth-rising impedance "
+                                  "(envs/miniaq/foot.py, README); linear: constant solimp, the secant at the "
+                                  "load point (foot=pad needs it); power: solimp shaped to K delta^e, timestep 5e-5")
+    hc_depth: float = param(5e-6, "m", gt=0, le=1e-4, model=True,
+                            note="contact_law=hunt_crossley: depth where force and damping match eq. 15 "
+                                 "(the paper model's feet rest 3-7 um deep); assumption")
+    hc_drop_speed: float = param(0.132, "m/s", gt=0, le=1, model=True,
+                                 note="contact_law=hunt_crossley: m/2 falling at this speed is stopped as eq. 15 "
+                                      "stops it (the theta1 = 190 deg drop, measured in both engines)")
     impedance: float = param(0.9, gt=0, lt=1, model=True, note="MuJoCo solimp (constant); assumption")
     impedance_min: float = param(0.01, gt=0, le=0.09, model=True,
                                  note="contact_law=power: solimp at zero depth (rises to 11x at 10 delta0)")

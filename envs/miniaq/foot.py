@@ -1,6 +1,8 @@
-"""MinIAQ-II foot pads (`foot=pad`, issue #25): a light foot body on a damped, preloaded slide.
+"""MinIAQ-II feet (issue #25): the default contact map and the optional foot pad (`foot=pad`).
 
-The point foot (`foot=point`, the default) is a sphere on the coupler: the leg's mass rides on the
+The point foot (`foot=point`, the default) is a sphere on the coupler.  Its default floor contact
+(`contact_law=hunt_crossley`, `hunt_crossley_point`) gives it the paper's eq. 15 through MuJoCo's own
+depth-rising impedance; with the linear secant map (`contact_law=linear`) the leg's mass rides on the
 contact and the hind foot, leaning on the floor during its swing, bounces (models/miniaq/README.md,
 "Foot study").  A pad moves the foot sphere and its touch/position site onto a light body (`pad_mass`)
 on a slide joint whose axis is the world vertical at the leg's mid-stance, in the coupler frame.  The
@@ -125,3 +127,19 @@ def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_d
         imp_dr = mj_impedance(solimp, depth_drop)
         k = K * depth_drop ** (e - 1) * inv_weight / (imp_dr / (1 - imp_dr) * imp_dr)
     return (-k * dmax**2, -rate * dmax), solimp     # MuJoCo: K' = -solref[0] / dmax^2, B' = -solref[1] / dmax
+
+
+def hunt_crossley_point(p: dict, inv_weight: float, depth_op: float | None = None,
+                        elastic_at_drop: bool = False) -> dict:
+    """`contact_law=hunt_crossley` (the default): the point foot's floor contact given the paper's law
+    (eq. 15, Table II K, e, c_max, d) by `hunt_crossley_constraint`, matched at the operating depth
+    `hc_depth` (the paper model's feet rest 3-7 um deep) and at the depth where the paper's damping
+    stops m/2 falling at `hc_drop_speed` (the body's fall onto the new diagonal pair at theta1 = 190 deg,
+    measured in both engines); B' is the paper's C at that depth on m/2 (models/miniaq/README.md,
+    "Hunt-Crossley through MuJoCo's own impedance").  `inv_weight`: the coupler's A (invweight0)."""
+    depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, p["hc_drop_speed"])
+    rate = p["c_max"] * step(depth_drop, 0.0, p["d"]) / (p["m"] / 2)
+    solref, solimp = hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, inv_weight,
+                                              p["hc_depth"] if depth_op is None else depth_op, depth_drop,
+                                              elastic_at_drop=elastic_at_drop)
+    return dict(solref=solref, solimp=solimp, rate=rate, depth_drop=depth_drop)

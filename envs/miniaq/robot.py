@@ -24,7 +24,7 @@ from envs.core.errors import ConfigError
 from envs.core.inputs import DeviceLaw
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
-from envs.miniaq.foot import add_pads, critical_solref
+from envs.miniaq.foot import add_pads, critical_solref, hunt_crossley_point
 from envs.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
 from envs.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
                                     grashof_problem, mid_stance_angle, quat_to_euler)
@@ -100,7 +100,7 @@ class MiniAQ(Robot):
     Params = config.Params
     physics = Physics
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
-    viewer_timestep = 4e-4                 # viewer: speed -1.2 % of the 1e-4 s reference (models/miniaq/README.md)
+    viewer_timestep = 1.25e-4              # viewer: trot speed +0.2 %, turn yaw -1.5 % of 1e-4 s (models/miniaq/README.md)
     gait_parameter = ("f", 0.25)           # viewer keys: motor frequency +/- 0.25 Hz
     reference_video = "envs.miniaq.compare:reference"   # render.py --compare: the paper's model
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
@@ -128,8 +128,9 @@ class MiniAQ(Robot):
         if cfg["foot"] == "pad" and p["pad_mass"] >= COUPLER_SHARE * p["m_leg"]:
             raise ConfigError("pad_mass", cfg["pad_mass"], f"(0, {COUPLER_SHARE * p['m_leg']:g}) kg with foot=pad",
                               "the pad is part of the coupler's mass")
-        if cfg["foot"] == "pad" and cfg["contact_law"] != "linear":
-            raise ConfigError("contact_law", cfg["contact_law"], "linear with foot=pad", "the pad sets its own damping")
+        if cfg["foot"] == "pad" and cfg["contact_law"] == "power":
+            raise ConfigError("contact_law", cfg["contact_law"], "hunt_crossley or linear with foot=pad",
+                              "the pad sets its own damping (linear secant; hunt_crossley means linear there)")
         if cfg["foot"] == "pad" and p["timestep"] > PAD_TIMESTEP_MAX:
             raise ConfigError("timestep", cfg["timestep"], f"(0, {PAD_TIMESTEP_MAX:g}] s with foot=pad",
                               "the pad's contact is converged from there on (README, Foot study)")
@@ -204,8 +205,11 @@ class MiniAQ(Robot):
             c = power_law_contact(p["K"], p["e"], p["c_max"], p["d"], p["m"], int(self.cfg["contact_feet"]),
                                   p["impedance_min"], inv_weight)
             return dict(c, stiffness=p["m"] * G / (int(self.cfg["contact_feet"]) * c["delta0"]))
-        return hunt_crossley_contact(p["K"], p["e"], p["c_max"], p["d"], p["m"], int(self.cfg["contact_feet"]),
-                                     p["impedance"], inv_weight)
+        lin = hunt_crossley_contact(p["K"], p["e"], p["c_max"], p["d"], p["m"], int(self.cfg["contact_feet"]),
+                                    p["impedance"], inv_weight)
+        if self.cfg["contact_law"] == "hunt_crossley" and self.cfg["foot"] == "point":
+            return dict(lin, **hunt_crossley_point(p, inv_weight))   # delta0, stiffness, damping: the secant's
+        return lin
 
     def spec(self) -> mujoco.MjSpec:
         p = self.p
@@ -300,7 +304,7 @@ class MiniAQ(Robot):
         # the lowest feet start at the static penetration of the mapped contact (weight shared)
         n_down = sum(1 for zj in z if zj < z_low + 1e-7)
         load = p["m"] * G / n_down
-        power = self.cfg["contact_law"] == "power"
+        power = self.cfg["contact_law"] != "linear"     # both follow K delta^e at the rest depth
         pen = (load / p["K"]) ** (1 / p["e"]) if power else load / self.contact()["stiffness"]
         pen = max(INITIAL_PENETRATION, pen)
         root = data.joint("root")
