@@ -93,7 +93,10 @@ def claims_miniaq(ctx: Context) -> list[Row]:
                     twin=f"{fmt(three)} (3: {fmt(float(sf[3]))}, 4: {fmt(float(sf[4]))}, 2: {fmt(float(sf[2]))}, "
                          f"< 2: {fmt(tr['support_fraction_below_2'])})",
                     reference="intended trot: 0 (2 feet always)",
-                    reason="" if three >= 0.8 else
+                    reason="default contact: the paper's Hunt-Crossley law (eq. 15) through MuJoCo's impedance "
+                    "(robot.contact_law=hunt_crossley; the point foot with the old linear contact gave 0.06-0.08). "
+                    "Holds against the paper model over theta1 130-170 deg, not at 190 deg (0.60-0.62 against "
+                    "0.90-0.91; models/miniaq/README.md 'Default contact')" if three >= 0.8 else
                     "the twin stays close to the intended two-foot support. Measured one difference at a time "
                     "(models/miniaq/README.md): not the contact law, friction, leg mass or motor servo; the paper's "
                     "massless kinematic hind foot rests lightly on the floor through its swing, the twin's "
