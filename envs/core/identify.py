@@ -48,17 +48,16 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from envs.core import config, schema
-from envs.core import sweep as sw
-from envs.core import trajectory as tj
 from envs.core.errors import ConfigError
 from envs.core import identify_stats as ist
 from envs.core.identify_stats import MAX_NONLINEARITY
 from envs.core.schema import param
 from envs.core.experiment import runner
+from envs.core.identify_cycles import CycleProblem
+from envs.core.identify_problem import FAILED_COST, Problem, select_channels  # noqa: F401 (select_channels: public here)
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
 LS_TOL = 1e-4                 # least_squares ftol, xtol: a relative change 100x below the 1 % identifiability level
-FAILED_COST = 1e6             # a candidate whose simulation failed
 
 
 @dataclasses.dataclass
@@ -135,149 +134,6 @@ def search_box(cls, names, nominal: dict, bounds: dict) -> tuple[np.ndarray, np.
     return np.array(lo), np.array(hi)
 
 
-class Problem:
-    """The fit's residuals, evaluated as batched rollouts through the store."""
-
-    def __init__(self, cfg, out, opts, data: tj.Data, names, lo, hi):
-        from envs.core.experiment import run_kw
-        v = config.validate(cfg)
-        self.cls, self.base, self.names, self.lo, self.hi, self.data = v["robot_cls"], v["robot"], names, lo, hi, data
-        self.out, self.opts = out, opts
-        self.nominal = self.cls(**self.base)
-        chans = tj.channels(self.nominal)
-        want, self.weights = select_channels(opts, data.names, [n for n in data.names if chans[n].kind == "value"])
-        self.channels = want
-        self.chans = {c: chans[c] for c in want}
-        n = len(data.t)
-        self.meas = {c: data.values[c] - (data.values[c].mean() if chans[c].relative else 0.0) for c in want}
-        self.scale = {c: max(float(np.std(data.values[c])), 1e-12) for c in want}
-        self.noise = {c: ist.noise_estimate(data.values[c]) for c in want}   # the data's own noise (misfit check)
-        self.offset_max = (self.nominal.period if opts["offset_max"] is None else float(opts["offset_max"])) \
-            if opts["time_offset"] else 0.0
-        corners = [self.robot(np.where(np.arange(len(names)) == j, x, (lo + hi) / 2))
-                   for j in range(len(names)) for x in (lo, hi)]
-        t_end = float(data.t[-1]) + self.offset_max
-        self.cycles = max(1, max(math.ceil(t_end / r.period + 1e-9) for r in corners + [self.nominal]))
-        kw = dict(run_kw(cfg), cycles=self.cycles, stop_when_steady=False)
-        self.run_kw = {k: x for k, x in kw.items() if k != "retry_failed"}
-        base = sw.batch_engine(kw)
-        self.engine = sw.Engine(base.name, self._simulate, dict(
-            base.settings, cycles=self.cycles, data=data.sha256, channels=want, weights=self.weights.tolist(),
-            offset_max=self.offset_max, fit="identify 1"), versions=base.versions, check=base.check)
-        self.metrics = ["cost", "time_offset"] + [f"rms_{c}" for c in want]
-        self.cache: dict = {}
-        self.best_cost = math.inf         # the lowest cost of any candidate evaluated
-        self.nonlinearity: list = []     # per parameter, at the last Jacobian (identify_stats)
-        self.evaluations = 0
-        self.reused = 0            # candidates taken from the store (a rerun into the same directory)
-        self.n = n
-
-    def robot(self, x):
-        return self.cls(**{**self.base, **{k: float(v) for k, v in zip(self.names, x)}})
-
-    def describe(self) -> dict:
-        return dict(input="trajectory", samples=self.n, span=float(self.data.t[-1] - self.data.t[0]),
-                    cycles_simulated=self.cycles, offset_max=self.offset_max)
-
-    def outputs(self, x_hat, title: str):
-        """(time offset, table name, table, residual statistics, plot) of the fitted twin."""
-        from functools import partial
-
-        from envs.core.identify_plot import plot_fit
-        rec = ist.fitted_record(self, x_hat)
-        delta, _ = self.profile(rec)
-        traj = ist.fitted_trajectory(self, rec, delta)
-        units = {c: self.chans[c].unit for c in self.channels}
-        return delta, "fitted_trajectory.csv", traj, ist.residual_stats(self, traj), \
-            partial(plot_fit, traj, self.channels, units, title=title)
-
-    # ---- residuals of one run ---------------------------------------------------------------
-    def sim(self, robot, run) -> dict:
-        rec = tj.record(robot, run, self.channels)
-        return rec
-
-    def residuals(self, rec: dict, delta: float) -> np.ndarray:
-        t = self.data.t + delta
-        parts = []
-        for c, w in zip(self.channels, self.weights):
-            s = np.interp(t, rec["t"], rec[c])
-            if self.chans[c].relative:
-                s = s - s.mean()
-            parts.append(w * (s - self.meas[c]) / self.scale[c] / math.sqrt(self.n))
-        return np.concatenate(parts)
-
-    def profile(self, rec: dict) -> tuple[float, np.ndarray]:
-        """(delta, residuals) with the time offset delta profiled out (grid, then a bounded 1-D minimisation)."""
-        if self.offset_max <= 0:
-            return 0.0, self.residuals(rec, 0.0)
-        h = float(rec["t"][1] - rec["t"][0]) / 2
-        grid = np.linspace(0.0, self.offset_max, max(2, int(round(self.offset_max / h)) + 1))
-        cost = np.array([float(np.sum(self.residuals(rec, d) ** 2)) for d in grid])
-        k = int(np.argmin(cost))
-        a, b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-        from scipy.optimize import minimize_scalar
-        res = minimize_scalar(lambda x: float(np.sum(self.residuals(rec, x) ** 2)), bounds=(a, b), method="bounded",
-                              options=dict(xatol=1e-7 * self.nominal.period))
-        d = float(res.x) if res.fun <= cost[k] else float(grid[k])
-        return d, self.residuals(rec, d)
-
-    def _values(self, robot, run):
-        if run.error:
-            return None, {"max_penetration": run.max_penetration}, run.error
-        d, r = self.profile(self.sim(robot, run))
-        m = len(self.data.t)
-        vals = {"cost": float(np.sum(r ** 2)), "time_offset": d, "max_penetration": run.max_penetration,
-                **{f"rms_{c}": float(np.sqrt(np.mean((r[i * m:(i + 1) * m] * math.sqrt(self.n)
-                                                      * self.scale[c] / max(w, 1e-300)) ** 2)))
-                   for i, (c, w) in enumerate(zip(self.channels, self.weights))}}
-        return r, vals, run.problem
-
-    def _simulate(self, robots, add) -> int:
-        from envs.core import batch
-
-        def on_result(j, run):
-            r, vals, err = self._values(robots[j], run)
-            self.cache[self.key(robots[j])] = (r, vals.get("time_offset", math.nan))
-            add(j, vals, err)
-        batch.run_points(robots, self.cls, on_result=on_result, **self.run_kw)
-        return sum(self.cycles * r.steps_per_cycle for r in robots)
-
-    def key(self, robot) -> tuple:
-        return tuple(float(robot.cfg[n]) for n in self.names)
-
-    # ---- batched evaluation -------------------------------------------------------------------
-    def evaluate(self, X, need_residuals=False) -> list[dict]:
-        """Rows (cost, time_offset, rms_*, error) of candidates X (config units), through the store;
-        with need_residuals, each row also gets `r` (points reused from the store are re-simulated)."""
-        robots = [self.robot(x) for x in X]
-        rows, stats = sw.run_rows(robots, self.out, key=self.names, engine=self.engine, metrics=self.metrics,
-                              filename="candidates.csv", progress=False)
-        self.evaluations += len(robots)
-        self.reused += stats["reused"]
-        if need_residuals:
-            missing = [r for r in robots if self.key(r) not in self.cache]
-            if missing:                       # reused rows: the store keeps costs, not residual vectors
-                self._simulate(missing, lambda j, v, e: None)
-            for row, rb in zip(rows, robots):
-                row["r"] = self.cache[self.key(rb)][0]
-        for row in rows:
-            row["cost"] = FAILED_COST if row.get("error") and row.get("cost") in (None, "") else float(row["cost"])
-            self.best_cost = min(self.best_cost, row["cost"])
-        return rows
-
-
-def select_channels(opts, available: list, default: list) -> tuple[list, np.ndarray]:
-    """(fitted channels, their weights) from experiment.channels / experiment.weights (ConfigError)."""
-    want = opts["channels"] or default
-    if not isinstance(want, list) or not want or any(c not in available for c in want):
-        raise ConfigError("experiment.channels", opts["channels"], f"a non-empty list of the file's columns {available}")
-    w = opts["weights"] or {}
-    for c, x in w.items():
-        if c not in want or isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e6:
-            raise ConfigError(f"experiment.weights.{c}", x, f"a weight in [0, 1e6) of a fitted channel {want}")
-    return list(want), np.array([float(w.get(c, 1.0)) for c in want])
-
-
 def _residual_vector(p: Problem, row) -> np.ndarray:
     r = row.get("r")
     return np.full(len(p.channels) * p.n, math.sqrt(FAILED_COST / (len(p.channels) * p.n))) if r is None else r
@@ -350,7 +206,6 @@ def identify(cfg, out):
     if method == "grid":
         lo, hi = search.grid_box(names, lo, hi, sweep, opts["bounds"] or {})
     if isinstance(data, cycle_table.Table):
-        from envs.core.identify_cycles import CycleProblem
         p = CycleProblem(cfg, out, opts, data, names, lo, hi)
     else:
         p = Problem(cfg, out, opts, data, names, lo, hi)

@@ -20,7 +20,7 @@ from envs.core import config
 from envs.core import sweep as sw
 from envs.core import trajectory as tj
 from envs.core.errors import ConfigError
-from envs.core.identify import Problem, select_channels
+from envs.core.identify_problem import Problem, select_channels
 
 
 class CycleProblem(Problem):

@@ -25,6 +25,7 @@ class FeedbackCrawler(Crawler):
     """A crawler point under eq. 19 (gains: FeedbackLaw's Kv, Kp, Kd, phi_lim; None: open loop)."""
 
     closed_loop = True
+    v_slip = V_SLIP          # the slip threshold the device kernel reads (envs/crawler/warp_feedback.py)
 
     def __init__(self, gains: dict | None = DEFAULT_GAINS, **params):
         super().__init__(**params)

@@ -246,14 +246,13 @@ class Eq19(DeviceFeedback):
         P = np.zeros(self.nparam)
         if robot.gains is None:
             return P
-        from envs.crawler.feedback_robot import V_SLIP
         law, hm = robot.law()
         inp, hp = robot.inputs, hm.P
         qa, da, va = robot.addresses(model)
         P[[ON, DT, OMEGA, AMP, PHI0, DELTA, DELTA + 1, ALPHA, UPS]] = (
             1.0, robot.timestep, inp.omega, inp.A, inp.phi0, *inp.offsets, inp.alpha, inp.upsilon)
         P[KV:KV + 4], P[KP:KP + 4], P[KD:KD + 4] = law.Kv.ravel(), law.Kp.ravel(), law.Kd.ravel()
-        P[LIM:LIM + 2], P[VSLIP] = law.phi_lim, V_SLIP
+        P[LIM:LIM + 2], P[VSLIP] = law.phi_lim, robot.v_slip
         P[MASS:MASS + 14] = (hp.m0, hp.m1, hp.m2, hp.J0, hp.J1, hp.J2, hp.l0, hp.l, hp.mu1, hp.mu2, hp.g,
                              hp.dc0, hp.dc1, hp.dc2)
         P[QADR:QADR + 5], P[DADR:DADR + 5], P[VADR:VADR + 2] = qa, da, va

@@ -82,10 +82,17 @@ def claims_miniaq(ctx: Context) -> list[Row]:
     rows.append(Row("M7", "R^2 of a straight-line fit to yaw(t), in-place turning (proxy for 'nearly linear': >= 0.98)",
                     *PAPER["M7"], value=float(r2), target=Range(0.98, 1.0), tol=Tol(0, 0, "a range")))
     disp = tn["centroid_displacement"] * 1e3
+    why8 = ""
+    if disp > 44.0:     # outside the range: what the paper's own model does over the same turn (engine=paper)
+        pm, _ = ctx.run("miniaq_turn", "miniaq_turn_paper", {"experiment.duration": dur, "engine": "paper"})
+        dp = pm.summary["centroid_displacement"] * 1e3
+        why8 = (f"the paper's own model (engine=paper) drifts {fmt(dp)} mm over the same {fmt(dur)} s of turning "
+                f"({'also outside' if dp > 44.0 else 'inside'} the range); 'half the body' is this report's reading "
+                "of 'nearly', not the paper's number")
     rows.append(Row("M8", f"centroid displacement after {fmt(dur)} s of turning (proxy for 'nearly in place': at most "
                           "half the body length)", *PAPER["M8"], value=disp, target=Range(0, 44.0),
                     tol=Tol(0, 0, "a range: half the 88 mm body"),
-                    reference=f"centroid path {fmt(tn['centroid_path_length'] * 1e3)} mm", unit="mm"))
+                    reference=f"centroid path {fmt(tn['centroid_path_length'] * 1e3)} mm", unit="mm", reason=why8))
     sf = tr["support_fraction"]
     three = float(sf[3]) + float(sf[4])
     rows.append(Row("M9", "fraction of the stride with >= 3 feet on the floor, trot (proxy for 'almost the entire "

@@ -37,10 +37,11 @@ import pathlib
 
 import numpy as np
 
+from envs.snake.config import TABLE2_N4  # noqa: F401 (its data; public here too)
+
 FREE = ("mu", "T_step")                 # the calibrated parameters
 DELTA = 0.01                            # objective threshold of the confidence region (see above)
 DATA = pathlib.Path(__file__).with_name("calibration.json")   # the committed refit (snake_calibrate)
-TABLE2_N4 = pathlib.Path(__file__).with_name("table2_n4.csv")  # its data, a per-cycle table (+ table2_n4.json)
 
 
 def fit_rows() -> dict:

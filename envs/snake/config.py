@@ -6,6 +6,7 @@ Config names: angles in degrees with a `_deg` suffix, everything else SI
 from __future__ import annotations
 
 import dataclasses
+import pathlib
 from typing import Any, Dict, List, Optional
 
 from envs.core.config import experiment, plain_experiment
@@ -13,9 +14,9 @@ from envs.core.identify import Identify, register
 from envs.core.robustness import Robustness, uniform
 from envs.snake import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
-from envs.snake.calibration import TABLE2_N4
 
 TIMINGS = ("cycloidal", "linear")
+TABLE2_N4 = pathlib.Path(__file__).with_name("table2_n4.csv")  # Table 2's n = 4 losses, a per-cycle table (+ .json)
 COM_OFFSET_HALF_WIDTH = 0.0084   # m, l/10: a section's centre of mass anywhere in its middle fifth (README)
 
 
