@@ -139,16 +139,21 @@ def finish_time_plot(fig, ax, ylabel: str, path) -> None:
     save_figure(fig, path, dpi=120)
 
 
+def _per_crank_rate(rows):
+    """(crank rate [rev/s], a column getter col(key, scale), figure, 2 x 3 axes) of rows sorted by crank period."""
+    f = np.array([1.0 / r["crank_period"] for r in rows])
+    col = lambda key, k=1.0: np.array([float(r[key]) for r in rows]) * k   # noqa: E731
+    fig, ax = pyplot().subplots(2, 3, figsize=(13, 6), sharex=True)
+    return f, col, fig, ax
+
+
 def speed_sweep(rows, omitted, path) -> None:
     """Speed, stride time, duty factor, peak torque/power and loop gap per crank rate."""
-    plt = pyplot()
     rows = sorted((r for r in rows if isinstance(r.get("speed"), float)), key=lambda r: r["crank_period"])
     if not rows:
         return
-    f = np.array([1.0 / r["crank_period"] for r in rows])
+    f, col, fig, ax = _per_crank_rate(rows)
     steady = np.array([bool(r["steady"]) for r in rows], dtype=bool)
-    col = lambda key, k=1.0: np.array([float(r[key]) for r in rows]) * k   # noqa: E731
-    fig, ax = plt.subplots(2, 3, figsize=(13, 6), sharex=True)
     for a, key, label, k in ((ax[0, 0], "speed", "speed [m/s]", 1.0), (ax[0, 1], "stride_time", "stride time [ms]", 1e3),
                              (ax[0, 2], "duty_factor", "duty factor", 1.0)):
         y = col(key, k)
@@ -202,17 +207,14 @@ def treadmill(rows, target, T_target, path) -> None:
     save_figure(fig, path, dpi=120)
 
 
-def twin_vs_paper(rows, tol_speed, tol_duty, path) -> None:
+def twin_vs_paper(rows, tol_speed, tol_duty, bumper, path) -> None:
     """Twin and paper model per crank rate: speed, duty factor, touch-downs per revolution, stride time,
     stance impulse, peak stance torque; the compared points (both one touch-down per revolution) ringed."""
-    plt = pyplot()
     rows = sorted(rows, key=lambda r: r["crank_period"])
     if not rows:
         return
-    f = np.array([1.0 / r["crank_period"] for r in rows])
+    f, col, fig, ax = _per_crank_rate(rows)
     both = np.array([bool(r["compared"]) for r in rows], dtype=bool)
-    col = lambda key, k=1.0: np.array([float(r[key]) for r in rows]) * k   # noqa: E731
-    fig, ax = plt.subplots(2, 3, figsize=(13, 6), sharex=True)
     panels = (("speed", "speed [m/s]", 1.0), ("duty_factor", "duty factor", 1.0),
               ("touchdowns_per_revolution", "touch-downs / revolution", 1.0), ("stride_time", "stride time [ms]", 1e3),
               ("stance_impulse", "stance impulse [N s / touch-down]", 1.0),
@@ -227,6 +229,7 @@ def twin_vs_paper(rows, tol_speed, tol_duty, path) -> None:
     ax[0, 0].legend(fontsize=7)
     for a in ax[1]:
         a.set_xlabel("crank rate [rev/s]")
-    fig.suptitle(f"BOLT twin vs paper model, no bumper (target where both run 1 touch-down/rev: speed within "
+    rig = "no bumper" if bumper is None else f"boom bumper at {bumper:g} m"
+    fig.suptitle(f"BOLT twin vs paper model, {rig} (target where both run 1 touch-down/rev: speed within "
                  f"{tol_speed:.0%}, duty within {tol_duty:g})", fontsize=10)
     save_figure(fig, path, dpi=120)

@@ -95,4 +95,4 @@ def run(job, out) -> Result:
                             for r in rows if r["error_twin"] or r["error_paper"]})
     summary["all_healthy"] = not summary["flagged"]
     return Result(summary, tables={"results.csv": (COLUMNS, rows)},
-                  plots={"twin_vs_paper.png": partial(plots.twin_vs_paper, rows, tol_speed, tol_duty)})
+                  plots={"twin_vs_paper.png": partial(plots.twin_vs_paper, rows, tol_speed, tol_duty, params.get("bumper_height"))})
