@@ -12,9 +12,9 @@ from envs.crawler.robot import Crawler
 
 def test_feedback_crawler_is_the_feedback_experiments_physics_bit_for_bit():
     """One cycle at omega 16 on the C batch runner against mujoco_feedback_run (the experiment's C
-    path): the joint angles are equal bit for bit at every sample (its sample k holds qpos after k
-    steps, the batch runner's sample k the sensors of the state after k steps); gains None is the
-    open loop, which differs."""
+    path: the same FeedbackCrawler.feedback, stepped by the Stepper): the joint angles are equal bit
+    for bit at every sample (its sample k holds qpos after k steps, the batch runner's sample k the
+    sensors of the state after k steps); gains None is the open loop, which differs."""
     r = FeedbackCrawler(omega=16.0)
     run = batch.run_points([r], cycles=1, stop_when_steady=False, chunk=500)[0]
     ref = mujoco_feedback_run(Crawler(omega=16.0), DEFAULT_GAINS, 1)     # the plain crawler + the law

@@ -2,7 +2,8 @@
 runner on either engine (the C engine: `feedback`, the law in Python before every step;
 engine=warp: the same law as a device kernel, envs/crawler/warp_feedback.py).
 
-The law is the one `envs.crawler.feedback.mujoco_feedback_run` applies (Sec. VIII): joint
+`feedback` is the one implementation of the law on the C engine (Sec. VIII): the crawler_feedback
+experiment's C path (`envs.crawler.feedback.mujoco_feedback_run`) steps it too.  Joint
 accelerations from the measured state (eq. 19; slip-slip -- both |x_i'| > v_slip from the previous
 step's foot velocity sensors -- with both angles in Phi: contact-velocity tracking through the
 hybrid model's S_1, S_0 of eqs. 20-23, else PD tracking of eq. 5), integrated into the servo
@@ -56,7 +57,7 @@ class FeedbackCrawler(Crawler):
             cmd = self._cmd[id(data)] = [data.ctrl[:2].copy(), data.ctrl[2:4].copy()]
         q, qd = data.qpos[qa].copy(), data.qvel[da].copy()
         v = data.sensordata[va]
-        mode = tuple(int(np.sign(x)) if abs(x) > V_SLIP else 0 for x in v)
+        mode = tuple(int(np.sign(x)) if abs(x) > self.v_slip else 0 for x in v)
         qdd, _ = law.qdd_c(data.time, q, qd, mode if mode[0] != 0 and mode[1] != 0 else (0, 1), hm)
         cmd[1] = cmd[1] + model.opt.timestep * qdd
         cmd[0] = cmd[0] + model.opt.timestep * cmd[1]
