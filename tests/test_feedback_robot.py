@@ -6,7 +6,7 @@ import numpy as np
 
 from envs.core import batch
 from envs.crawler.feedback import mujoco_feedback_run
-from envs.crawler.feedback_robot import DEFAULT_GAINS, FeedbackCrawler
+from envs.crawler.feedback_robot import FeedbackCrawler
 from envs.crawler.robot import Crawler
 
 
@@ -17,9 +17,26 @@ def test_feedback_crawler_is_the_feedback_experiments_physics_bit_for_bit():
     sensors of the state after k steps); gains None is the open loop, which differs."""
     r = FeedbackCrawler(omega=16.0)
     run = batch.run_points([r], cycles=1, stop_when_steady=False, chunk=500)[0]
-    ref = mujoco_feedback_run(Crawler(omega=16.0), DEFAULT_GAINS, 1)     # the plain crawler + the law
+    ref = mujoco_feedback_run(Crawler(omega=16.0), {}, 1)     # the plain crawler + the law at its defaults
     q = np.stack([run.sensor(f"phi{i}")[:, 0] for i in (1, 2)], axis=1)
     assert len(ref["q"]) == len(q) - 1 == r.samples_per_cycle
     np.testing.assert_array_equal(q[1:], ref["q"])
     open_run = batch.run_points([FeedbackCrawler(None, omega=16.0)], cycles=1, stop_when_steady=False)[0]
     assert np.abs(open_run.sensor("phi1")[1:, 0] - ref["q"][:, 0]).max() > 1e-3
+
+
+def test_experiment_default_gains_are_the_laws():
+    """crawler_feedback's default gains (config, degrees) are FeedbackLaw's defaults, the ones a
+    FeedbackCrawler without gains runs (tolerance: 1e-12 rad for the degree conversion)."""
+    import inspect
+    import math
+
+    from envs.crawler.config import Feedback
+    from envs.crawler.hybrid_model import FeedbackLaw
+    law = {k: v.default for k, v in inspect.signature(FeedbackLaw.__init__).parameters.items()
+           if k in ("Kv", "Kp", "Kd", "phi_lim")}
+    cfg = Feedback().feedback
+    assert {k: cfg[k] for k in ("Kv", "Kp", "Kd")} == {k: law[k] for k in ("Kv", "Kp", "Kd")}
+    assert np.allclose([math.radians(x) for x in cfg["phi_lim_deg"]], law["phi_lim"], rtol=0, atol=1e-12)
+    fc = FeedbackCrawler(omega=16.0).law()[0]
+    assert (fc.Kv[0, 0], fc.Kp[0, 0], fc.Kd[0, 0], fc.phi_lim) == (law["Kv"], law["Kp"], law["Kd"], law["phi_lim"])

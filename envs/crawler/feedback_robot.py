@@ -11,24 +11,25 @@ references (position and velocity feed-forward), starting from the open-loop ref
 `gains=None`: the open loop (the same class, so both run as worlds of one batch)."""
 from __future__ import annotations
 
-import math
+from types import MappingProxyType
 
 import numpy as np
 
 from envs.crawler.robot import Crawler
 
-DEFAULT_GAINS = dict(Kv=10.0, Kp=80.0, Kd=100.0, phi_lim=(math.radians(90), math.radians(130)))
+LAW_DEFAULTS = MappingProxyType({})   # gains: FeedbackLaw's own defaults (Sec. VIII's, declared there once)
 V_SLIP = 2e-3            # m/s: a foot slips when its tangential velocity exceeds this
 JOINTS = ("root_x", "root_z", "theta", "phi1", "phi2")
 
 
 class FeedbackCrawler(Crawler):
-    """A crawler point under eq. 19 (gains: FeedbackLaw's Kv, Kp, Kd, phi_lim; None: open loop)."""
+    """A crawler point under eq. 19 (gains: FeedbackLaw's Kv, Kp, Kd, phi_lim, those not given at
+    FeedbackLaw's defaults; None: open loop)."""
 
     closed_loop = True
     v_slip = V_SLIP          # the slip threshold the device kernel reads (envs/crawler/warp_feedback.py)
 
-    def __init__(self, gains: dict | None = DEFAULT_GAINS, **params):
+    def __init__(self, gains: dict | None = LAW_DEFAULTS, **params):
         super().__init__(**params)
         self.gains = None if gains is None else dict(gains)
         self._cmd: dict = {}
