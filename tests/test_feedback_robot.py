@@ -40,3 +40,19 @@ def test_experiment_default_gains_are_the_laws():
     assert np.allclose([math.radians(x) for x in cfg["phi_lim_deg"]], law["phi_lim"], rtol=0, atol=1e-12)
     fc = FeedbackCrawler(omega=16.0).law()[0]
     assert (fc.Kv[0, 0], fc.Kp[0, 0], fc.Kd[0, 0], fc.phi_lim) == (law["Kv"], law["Kp"], law["Kd"], law["phi_lim"])
+
+
+def test_addresses_are_looked_up_once_per_model():
+    """FeedbackCrawler.addresses: the same answer object for the same model (no name lookups per
+    step), a fresh lookup for another model, equal there (its copy)."""
+    import copy
+    r = FeedbackCrawler(omega=16.0)
+    m = r.model()
+    a = r.addresses(m)
+    assert r.addresses(m) is a
+    m2 = copy.copy(m)
+    b = r.addresses(m2)
+    assert b is not a and b == a and r.addresses(m2) is b
+    assert a == ([m.joint(n).qposadr[0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")],
+                 [m.joint(n).dofadr[0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")],
+                 [m.sensor(f"foot{i}_vel").adr[0] for i in (1, 2)])

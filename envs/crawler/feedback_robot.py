@@ -43,10 +43,15 @@ class FeedbackCrawler(Crawler):
         return self._law
 
     def addresses(self, model) -> tuple:
-        """(qpos addresses, dof addresses of JOINTS, foot1_vel and foot2_vel sensor addresses)."""
-        j = [model.joint(n) for n in JOINTS]
-        return ([int(x.qposadr[0]) for x in j], [int(x.dofadr[0]) for x in j],
-                [int(model.sensor(f"foot{i}_vel").adr[0]) for i in (1, 2)])
+        """(qpos addresses, dof addresses of JOINTS, foot1_vel and foot2_vel sensor addresses), looked
+        up by name once per model (the last model asked for is kept, with a reference, so its
+        identity cannot be reused by another)."""
+        cached = self.__dict__.get("_addresses")
+        if cached is None or cached[0] is not model:
+            j = [model.joint(n) for n in JOINTS]
+            cached = self._addresses = (model, ([int(x.qposadr[0]) for x in j], [int(x.dofadr[0]) for x in j],
+                                                [int(model.sensor(f"foot{i}_vel").adr[0]) for i in (1, 2)]))
+        return cached[1]
 
     def feedback(self, model, data):
         if self.gains is None:
