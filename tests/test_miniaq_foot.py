@@ -145,11 +145,12 @@ def test_hunt_crossley_constraint_gives_the_papers_damping_at_both_depths():
     """The depth-rising impedance map (foot study, hc_*): MuJoCo's own impedance, stiffness and damping
     (efc_KBIP) on a free 23 mg sphere pressed 5 um and 31 um into the floor give the paper's C(r) and K r^2 there
     (tolerance 1 %), with the impedance near 1 (a hard stop) at the drop's depth."""
-    from envs.miniaq.foot import drop_depth, hunt_crossley_constraint, mj_impedance, step
+    from envs.miniaq.foot import drop_depth, hunt_crossley_constraint, mj_impedance
+    from envs.miniaq.paper_laws import damping
     K, e, c_max, d, m, M = 1.15e9, 2.0, 588.0, 1e-4, 0.023, 2.3e-5
     r_dr = drop_depth(c_max, d, m / 2, 0.132)
     assert 25e-6 < r_dr < 35e-6                      # the paper model's deepest foot: 29 um (README)
-    rate = c_max * step(r_dr, 0, d) / (m / 2)
+    rate = damping(r_dr, c_max, d) / (m / 2)
     solref, solimp = hunt_crossley_constraint(K, e, c_max, d, rate, 1 / M, 5e-6, r_dr)
     xml = f"""<mujoco><option timestep="1e-5"/><worldbody><geom type="plane" size="1 1 1"/>
       <body><freejoint/><geom type="sphere" size="1e-3" mass="{M}" condim="1" priority="1" solref="{solref[0]} {solref[1]}"
@@ -164,7 +165,7 @@ def test_hunt_crossley_constraint_gives_the_papers_damping_at_both_depths():
         k, b, imp, _ = data.efc_KBIP[0]
         assert imp == pytest.approx(mj_impedance(solimp, r), rel=1e-6)
         g = imp / (1 - imp)
-        assert g * b / A == pytest.approx(c_max * step(r, 0, d), rel=0.01)
+        assert g * b / A == pytest.approx(damping(r, c_max, d), rel=0.01)
         if r == 5e-6:
             assert g * imp * k * r / A == pytest.approx(K * r**e, rel=0.01)
     assert imp > 0.95

@@ -18,6 +18,8 @@ import math
 
 import mujoco
 
+from envs.miniaq.paper_laws import step_f
+
 PAD = "pad"
 
 
@@ -75,12 +77,6 @@ def critical_solref(k: float, zeta: float, impedance: float, inv_weight: float) 
     return (-k * scale, -b * scale)
 
 
-def step(x, x0, x1):
-    """The paper's STEP(x; x0, 0, x1, 1): the cubic s^2 (3 - 2 s), s = (x - x0)/(x1 - x0) clipped to [0, 1]."""
-    s = min(max((x - x0) / (x1 - x0), 0.0), 1.0)
-    return s * s * (3 - 2 * s)
-
-
 def drop_depth(c_max: float, d: float, mass: float, v: float) -> float:
     """Depth at which the paper's damping C(x) = c_max STEP(x; 0, d) stops `mass` falling at `v` (the impulse
     int_0^x C dx = mass v; the elastic K x^2 is left out: 6 % of the damping force at the 190 deg drop)."""
@@ -116,7 +112,7 @@ def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_d
     the former's impedance at `depth_op`, which sets the width); K' makes the elastic part g imp K' r / A
     equal K r^e at `depth_op`, or with `elastic_at_drop` at `depth_drop` (then the hard stop's own damping
     ratio B' / (2 sqrt K') is the paper's at the drop, C / (2 sqrt(K r^(e-1) m_stopped)), since B' = C / m_stopped)."""
-    g_op, g_dr = (c_max * step(r, 0.0, d) * inv_weight / rate for r in (depth_op, depth_drop))
+    g_op, g_dr = (c_max * step_f(r, 0.0, 0.0, d, 1.0) * inv_weight / rate for r in (depth_op, depth_drop))
     dmin, dmax = 1e-4, min(g_dr / (1 + g_dr), 0.9999)
     imp = g_op / (1 + g_op)
     y = (imp - dmin) / (dmax - dmin)
@@ -138,7 +134,7 @@ def hunt_crossley_point(p: dict, inv_weight: float, depth_op: float | None = Non
     measured in both engines); B' is the paper's C at that depth on m/2 (models/miniaq/README.md,
     "Hunt-Crossley through MuJoCo's own impedance").  `inv_weight`: the coupler's A (invweight0)."""
     depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, p["hc_drop_speed"])
-    rate = p["c_max"] * step(depth_drop, 0.0, p["d"]) / (p["m"] / 2)
+    rate = p["c_max"] * step_f(depth_drop, 0.0, 0.0, p["d"], 1.0) / (p["m"] / 2)
     solref, solimp = hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, inv_weight,
                                               p["hc_depth"] if depth_op is None else depth_op, depth_drop,
                                               elastic_at_drop=elastic_at_drop)
