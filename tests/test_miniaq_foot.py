@@ -169,3 +169,27 @@ def test_hunt_crossley_constraint_gives_the_papers_damping_at_both_depths():
         if r == 5e-6:
             assert g * imp * k * r / A == pytest.approx(K * r**e, rel=0.01)
     assert imp > 0.95
+
+
+@pytest.mark.parametrize("contact_law, foot", [("hunt_crossley", "point"), ("linear", "point"), ("power", "point"),
+                                               ("hunt_crossley", "pad"), ("linear", "pad")])
+def test_start_depth_is_the_rest_depth_of_the_contact_in_use(contact_law, foot):
+    """initial_pose starts the lowest feet where the contact MuJoCo actually applies carries the weight at rest:
+    the sum over those feet of the static normal force aref / R = -k imp pos / R (efc_KBIP, efc_pos, efc_R of
+    each contact's normal row, elliptic cone; zero velocity and acceleration) is m g to 1e-6 relative, for one,
+    two and four feet down (walk, trot, pronk).  Before: the pad under hunt_crossley (whose contact is the linear
+    secant) started at the power law's depth (pronk +41 %, walk -29 % of the weight), and the default
+    hunt_crossley point foot at the paper's (F/K)^(1/e), 1.6 x its rest depth (26 x the weight in trot)."""
+    kw = dict(timestep=2.5e-5) if foot == "pad" else dict(timestep=5e-5) if contact_law == "power" else {}
+    for gait, n_down in (("walk", 1), ("trot", 2), ("pronk", 4)):
+        r = MiniAQ(gait=gait, contact_law=contact_law, foot=foot, **kw)
+        m = r.model()
+        assert m.opt.cone == mujoco.mjtCone.mjCONE_ELLIPTIC           # the normal force is each contact's first row
+        d = mujoco.MjData(m)
+        r.initial_pose(m, d)
+        d.ctrl[:] = r.controls(np.zeros(1))[0]
+        mujoco.mj_forward(m, d)
+        rows = [d.contact[i].efc_address for i in range(d.ncon) if d.contact[i].efc_address >= 0]
+        assert len(rows) == n_down, gait
+        f = sum(-d.efc_KBIP[j, 0] * d.efc_KBIP[j, 2] * d.efc_pos[j] / d.efc_R[j] for j in rows)
+        assert f == pytest.approx(r.p["m"] * 9.81, rel=1e-6), (gait, f / (r.p["m"] * 9.81))

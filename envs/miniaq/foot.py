@@ -100,6 +100,33 @@ def mj_impedance(solimp, r: float) -> float:
     return min(max(d0 + y * (d1 - d0), 1e-4), 0.9999)
 
 
+def static_force(model, geom: str, r: float) -> float:
+    """The normal force (N) the compiled floor contact of foot geom `geom` holds at rest at depth r (m):
+    MuJoCo's aref / R at zero velocity and acceleration, imp(r)^2 k r / ((1 - imp(r)) A), k = -solref[0] / dmax^2
+    (direct solref, as every foot map here sets it), A the foot body's invweight0.  Every contact_law and foot."""
+    g = model.geom(geom)
+    if g.solref[0] >= 0:
+        raise ValueError(f"geom {geom}: static_force needs a direct (negative) solref, not {list(g.solref)}")
+    A = float(model.body_invweight0[g.bodyid[0], 0])
+    imp = mj_impedance(tuple(g.solimp), r)
+    return imp * imp * (-g.solref[0] / g.solimp[1] ** 2) * r / ((1 - imp) * A)
+
+
+def static_depth(model, geoms, weight: float) -> float:
+    """The common depth (m) at which the contacts of foot geoms `geoms` carry `weight` (N) together at rest
+    (their `static_force`s, increasing in r, summed), bisected to 1e-12 relative: MiniAQ.initial_pose's start."""
+    total = lambda r: sum(static_force(model, g, r) for g in geoms)    # noqa: E731
+    lo, hi = 0.0, 1e-6
+    while total(hi) < weight:
+        lo, hi = hi, 2 * hi
+        if hi > 1.0:
+            raise ValueError(f"geoms {list(geoms)}: no depth below 1 m carries {weight:g} N")
+    while hi - lo > 1e-12 * hi:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if total(mid) < weight else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
 def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_drop, elastic_at_drop=False) -> tuple:
     """(solref, solimp) for a MuJoCo constraint (a contact or a joint limit) on a body of inverse weight A whose
     force follows the paper's F = K r^e + C(r) v, C = c_max STEP(r; 0, d) (eq. 15), at two depths.
