@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from envs.core.report import Context, Range, Row, Tol, fmt, keyed
+from envs.core.report import Context, Range, Row, Tol, fmt
 
 MM = 1e3
 
