@@ -54,6 +54,21 @@ def test_exact_mode_log_and_threshold_classifier():
         assert np.mean(by_v != codes[:, i]) <= 0.03
 
 
+def test_slip_distance_forward_and_backward():
+    """slip_distance, the one integral of Fig. 5's backward slip and C33's forward slip: on a hand-made
+    window (dt 0.5 s) foot 1 slips forward 0.2 m/s for 2 samples and backward 0.1 m/s for 1, foot 2
+    backward 0.3 m/s for 3; stick and lift-off samples count in neither (exact to 1e-15 m)."""
+    F, B, S, L = sp.FWD, sp.BWD, sp.STICK, sp.LIFT
+    modes = np.array([[F, B], [F, B], [B, B], [S, S], [L, F]])
+    adv = np.array([[0.2, -0.3], [0.2, -0.3], [-0.1, -0.3], [0.05, 0.05], [0.7, 0.4]])  # along the advancement
+    vx = FORWARD * adv                                                                  # the x axis
+    assert sp.slip_distance(vx, modes, 0.5, sp.FWD) == pytest.approx([0.2, 0.2], abs=1e-15)
+    assert sp.slip_distance(vx, modes, 0.5, sp.BWD) == pytest.approx([0.05, 0.45], abs=1e-15)
+    assert sp.slip_distance(vx, modes, 0.5) == sp.slip_distance(vx, modes, 0.5, sp.BWD)    # backward by default
+    with pytest.raises(ValueError, match="direction"):
+        sp.slip_distance(vx, modes, 0.5, sp.STICK)
+
+
 def test_slip_pattern_bad_input_is_rejected_early(tmp_path):
     assert_fails_early(tmp_path, "experiment.engines", "experiment=crawler_slip_pattern", "experiment.engines=ode")
     assert_fails_early(tmp_path, "experiment.v_stick_rel", "experiment=crawler_slip_pattern", "experiment.v_stick_rel=2")

@@ -125,14 +125,15 @@ def test_per_foot_friction_changes_only_that_foot_and_reaches_its_contact():
 
 def test_com_offset_moves_the_torso_mass_centre_only():
     """com_offset_x/y move the torso's inertial frame (its mass and inertia unchanged): the robot's mass
-    centre moves by (m - 4 m_leg) / m x the offset (tolerance 1e-12 m); contact softness is recalibrated."""
+    centre moves by (m - 4 m_leg) / m x the offset (tolerance 1e-12 m); contact softness is recalibrated, so
+    the start height moves by the change of the contact's rest depth (under 1e-9 m; measured 6e-11 m)."""
     off = (0.003, -0.002)
     a, b = _model_arrays(), _model_arrays(com_offset_x=off[0], com_offset_y=off[1])
     diff = _changed(a, b)
     assert diff["body_ipos"] == [1] and np.array_equal(b["body_ipos"][1], [off[0], off[1], 0.0])
     for k in ("body_mass", "body_inertia", "body_pos", "geom_size", "geom_pos", "geom_friction", "actuator_gainprm"):
         assert k not in diff, k
-    coms = []
+    coms, heights = [], []
     for kw in (dict(), dict(com_offset_x=off[0], com_offset_y=off[1])):
         r = MiniAQ(**kw)
         m = r.model()
@@ -140,8 +141,11 @@ def test_com_offset_moves_the_torso_mass_centre_only():
         r.initial_pose(m, d)
         mujoco.mj_forward(m, d)
         coms.append(d.subtree_com[1].copy())
+        heights.append(float(d.joint("root").qpos[2]))
     p = MiniAQ().p
-    shift = (p["m"] - 4 * p["m_leg"]) / p["m"] * np.array([off[0], off[1], 0.0])
+    dz = heights[1] - heights[0]
+    assert abs(dz) < 1e-9
+    shift = (p["m"] - 4 * p["m_leg"]) / p["m"] * np.array([off[0], off[1], 0.0]) + [0.0, 0.0, dz]
     np.testing.assert_allclose(coms[1] - coms[0], shift, rtol=0, atol=1e-12)
 
 

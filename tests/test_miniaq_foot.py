@@ -145,11 +145,12 @@ def test_hunt_crossley_constraint_gives_the_papers_damping_at_both_depths():
     """The depth-rising impedance map (foot study, hc_*): MuJoCo's own impedance, stiffness and damping
     (efc_KBIP) on a free 23 mg sphere pressed 5 um and 31 um into the floor give the paper's C(r) and K r^2 there
     (tolerance 1 %), with the impedance near 1 (a hard stop) at the drop's depth."""
-    from envs.miniaq.foot import drop_depth, hunt_crossley_constraint, mj_impedance, step
+    from envs.miniaq.foot import drop_depth, hunt_crossley_constraint, mj_impedance
+    from envs.miniaq.paper_laws import damping
     K, e, c_max, d, m, M = 1.15e9, 2.0, 588.0, 1e-4, 0.023, 2.3e-5
     r_dr = drop_depth(c_max, d, m / 2, 0.132)
     assert 25e-6 < r_dr < 35e-6                      # the paper model's deepest foot: 29 um (README)
-    rate = c_max * step(r_dr, 0, d) / (m / 2)
+    rate = damping(r_dr, c_max, d) / (m / 2)
     solref, solimp = hunt_crossley_constraint(K, e, c_max, d, rate, 1 / M, 5e-6, r_dr)
     xml = f"""<mujoco><option timestep="1e-5"/><worldbody><geom type="plane" size="1 1 1"/>
       <body><freejoint/><geom type="sphere" size="1e-3" mass="{M}" condim="1" priority="1" solref="{solref[0]} {solref[1]}"
@@ -164,7 +165,31 @@ def test_hunt_crossley_constraint_gives_the_papers_damping_at_both_depths():
         k, b, imp, _ = data.efc_KBIP[0]
         assert imp == pytest.approx(mj_impedance(solimp, r), rel=1e-6)
         g = imp / (1 - imp)
-        assert g * b / A == pytest.approx(c_max * step(r, 0, d), rel=0.01)
+        assert g * b / A == pytest.approx(damping(r, c_max, d), rel=0.01)
         if r == 5e-6:
             assert g * imp * k * r / A == pytest.approx(K * r**e, rel=0.01)
     assert imp > 0.95
+
+
+@pytest.mark.parametrize("contact_law, foot", [("hunt_crossley", "point"), ("linear", "point"), ("power", "point"),
+                                               ("hunt_crossley", "pad"), ("linear", "pad")])
+def test_start_depth_is_the_rest_depth_of_the_contact_in_use(contact_law, foot):
+    """initial_pose starts the lowest feet where the contact MuJoCo actually applies carries the weight at rest:
+    the sum over those feet of the static normal force aref / R = -k imp pos / R (efc_KBIP, efc_pos, efc_R of
+    each contact's normal row, elliptic cone; zero velocity and acceleration) is m g to 1e-6 relative, for one,
+    two and four feet down (walk, trot, pronk).  Before: the pad under hunt_crossley (whose contact is the linear
+    secant) started at the power law's depth (pronk +41 %, walk -29 % of the weight), and the default
+    hunt_crossley point foot at the paper's (F/K)^(1/e), 1.6 x its rest depth (26 x the weight in trot)."""
+    kw = dict(timestep=2.5e-5) if foot == "pad" else dict(timestep=5e-5) if contact_law == "power" else {}
+    for gait, n_down in (("walk", 1), ("trot", 2), ("pronk", 4)):
+        r = MiniAQ(gait=gait, contact_law=contact_law, foot=foot, **kw)
+        m = r.model()
+        assert m.opt.cone == mujoco.mjtCone.mjCONE_ELLIPTIC           # the normal force is each contact's first row
+        d = mujoco.MjData(m)
+        r.initial_pose(m, d)
+        d.ctrl[:] = r.controls(np.zeros(1))[0]
+        mujoco.mj_forward(m, d)
+        rows = [d.contact[i].efc_address for i in range(d.ncon) if d.contact[i].efc_address >= 0]
+        assert len(rows) == n_down, gait
+        f = sum(-d.efc_KBIP[j, 0] * d.efc_KBIP[j, 2] * d.efc_pos[j] / d.efc_R[j] for j in rows)
+        assert f == pytest.approx(r.p["m"] * 9.81, rel=1e-6), (gait, f / (r.p["m"] * 9.81))

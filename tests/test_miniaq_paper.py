@@ -37,7 +37,7 @@ def test_step_knots_and_smoothness():
     # monotonic between the knots, and the float version is the same function
     assert np.all(np.diff(mp.step(x, x1, y1, x2, y2)) < 0)
     for xi in np.r_[x, -1.0, 2.0]:
-        assert mp._step_f(float(xi), x1, y1, x2, y2) == pytest.approx(float(mp.step(xi, x1, y1, x2, y2)), abs=1e-15)
+        assert mp.step_f(float(xi), x1, y1, x2, y2) == pytest.approx(float(mp.step(xi, x1, y1, x2, y2)), abs=1e-15)
 
 
 # ---- contact (eq. 15) -------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from envs.core.report import Context, Range, Row, Tol, fmt, keyed
+from envs.core.report import Context, Range, Row, Tol, fmt
 
 MM = 1e3
 
@@ -93,8 +93,7 @@ def c32_row(tw: list, hy: list, mids: list) -> Row:
 def c33_row(ctx: Context, best: dict, cycles: int) -> Row:
     """C33 from one crawler_time_scaling optimum (`best`: a best.csv row at omega 3.2): per cycle, the feet's
     forward and backward slip distances of the twin, time-scaled optimum minus its alpha = 0 baseline."""
-    from envs.crawler.plots import FWD
-    from envs.crawler.robot import FORWARD, Crawler
+    from envs.crawler.robot import Crawler
     from envs.crawler.slip_pattern import twin_trace
     tol = Tol(0, 0, "signs: forward slip grows (> 0) and backward slip shrinks (< 0)")
     r0 = Crawler()
@@ -103,10 +102,7 @@ def c33_row(ctx: Context, best: dict, cycles: int) -> Row:
     for k, p in (("base", dict(psi_deg=best["psi_base_deg"], alpha=0.0, upsilon_deg=0.0)),
                  ("best", dict(psi_deg=best["psi_deg"], alpha=best["alpha"], upsilon_deg=best["upsilon_deg"]))):
         t = twin_trace({**r0.cfg, "omega": best["omega"], **p}, kw, 400, 0.01)
-        dt = 2 * math.pi / best["omega"] / t["samples"]
-        fwd = sum(float(((t["modes"][:, i] == FWD) * FORWARD * t["vx"][:, i]).sum()) * dt
-                  for i in (0, 1)) / t["period_cycles"]
-        tr[k] = (fwd * MM, sum(t["backward_m"]) * MM, t["S"] * MM)
+        tr[k] = (sum(t["forward_m"]) * MM, sum(t["backward_m"]) * MM, t["S"] * MM)
     v = [tr["best"][0] - tr["base"][0], tr["best"][1] - tr["base"][1]]
     return Row("C33", f"omega {fmt(best['omega'])}: forward and backward slip distance per cycle (both feet), time-scaled "
                       "optimum minus its alpha = 0 baseline (twin runs of the search's points)", *PAPER["C33"], value=v,

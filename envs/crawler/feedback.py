@@ -116,45 +116,21 @@ def warp_feedback_runs(params, law_kw, cycles, kw):
     return out
 
 
-def mujoco_feedback_run(r: Crawler, law_kw, cycles, v_slip=2e-3):
-    """The MuJoCo twin with eq. 19 as the stepper's feedback controller.
-
-    The law gives joint accelerations from the measured state; they are integrated
-    into the servo references (position and velocity feed-forward), so the stiff
-    servos realise them.  Slip-slip is detected from the measured foot velocities
-    (both |x_i'| > v_slip); S_1, S_0 come from the hybrid model's eqs. 20-23 at
-    the measured state (the paper's law is model-based).
+def mujoco_feedback_run(r: Crawler, law_kw, cycles):
+    """The MuJoCo twin under eq. 19 (law_kw: FeedbackLaw's gains; None: the open loop), one
+    simulation stepped by the Stepper with FeedbackCrawler.feedback as its per-step hook: the one
+    implementation of the law on the C engine (envs/crawler/feedback_robot.py), which the batch
+    runner (engine=warp's C side, scripts/warp_agreement.py) calls too.
     """
     import copy
 
     from dm_control.mujoco import wrapper
 
     from envs.core.stepper import Stepper
-    from envs.crawler import hybrid as H
-    P = H.Params.from_robot(r)
-    model = H.Model(P, baumgarte=0.0)     # S_1, S_0 only (no constraint drift terms)
-    law = H.FeedbackLaw(r.inputs, P, **law_kw) if law_kw else None
-    phys = r.physics.from_model(wrapper.MjModel(copy.copy(r.model())))
-    cmd = {}
-
-    def controller(m, d, ctrl):
-        if law is None:
-            return ctrl
-        nd = phys.named.data
-        q = np.array([nd.qpos[n][0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")])
-        qd = np.array([nd.qvel[n][0] for n in ("root_x", "root_z", "theta", "phi1", "phi2")])
-        if not cmd:
-            cmd["q"], cmd["qd"] = ctrl[:2].copy(), ctrl[2:4].copy()
-        v = phys.foot_velocities()
-        mode = tuple(int(np.sign(x)) if abs(x) > v_slip else 0 for x in v)
-        qdd, _ = law.qdd_c(d.time, q, qd, mode if mode[0] != 0 and mode[1] != 0 else (0, 1), model)
-        cmd["qd"] = cmd["qd"] + m.opt.timestep * qdd
-        cmd["q"] = cmd["q"] + m.opt.timestep * cmd["qd"]
-        out = ctrl.copy()
-        out[:2], out[2:4] = cmd["q"], cmd["qd"]
-        return out
-
-    step = Stepper(r, phys.model.ptr, phys.data.ptr, controller=controller)
+    from envs.crawler.feedback_robot import FeedbackCrawler
+    fc = FeedbackCrawler(law_kw, **r.cfg)
+    phys = fc.physics.from_model(wrapper.MjModel(copy.copy(fc.model())))
+    step = Stepper(fc, phys.model.ptr, phys.data.ptr)
     stride = r.steps_per_cycle // r.samples_per_cycle
     ts, qs, vs, fns = [], [], [], []
     x1_b = [phys.foot_positions()[0, 0]]

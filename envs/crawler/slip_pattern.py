@@ -52,10 +52,13 @@ def fractions(modes) -> dict:
     return {k: float(np.mean(m == CODES[k])) for k in NAMES}
 
 
-def backward_distance(vx, modes, dt) -> list:
-    """Distance slipped backward per foot over the window (m): the integral of the backward speed."""
-    v = FORWARD * np.asarray(vx)
-    return [float(np.sum(np.where(np.asarray(modes)[:, i] == BWD, -v[:, i], 0.0)) * dt) for i in (0, 1)]
+def slip_distance(vx, modes, dt, direction=BWD) -> list:
+    """Distance slipped per foot over the window (m), >= 0: the integral of the speed in `direction`
+    (BWD: backward, FWD: forward, the advancement direction) over the samples in that mode."""
+    if direction not in (FWD, BWD):
+        raise ValueError(f"direction must be FWD ({FWD}) or BWD ({BWD}), not {direction!r}")
+    v = (FORWARD if direction == FWD else -FORWARD) * np.asarray(vx)
+    return [float(np.sum(np.where(np.asarray(modes)[:, i] == direction, v[:, i], 0.0)) * dt) for i in (0, 1)]
 
 
 def pair_fractions(modes) -> dict:
@@ -120,7 +123,8 @@ def twin_trace(params: dict, kw: dict, samples: int, v_rel: float) -> dict:
     dt = r.period / r.samples_per_cycle
     return dict(t=(run.t[sel] - run.t[sel][0]) / r.period, vx=vx, fn=fn, modes=modes, S=s["S"], steady=s["steady"],
                 cycles=run.cycles, period_cycles=per, error=run.problem, v_th=v_th,
-                backward_m=[x / per for x in backward_distance(vx, modes, dt)],
+                backward_m=[x / per for x in slip_distance(vx, modes, dt, BWD)],
+                forward_m=[x / per for x in slip_distance(vx, modes, dt, FWD)],
                 fractions=[fractions(modes[:, i]) for i in (0, 1)], samples=r.samples_per_cycle)
 
 
@@ -139,7 +143,7 @@ def exact_trace(params: dict, kw: dict, samples: int, v_rel: float, hkw: dict) -
                              for i in (0, 1)], axis=1)
     return dict(t=(run.t[sel] - t0) / r.period, vx=run.vx[sel], fn=run.fn[sel], modes=modes, S=s["S"],
                 steady=s["steady"], cycles=run.cycles, period_cycles=per, error=run.error, v_th=v_th,
-                backward_m=[x / per for x in backward_distance(run.vx[sel], modes, r.period / samples)],
+                backward_m=[x / per for x in slip_distance(run.vx[sel], modes, r.period / samples, BWD)],
                 threshold_fractions=[fractions(by_threshold[:, i]) for i in (0, 1)],
                 fractions=log_fractions(run, t0, t1), sampled_fractions=[fractions(modes[:, i]) for i in (0, 1)],
                 log_agrees=bool(np.array_equal(run.mode[sel], log_mode_at(run, run.t[sel]))),

@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from envs.miniaq.paper_laws import step_f
+
 G = 9.81
 
 
@@ -25,8 +27,7 @@ def hunt_crossley_contact(K: float, e: float, c_max: float, d: float, m: float, 
     delta0 = (m g / (n K))^(1/e), with damping C = c_max STEP(delta0; 0, d).
     """
     delta0 = (m * G / (n_feet * K)) ** (1.0 / e)
-    x = min(delta0 / d, 1.0)
-    C = c_max * x * x * (3 - 2 * x)
+    C = step_f(delta0, 0.0, 0.0, d, c_max)                 # eq. 15's C = STEP(delta0; 0, 0, d, c_max)
     k_sec = m * G / (n_feet * delta0)
     scale = (1 - impedance) * inv_weight
     k_lin = e * K * delta0 ** (e - 1)
@@ -52,8 +53,7 @@ def power_law_contact(K: float, e: float, c_max: float, d: float, m: float, n_fe
     here).  Returns solref (direct, -k, -b), solimp and the force-law curves for the README.
     """
     delta0 = (m * G / (n_feet * K)) ** (1.0 / e)
-    x = min(delta0 / d, 1.0)
-    C0 = c_max * x * x * (3 - 2 * x)
+    C0 = step_f(delta0, 0.0, 0.0, d, c_max)
     d1, width = 11.0 * d0, 10.0 * delta0
     imp0 = 2.0 * d0
     K_mj = K * delta0 ** (e - 1) * (1 - imp0) * inv_weight / imp0**2

@@ -18,6 +18,8 @@ import math
 
 import mujoco
 
+from envs.miniaq.paper_laws import step_f
+
 PAD = "pad"
 
 
@@ -75,12 +77,6 @@ def critical_solref(k: float, zeta: float, impedance: float, inv_weight: float) 
     return (-k * scale, -b * scale)
 
 
-def step(x, x0, x1):
-    """The paper's STEP(x; x0, 0, x1, 1): the cubic s^2 (3 - 2 s), s = (x - x0)/(x1 - x0) clipped to [0, 1]."""
-    s = min(max((x - x0) / (x1 - x0), 0.0), 1.0)
-    return s * s * (3 - 2 * s)
-
-
 def drop_depth(c_max: float, d: float, mass: float, v: float) -> float:
     """Depth at which the paper's damping C(x) = c_max STEP(x; 0, d) stops `mass` falling at `v` (the impulse
     int_0^x C dx = mass v; the elastic K x^2 is left out: 6 % of the damping force at the 190 deg drop)."""
@@ -104,6 +100,33 @@ def mj_impedance(solimp, r: float) -> float:
     return min(max(d0 + y * (d1 - d0), 1e-4), 0.9999)
 
 
+def static_force(model, geom: str, r: float) -> float:
+    """The normal force (N) the compiled floor contact of foot geom `geom` holds at rest at depth r (m):
+    MuJoCo's aref / R at zero velocity and acceleration, imp(r)^2 k r / ((1 - imp(r)) A), k = -solref[0] / dmax^2
+    (direct solref, as every foot map here sets it), A the foot body's invweight0.  Every contact_law and foot."""
+    g = model.geom(geom)
+    if g.solref[0] >= 0:
+        raise ValueError(f"geom {geom}: static_force needs a direct (negative) solref, not {list(g.solref)}")
+    A = float(model.body_invweight0[g.bodyid[0], 0])
+    imp = mj_impedance(tuple(g.solimp), r)
+    return imp * imp * (-g.solref[0] / g.solimp[1] ** 2) * r / ((1 - imp) * A)
+
+
+def static_depth(model, geoms, weight: float) -> float:
+    """The common depth (m) at which the contacts of foot geoms `geoms` carry `weight` (N) together at rest
+    (their `static_force`s, increasing in r, summed), bisected to 1e-12 relative: MiniAQ.initial_pose's start."""
+    total = lambda r: sum(static_force(model, g, r) for g in geoms)    # noqa: E731
+    lo, hi = 0.0, 1e-6
+    while total(hi) < weight:
+        lo, hi = hi, 2 * hi
+        if hi > 1.0:
+            raise ValueError(f"geoms {list(geoms)}: no depth below 1 m carries {weight:g} N")
+    while hi - lo > 1e-12 * hi:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if total(mid) < weight else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
 def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_drop, elastic_at_drop=False) -> tuple:
     """(solref, solimp) for a MuJoCo constraint (a contact or a joint limit) on a body of inverse weight A whose
     force follows the paper's F = K r^e + C(r) v, C = c_max STEP(r; 0, d) (eq. 15), at two depths.
@@ -116,7 +139,7 @@ def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_d
     the former's impedance at `depth_op`, which sets the width); K' makes the elastic part g imp K' r / A
     equal K r^e at `depth_op`, or with `elastic_at_drop` at `depth_drop` (then the hard stop's own damping
     ratio B' / (2 sqrt K') is the paper's at the drop, C / (2 sqrt(K r^(e-1) m_stopped)), since B' = C / m_stopped)."""
-    g_op, g_dr = (c_max * step(r, 0.0, d) * inv_weight / rate for r in (depth_op, depth_drop))
+    g_op, g_dr = (c_max * step_f(r, 0.0, 0.0, d, 1.0) * inv_weight / rate for r in (depth_op, depth_drop))
     dmin, dmax = 1e-4, min(g_dr / (1 + g_dr), 0.9999)
     imp = g_op / (1 + g_op)
     y = (imp - dmin) / (dmax - dmin)
@@ -138,7 +161,7 @@ def hunt_crossley_point(p: dict, inv_weight: float, depth_op: float | None = Non
     measured in both engines); B' is the paper's C at that depth on m/2 (models/miniaq/README.md,
     "Hunt-Crossley through MuJoCo's own impedance").  `inv_weight`: the coupler's A (invweight0)."""
     depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, p["hc_drop_speed"])
-    rate = p["c_max"] * step(depth_drop, 0.0, p["d"]) / (p["m"] / 2)
+    rate = p["c_max"] * step_f(depth_drop, 0.0, 0.0, p["d"], 1.0) / (p["m"] / 2)
     solref, solimp = hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, inv_weight,
                                               p["hc_depth"] if depth_op is None else depth_op, depth_drop,
                                               elastic_at_drop=elastic_at_drop)

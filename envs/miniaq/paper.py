@@ -44,9 +44,9 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from envs.core.errors import ConfigError
-from envs.miniaq.paper_laws import (LegTable, _perp, _step_f, damping, euler_to_quat,  # noqa: F401
+from envs.miniaq.paper_laws import (LegTable, _perp, damping, euler_to_quat,  # noqa: F401
                                     friction_coefficient, friction_ratio, leg_kinematics, leg_table,
-                                    normal_force, rotation_b2i, step)
+                                    normal_force, rotation_b2i, step, step_f)
 from envs.miniaq.paper_run import PaperRun, sample_sensors, summarize  # noqa: F401
 from envs.miniaq.robot import FRONT, G, LEFT, MiniAQ
 
@@ -259,8 +259,8 @@ class Model:
     def _mu(self, vt: float) -> float:
         """Eq. 16 (the three STEPs) for one float."""
         P = self.P
-        return (_step_f(vt, -P.V_d, P.mu_d, -P.V_s, P.mu_s) + _step_f(vt, -P.V_s, P.mu_s, P.V_s, -P.mu_s)
-                + _step_f(vt, P.V_s, -P.mu_s, P.V_d, -P.mu_d))
+        return (step_f(vt, -P.V_d, P.mu_d, -P.V_s, P.mu_s) + step_f(vt, -P.V_s, P.mu_s, P.V_s, -P.mu_s)
+                + step_f(vt, P.V_s, -P.mu_s, P.V_d, -P.mu_d))
 
     def rhs(self, t, X):
         return np.array(self.evaluate(t, X))

@@ -24,8 +24,9 @@ def step(x, x1, y1, x2, y2):
     return y1 + (y2 - y1) * s * s * (3.0 - 2.0 * s)
 
 
-def _step_f(x: float, x1: float, y1: float, x2: float, y2: float) -> float:
-    """`step` for one float (no numpy: used inside the right-hand side)."""
+def step_f(x: float, x1: float, y1: float, x2: float, y2: float) -> float:
+    """`step` for one float (no numpy: used inside the right-hand side and by the contact maps,
+    envs/miniaq/contact.py and foot.py)."""
     if x <= x1:
         return y1
     if x >= x2:

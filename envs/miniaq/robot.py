@@ -24,7 +24,7 @@ from envs.core.errors import ConfigError
 from envs.core.inputs import DeviceLaw
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
-from envs.miniaq.foot import add_pads, critical_solref, hunt_crossley_point
+from envs.miniaq.foot import add_pads, critical_solref, hunt_crossley_point, static_depth
 from envs.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
 from envs.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
                                     grashof_problem, mid_stance_angle, quat_to_euler)
@@ -301,12 +301,10 @@ class MiniAQ(Robot):
             E, _ = foot_point(th, p)
             z.append(p["pivot_z"] + E[1])
         z_low = min(z)
-        # the lowest feet start at the static penetration of the mapped contact (weight shared)
-        n_down = sum(1 for zj in z if zj < z_low + 1e-7)
-        load = p["m"] * G / n_down
-        power = self.cfg["contact_law"] != "linear"     # both follow K delta^e at the rest depth
-        pen = (load / p["K"]) ** (1 / p["e"]) if power else load / self.contact()["stiffness"]
-        pen = max(INITIAL_PENETRATION, pen)
+        # the lowest feet start at the depth where the contact in use (its compiled solref, solimp: every
+        # contact_law and foot) carries the weight at rest
+        down = [f"{leg}_foot" for leg, zj in zip(LEGS, z) if zj < z_low + 1e-7]
+        pen = max(INITIAL_PENETRATION, static_depth(model, down, p["m"] * G))
         root = data.joint("root")
         root.qpos[:3] = [0.0, 0.0, p["foot_radius"] - pen - z_low]
         root.qpos[3:] = [1.0, 0.0, 0.0, 0.0]
