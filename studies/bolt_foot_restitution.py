@@ -39,6 +39,8 @@ from envs.bolt.kinematics import loop_kinematics  # noqa: E402
 from envs.bolt.paper import Model  # noqa: E402
 from envs.bolt.paper_run import FLIGHT, impact  # noqa: E402
 from envs.bolt.robot import Bolt  # noqa: E402
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bolt_phase_budget import foot_force  # noqa: E402
 
 E_MAX, J_TOL, E_CONV, J_CONV = 0.05, 0.10, 0.02, 0.02
 EPS = 1e-3   # the paper model's SPF epsilon (its default; the state is assembled, so it does not act)
@@ -135,13 +137,7 @@ def drop(period: float, timestep: float, contact: dict, motor: str = "off", wind
         if motor != "off":
             r.feedback(m, d)
         mujoco.mj_step(m, d)
-        fw = np.zeros(3)
-        for c in range(d.ncon):
-            con = d.contact[c]
-            if f in (con.geom1, con.geom2):
-                mujoco.mj_contactForce(m, d, c, f6)
-                w = con.frame.reshape(3, 3).T @ f6[:3]
-                fw += w if w[2] >= 0 else -w
+        fw = foot_force(m, d, f, f6)
         mujoco.mj_objectVelocity(m, d, mujoco.mjtObj.mjOBJ_SITE, site, vel6, 0)
         out["vx"][i], out["vz"][i] = vel6[3], vel6[5]
         out["Fx"][i], out["Fz"][i] = fw[0], fw[2]
