@@ -32,6 +32,18 @@ CANDIDATES = {
     "direct solref [-1e6, -16000] (damping ratio 8)": dict(_model=dict(solref=[-1e6, -16000.0])),
     "elliptic cone, impratio 10": dict(_model=dict(cone=1, impratio=10.0)),
     "noslip_iterations 10": dict(_model=dict(noslip_iterations=10)),
+    # issue #24 fourth pass (README "Foot impact test"): spring-free dampers.  The rows with loops of 0.05 / 0.025 ms
+    # need --timesteps 2.5e-5 1.25e-5 (/ 1.25e-5: the loops' time constant is at least two steps)
+    "damper K 1e4, B 5000": dict(_model=dict(solref=[-1e4, -5000.0])),
+    "damper K 1e2, B 5000": dict(_model=dict(solref=[-1e2, -5000.0])),
+    "rigid 1 ms (default), loops 0.05 ms": dict(loop_timeconst=5e-5),
+    **{f"damper K 0, B {b}, solimp 0.99-0.999, loops 0.05 ms": dict(
+        loop_timeconst=5e-5, _model=dict(solref=[0.0, -float(b)], solimp=[0.99, 0.999, 0.001]))
+       for b in (2000, 3000, 10000, 20000)},
+    "foot_contact=plastic, loops 0.05 ms (B 5000)": dict(foot_contact="plastic", loop_timeconst=5e-5),
+    "damper K 0, B 5000, solimp 0.99-0.999, loops 0.025 ms": dict(
+        loop_timeconst=2.5e-5, _model=dict(solref=[0.0, -5000.0], solimp=[0.99, 0.999, 0.001])),
+    "foot_contact=plastic, loops 0.025 ms (B 10000)": dict(foot_contact="plastic", loop_timeconst=2.5e-5),
 }
 
 
@@ -41,16 +53,20 @@ def patched(robots, patch):
     saved = []
     for m in {id(r.model()): r.model() for r in robots}.values():
         f = m.geom("foot").id
-        saved.append((m, m.geom_solref[f].copy(), m.opt.cone, m.opt.impratio, m.opt.noslip_iterations))
+        saved.append((m, m.geom_solref[f].copy(), m.geom_solimp[f].copy(), m.opt.cone, m.opt.impratio,
+                      m.opt.noslip_iterations))
         if "solref" in patch:
             m.geom_solref[f] = patch["solref"]
+        if "solimp" in patch:
+            m.geom_solimp[f, :3] = patch["solimp"]
         m.opt.cone = patch.get("cone", m.opt.cone)
         m.opt.impratio = patch.get("impratio", m.opt.impratio)
         m.opt.noslip_iterations = patch.get("noslip_iterations", m.opt.noslip_iterations)
 
     def restore():
-        for m, sr, cone, imp, ns in saved:
+        for m, sr, si, cone, imp, ns in saved:
             m.geom_solref[m.geom("foot").id] = sr
+            m.geom_solimp[m.geom("foot").id] = si
             m.opt.cone, m.opt.impratio, m.opt.noslip_iterations = cone, imp, ns
     return restore
 

@@ -22,6 +22,18 @@ from envs.bolt.robot import Bolt  # noqa: E402
 PHASES = ("stance", "flight", "bumper")
 
 
+def foot_force(m, d, foot: int, f6: np.ndarray) -> np.ndarray:
+    """The ground's force on geom `foot` in the world frame (x, y, z; N), summed over its contacts."""
+    fw = np.zeros(3)
+    for c in range(d.ncon):
+        con = d.contact[c]
+        if foot in (con.geom1, con.geom2):
+            mujoco.mj_contactForce(m, d, c, f6)
+            w = con.frame.reshape(3, 3).T @ f6[:3]
+            fw += w if w[2] >= 0 else -w
+    return fw
+
+
 def twin_trace(r: Bolt, cycles: int, solref=None) -> dict:
     """Every step of the twin (the batch runner's loop: controls, feedback, mj_step): body x, z and rates,
     crank angle/rate/torque, foot force (world x, z) and x, bumper (z-limit) force, kinetic energy."""
@@ -43,13 +55,7 @@ def twin_trace(r: Bolt, cycles: int, solref=None) -> dict:
         d.ctrl[:] = ctrl[i]
         r.feedback(m, d)
         mujoco.mj_step(m, d)
-        fw = np.zeros(3)
-        for c in range(d.ncon):
-            con = d.contact[c]
-            if foot in (con.geom1, con.geom2):
-                mujoco.mj_contactForce(m, d, c, f6)
-                w = con.frame.reshape(3, 3).T @ f6[:3]
-                fw += w if w[2] >= 0 else -w
+        fw = foot_force(m, d, foot, f6)
         bump = sum(d.efc_force[k] for k in range(d.nefc)
                    if d.efc_type[k] == mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT and d.efc_id[k] == jz.id)
         mujoco.mj_mulM(m, d, Mv, d.qvel)

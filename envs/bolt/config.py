@@ -92,6 +92,11 @@ class Params:
     foot_radius: float = param(0.01, "m", gt=0, le=0.05, model=True)
     mu: float = param(1.0, gt=0, le=5, model=True)
     contact_timeconst: float = param(0.001, "s", gt=0, le=1, model=True)
+    # "soft": solref (contact_timeconst, 1), MuJoCo's impedance; "plastic": the paper's plastic impact (Sec. 4.4)
+    # as a spring-free damper, derived in studies/bolt_foot_restitution.py (README "Foot impact test")
+    foot_contact: str = param("soft", choices=("soft", "plastic"), model=True,
+                              note="plastic: solref [0, -1/(4 loop_timeconst)], the loops' impedance; needs "
+                                   "loop_timeconst <= 5e-5 s (so timestep <= 2.5e-5 s)")
     loop_timeconst: float = param(2e-4, "s", gt=0, le=1, model=True)
     loop_dmin: float = param(0.99, gt=0, lt=1, model=True)
     loop_dmax: float = param(0.999, gt=0, lt=1, model=True)

@@ -12,6 +12,10 @@ from envs.core.errors import ConfigError
 from envs.core.robot import MODELS
 
 MODEL_DIR = MODELS / "bolt"
+# foot_contact=plastic (README "Foot impact test"): a damper with no spring, its rate B = PLASTIC_RATE /
+# loop_timeconst (the fastest impact the loop closures carry without a rebound, measured), valid for loop
+# closures at least as stiff as PLASTIC_MAX_LOOP_TIMECONST
+PLASTIC_RATE, PLASTIC_MAX_LOOP_TIMECONST = 0.25, 5e-5
 SCENE = MODEL_DIR / "scene.xml"
 LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
 # the six passive pins: four are tree joints (D: q_2, C: q_3, A: q_4, E: q_5); the loop pins B and G are
@@ -23,6 +27,19 @@ LOOP_PINS = dict(B=dict(q_1=1.0, q_2=1.0, q_4=-1.0), G=dict(q_1=1.0, q_2=1.0, q_
 
 class BoltModel:
     """The `spec()` of a Bolt point and its helpers (self: a Bolt)."""
+
+    def check_foot_contact(self) -> None:
+        """foot_contact=plastic is measured plastic only with stiff loop closures and the rigid foot."""
+        p = self.p
+        if p["foot_contact"] != "plastic":
+            return
+        if p["loop_timeconst"] > PLASTIC_MAX_LOOP_TIMECONST:
+            raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
+                              "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
+                              "the impact: models/bolt/README.md 'Foot impact test')")
+        for k in ("pad_stiffness", "spring_stiffness"):
+            if p[k] is not None:
+                raise ConfigError(k, self.cfg[k], "null with foot_contact=plastic (the paper's rigid foot)")
 
     # ---- model ----------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:
@@ -70,6 +87,9 @@ class BoltModel:
         foot = spec.geom("foot")
         foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
         foot.solref = [p["contact_timeconst"], 1.0]
+        if p["foot_contact"] == "plastic":    # direct form [-K, -B]: K = 0, B; the loop closures' impedance
+            foot.solref = [0.0, -PLASTIC_RATE / p["loop_timeconst"]]
+            foot.solimp[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
         spec.body("foot").pos = [g.l_5, 0, 0]
         spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
         if p["spring_stiffness"] is not None:

@@ -39,8 +39,7 @@ FORWARD = +1.0
 # the clamped torque and the rate each carry <= 6e-8 relative, their product ~1.2e-7 (x 8 margin)
 LIMIT_RTOL = {"mujoco": 1e-9, "warp": 1e-6}
 INITIAL_PENETRATION = 1e-6   # m: the running leg starts with the foot just touching
-# points whose height is checked against the floor (joint centres + foot)
-POINTS = ("P", "A", "D", "B", "C", "E", "G", "F")
+POINTS = ("P", "A", "D", "B", "C", "E", "G", "F")   # checked against the floor (joint centres + foot)
 
 # ---- mass sets (README "Mass sets") -------------------------------------------------------
 # Table 3 link masses m_1..m_5 (CAD) in both.  "sim": Table 3 as printed -- its row 6 (the body,
@@ -138,6 +137,7 @@ class Bolt(BoltModel, Robot):
             if p[name] < 2 * self.timestep:
                 raise ConfigError(name, self.cfg[name], f"[{2 * self.timestep:g}, 1] s (at least two "
                                   f"time steps, else MuJoCo silently softens it)")
+        self.check_foot_contact()
         g = Geometry.of(p)
         # points on links must lie on them: C on HFE (D..B), B on the femur (A..E), G on the tibia (E..F)
         for name, whole in (("l_s", "l_2"), ("l_f", "l_4"), ("l_t", "l_5")):
