@@ -256,7 +256,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
 
         t0 = time.perf_counter()
         bar = progress_bar(len(todo), engine.name, filename) if progress else None
-        committer = st.Committer(out, filename, [st.key_of(kr, K) for kr in asked], EXPORT_EVERY_S,
+        committer = st.Committer(out, filename, asked.keys(K), EXPORT_EVERY_S,
                                  key_columns=K) if todo else None
 
         def add(j, values, error=None):
@@ -287,7 +287,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 K_now = db.key_columns(filename)
                 if K_now != K:       # another writer widened the key columns meanwhile: re-address
                     keys = [st.key_of(kr, K_now) for kr in keyrows]
-                file_header, exported = db.export(filename, [st.key_of(kr, K_now) for kr in asked])
+                file_header, exported = db.export(filename, asked.keys(K_now))
         wall = time.perf_counter() - t0
     by_key = dict(exported)
     ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order
