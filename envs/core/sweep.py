@@ -141,11 +141,20 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
     launch: where the points run (experiment.launch_kw): locally, or fanned out through Ray."""
     if retry_failed is None:
         retry_failed = bool(run_kw.get("retry_failed", False))
-    points = [{**base, **combo} for combo in grid(sweep)]
-    robots = [robot_cls(**pt) for pt in points]            # validation: ConfigError, nothing written
-    key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
+    robots, key = _points(robot_cls, base, sweep)
     return run_rows(robots, out, key=key, engine=batch_engine(run_kw, **(launch or {})), extra_columns=extra_columns,
                     filename=filename, progress=progress, retry_failed=retry_failed)
+
+
+def _points(robot_cls, base: dict, sweep: dict, points=None, key=None) -> tuple[list, list]:
+    """(robots, key): the points (default base x grid(sweep)) as robots, each validated (ConfigError,
+    nothing written), and the key columns (default the sweep's names and the robot's `columns`)."""
+    if points is None:
+        points = [{**base, **combo} for combo in grid(sweep)]
+    robots = [robot_cls(**pt) for pt in points]
+    if key is None:
+        key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
+    return robots, key
 
 
 def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta=None, extra_columns=(),
@@ -159,12 +168,8 @@ def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta
     key columns.  Returns (rows in point order, stats)."""
     from envs.core.experiment import launch_kw, run_kw
 
-    cls, kw = job.robot_cls, run_kw(job)
-    if points is None:
-        points = [{**job.robot, **combo} for combo in grid({k: list(v) for k, v in job.sweep.items()})]
-    robots = [cls(**pt) for pt in points]                  # validation: ConfigError, nothing written
-    if key is None:
-        key = list(dict.fromkeys(list(job.sweep) + list(cls.columns)))
+    kw = run_kw(job)
+    robots, key = _points(job.robot_cls, job.robot, {k: list(v) for k, v in job.sweep.items()}, points, key)
     engine = job.engine if engine is None else engine
     if isinstance(engine, str):
         engine = engine_for(engine, kw, **launch_kw(job))
