@@ -276,7 +276,8 @@ def _consume(s: Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, ste
     """
     steps = sampled_steps(s, len(rec), cycles)
     before = s.nsamples
-    end = take_samples(s, steps, (rec[g - s.step] for g in steps), cycles, min_cycles, stop_when_steady, steady_kw)
+    rows = rec[steps.start - s.step:steps.stop - s.step:steps.step] if steps else rec[:0]   # rec[g - s.step], g in steps
+    end = take_samples(s, steps, rows, cycles, min_cycles, stop_when_steady, steady_kw)
     energy.fold(s, rec, steps[:s.nsamples - before])
     used = (end if end is not None else min(s.step + len(rec) - 1, cycles * s.robot.steps_per_cycle)) - s.step + 1
     s.step += len(rec)
