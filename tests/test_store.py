@@ -423,6 +423,21 @@ def test_summary_json_has_no_bare_nan(tmp_path):
     assert _strict_json(tmp_path / "run" / "summary.json")["steps_per_s"] is None
 
 
+def test_json_and_csv_writes_are_all_or_nothing(tmp_path):
+    """summary.json and results.csv are replaced whole (csvio.replace_atomically): a write that fails keeps
+    the old file and leaves no temporary beside it."""
+    from envs.core import csvio
+    p, c = tmp_path / "summary.json", tmp_path / "results.csv"
+    csvio.write_json(p, dict(a=1.0))
+    csvio.write_csv(c, ["a"], [dict(a=1.0)])
+    with pytest.raises(TypeError):
+        csvio.write_json(p, dict(a=object()))                 # not JSON
+    with pytest.raises(ZeroDivisionError):
+        csvio.write_csv(c, ["a"], (dict(a=1 / x) for x in (1.0, 0.0)))   # fails half-way through the rows
+    assert json.loads(p.read_text()) == dict(a=1.0) and _csv(c) == [dict(a="1.0")]
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["results.csv", "summary.json"]
+
+
 def test_experiment_name_cannot_leave_outputs(tmp_path):
     work = tmp_path / "a" / "b"
     work.mkdir(parents=True)
