@@ -191,11 +191,8 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
         for j, k in enumerate(ids):
             s = slots[k]
             err = failed.get(int(k))
-            if err is None and b.warning[k, :, 1].any():
-                w = [WARNING_NAMES[n] for n in np.flatnonzero(b.warning[k, :, 1])]
-                dt = s.robot.timestep
-                err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
-                       f"and t={(s.step + chunk) * dt:.4f} s")
+            if err is None:
+                err = _warning(s, b.warning[k, :, 1], chunk)
             if err is None:
                 used = _consume(s, rec[j], cycles, min_cycles, stop_when_steady, steady_kw)
                 err = _health(s, rec[j, :used], chunk)
@@ -239,17 +236,23 @@ def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when
             if naux and (s.step + k) % stride == 0:   # a sampled step: the maxima since the last sample
                 rec[k, nsens:] = acc
                 acc[:] = -np.inf
-        if d.warning.number.any():
-            w = [WARNING_NAMES[n] for n in np.flatnonzero(d.warning.number)]
-            dt = robot.timestep
-            err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
-                   f"and t={(s.step + chunk) * dt:.4f} s")
+        err = _warning(s, d.warning.number, chunk)
+        if err is not None:
             break
         used = _consume(s, rec, cycles, min_cycles, stop_when_steady, steady_kw)
         err = _health(s, rec[:used, :nsens], chunk)
         if err is not None:
             break
     finished(i, finish(s, err, steady_kw))
+
+
+def _warning(s: Slot, counts, chunk: int) -> str | None:
+    """The error for the MuJoCo warnings a chunk raised (counts: per warning type), or None."""
+    if not counts.any():
+        return None
+    w = [WARNING_NAMES[n] for n in np.flatnonzero(counts)]
+    dt = s.robot.timestep
+    return f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s and t={(s.step + chunk) * dt:.4f} s"
 
 
 def _health(s: Slot, rec: np.ndarray, chunk: int) -> str | None:
