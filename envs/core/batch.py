@@ -29,7 +29,7 @@ import numpy as np
 from mujoco import batch as mjbatch
 
 from envs.core import energy
-from envs.core.runs import Run, Slot, finish, layout, sampled_steps, take_samples  # noqa: F401  (batch.Run)
+from envs.core.runs import Run, Slot, by_layout, finish, sampled_steps, take_samples  # noqa: F401  (batch.Run)
 from envs.core.robot import DEFAULT_MAX_STEPS, PENETRATION_SENSOR, WARNING_NAMES, Robot
 
 
@@ -66,9 +66,6 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
     check_run(robots, cycles=cycles, min_cycles=min_cycles, chunk=chunk, max_steps=max_steps)
     nthread = available_cores() if nthread is None else max(1, int(nthread))
     models = [r.model() for r in robots]
-    groups: dict = collections.defaultdict(list)
-    for i, m in enumerate(models):
-        groups[layout(m)].append(i)
     results: list = [None] * len(robots)
     done = [0]
 
@@ -93,7 +90,7 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
         return results
     if engine != "mujoco":
         raise ValueError(f"batch.run_points: engine={engine!r}: one of 'mujoco', 'warp', 'auto'")
-    for idx in groups.values():
+    for idx in by_layout(models):
         if robots[idx[0]].closed_loop:
             for i in sorted(idx, key=lambda i: -robots[i].steps_per_cycle * robots[i].period):
                 _run_closed_loop(i, robots[i], models[i], finished, cycles=cycles, min_cycles=min_cycles,
