@@ -147,6 +147,16 @@ def test_simulation_warning_is_reported_not_hidden():
     assert run.error and ("warning" in run.error.lower() or "unstable" in run.error.lower() or "nan" in run.error.lower())
 
 
+def test_both_runners_word_a_warning_alike():
+    """The batched runner and the closed-loop one (a per-step feedback robot) fail the same diverging point
+    with one error: the warning's name and the chunk it was raised in (batch._warning)."""
+    from envs.crawler.feedback_robot import FeedbackCrawler
+    p = dict(omega=2.0, kp=1e6, kv=0.0, timestep=1e-3)
+    errs = [batch.run_point(p, cls, cycles=2).error for cls in (Crawler, FeedbackCrawler)]
+    assert FeedbackCrawler.closed_loop and not Crawler.closed_loop
+    assert errs[0] == errs[1] == "MuJoCo warning mjWARN_BADQACC between t=0.0000 s and t=1.9635 s"
+
+
 def test_env_reward_is_progress_rate():
     env = envs.load("crawler", omega=4.0, cycles=1)
     ts = env.reset()

@@ -274,6 +274,8 @@ def test_table2_experiment_writes_contract(tmp_path):
     assert float(r["loss"]) == pytest.approx((d - dx) / d)
     assert r["error"] == ""
     assert (out / "table2.png").stat().st_size > 10_000
+    assert "| 4 | 45 | " in (out / "table2.md").read_text()     # a text table, written whole like every output
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["real_time_factor"] > 0        # computed (a speed claim belongs in scripts/bench_realtime.py)
     # timeseries.csv of the configured point (robot.*: n=4, alpha 30 deg), 2 periods (shared writer)

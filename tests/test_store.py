@@ -127,6 +127,24 @@ def test_crawler_keys_every_changed_parameter(tmp_path):
     assert st["computed"] == 0
 
 
+def test_asked_points_once_in_order_keyed_once(tmp_path):
+    """A run's asked points (rundir.asked) keep each point once, in the order first asked (an identification
+    asks many times), and address them under any key columns, a wider set included."""
+    from envs.core import rundir
+    rundir.new_run(tmp_path)
+    a = rundir.asked(tmp_path, "r.csv")
+    a.extend([dict(omega=4.0, m0=0.4), dict(omega=6.0, m0=0.4)])
+    a.extend([dict(omega=4, m0=0.4), dict(omega=9.0, m0=0.4), dict(omega=6.0, m0=0.5)])    # 4 == 4.0: asked again
+    assert rundir.asked(tmp_path, "r.csv") is a and len(a.rows) == 4
+    assert a.keys(["omega"]) == [store.key_of(dict(omega=w), ["omega"]) for w in (4.0, 6.0, 9.0, 6.0)]
+    assert a.keys(["omega", "m0"]) == [store.key_of(dict(omega=w, m0=m), ["omega", "m0"])
+                                       for w, m in ((4.0, 0.4), (6.0, 0.4), (9.0, 0.4), (6.0, 0.5))]
+    a.extend([dict(omega=1.0, m0=0.4)])
+    assert a.keys(["omega"])[-1] == store.key_of(dict(omega=1.0), ["omega"]) and len(a.keys(["omega"])) == 5
+    rundir.new_run(tmp_path)
+    assert rundir.asked(tmp_path, "r.csv").rows == []
+
+
 # ---- 2. damaged files ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
@@ -403,6 +421,21 @@ def test_summary_json_has_no_bare_nan(tmp_path):
     assert run_script(*args).returncode == 0
     assert run_script(*args).returncode == 0                   # computes nothing: steps_per_s is NaN
     assert _strict_json(tmp_path / "run" / "summary.json")["steps_per_s"] is None
+
+
+def test_json_and_csv_writes_are_all_or_nothing(tmp_path):
+    """summary.json and results.csv are replaced whole (csvio.replace_atomically): a write that fails keeps
+    the old file and leaves no temporary beside it."""
+    from envs.core import csvio
+    p, c = tmp_path / "summary.json", tmp_path / "results.csv"
+    csvio.write_json(p, dict(a=1.0))
+    csvio.write_csv(c, ["a"], [dict(a=1.0)])
+    with pytest.raises(TypeError):
+        csvio.write_json(p, dict(a=object()))                 # not JSON
+    with pytest.raises(ZeroDivisionError):
+        csvio.write_csv(c, ["a"], (dict(a=1 / x) for x in (1.0, 0.0)))   # fails half-way through the rows
+    assert json.loads(p.read_text()) == dict(a=1.0) and _csv(c) == [dict(a="1.0")]
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["results.csv", "summary.json"]
 
 
 def test_experiment_name_cannot_leave_outputs(tmp_path):

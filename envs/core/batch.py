@@ -29,7 +29,7 @@ import numpy as np
 from mujoco import batch as mjbatch
 
 from envs.core import energy
-from envs.core.runs import Run, Slot, finish, layout, sampled_steps, take_samples  # noqa: F401  (batch.Run)
+from envs.core.runs import Run, Slot, by_layout, finish, sampled_steps, take_samples  # noqa: F401  (batch.Run)
 from envs.core.robot import DEFAULT_MAX_STEPS, PENETRATION_SENSOR, WARNING_NAMES, Robot
 
 
@@ -66,9 +66,6 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
     check_run(robots, cycles=cycles, min_cycles=min_cycles, chunk=chunk, max_steps=max_steps)
     nthread = available_cores() if nthread is None else max(1, int(nthread))
     models = [r.model() for r in robots]
-    groups: dict = collections.defaultdict(list)
-    for i, m in enumerate(models):
-        groups[layout(m)].append(i)
     results: list = [None] * len(robots)
     done = [0]
 
@@ -93,7 +90,7 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
         return results
     if engine != "mujoco":
         raise ValueError(f"batch.run_points: engine={engine!r}: one of 'mujoco', 'warp', 'auto'")
-    for idx in groups.values():
+    for idx in by_layout(models):
         if robots[idx[0]].closed_loop:
             for i in sorted(idx, key=lambda i: -robots[i].steps_per_cycle * robots[i].period):
                 _run_closed_loop(i, robots[i], models[i], finished, cycles=cycles, min_cycles=min_cycles,
@@ -191,11 +188,8 @@ def _run_group(idx, robots, models, finished, *, cycles, min_cycles, stop_when_s
         for j, k in enumerate(ids):
             s = slots[k]
             err = failed.get(int(k))
-            if err is None and b.warning[k, :, 1].any():
-                w = [WARNING_NAMES[n] for n in np.flatnonzero(b.warning[k, :, 1])]
-                dt = s.robot.timestep
-                err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
-                       f"and t={(s.step + chunk) * dt:.4f} s")
+            if err is None:
+                err = _warning(s, b.warning[k, :, 1], chunk)
             if err is None:
                 used = _consume(s, rec[j], cycles, min_cycles, stop_when_steady, steady_kw)
                 err = _health(s, rec[j, :used], chunk)
@@ -239,17 +233,23 @@ def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when
             if naux and (s.step + k) % stride == 0:   # a sampled step: the maxima since the last sample
                 rec[k, nsens:] = acc
                 acc[:] = -np.inf
-        if d.warning.number.any():
-            w = [WARNING_NAMES[n] for n in np.flatnonzero(d.warning.number)]
-            dt = robot.timestep
-            err = (f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s "
-                   f"and t={(s.step + chunk) * dt:.4f} s")
+        err = _warning(s, d.warning.number, chunk)
+        if err is not None:
             break
         used = _consume(s, rec, cycles, min_cycles, stop_when_steady, steady_kw)
         err = _health(s, rec[:used, :nsens], chunk)
         if err is not None:
             break
     finished(i, finish(s, err, steady_kw))
+
+
+def _warning(s: Slot, counts, chunk: int) -> str | None:
+    """The error for the MuJoCo warnings a chunk raised (counts: per warning type), or None."""
+    if not counts.any():
+        return None
+    w = [WARNING_NAMES[n] for n in np.flatnonzero(counts)]
+    dt = s.robot.timestep
+    return f"MuJoCo warning {', '.join(w)} between t={s.step * dt:.4f} s and t={(s.step + chunk) * dt:.4f} s"
 
 
 def _health(s: Slot, rec: np.ndarray, chunk: int) -> str | None:
@@ -276,7 +276,8 @@ def _consume(s: Slot, rec: np.ndarray, cycles, min_cycles, stop_when_steady, ste
     """
     steps = sampled_steps(s, len(rec), cycles)
     before = s.nsamples
-    end = take_samples(s, steps, (rec[g - s.step] for g in steps), cycles, min_cycles, stop_when_steady, steady_kw)
+    rows = rec[steps.start - s.step:steps.stop - s.step:steps.step] if steps else rec[:0]   # rec[g - s.step], g in steps
+    end = take_samples(s, steps, rows, cycles, min_cycles, stop_when_steady, steady_kw)
     energy.fold(s, rec, steps[:s.nsamples - before])
     used = (end if end is not None else min(s.step + len(rec) - 1, cycles * s.robot.steps_per_cycle)) - s.step + 1
     s.step += len(rec)

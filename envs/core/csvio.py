@@ -1,5 +1,5 @@
-"""The results files' one CSV format: exact floats (repr), True/False, '' for missing; written
-atomically (tmp, fsync, rename); and strict JSON (summary.json: NaN and infinities as null)."""
+"""The results files' one CSV format: exact floats (repr), True/False, '' for missing; and strict JSON
+(summary.json: NaN and infinities as null); both written atomically (tmp, fsync, rename)."""
 from __future__ import annotations
 
 import csv
@@ -46,18 +46,30 @@ def parse(v):
         return v
 
 
-def write_csv(path, columns, rows) -> None:
-    """Replace `path` by a CSV of `rows` (dicts) with `columns`, atomically (tmp, fsync, rename)."""
+def replace_atomically(path, write) -> None:
+    """Replace `path` by what write(f) writes to a text file f: a temporary file beside it, fsync, rename
+    (a reader sees the old file or the whole new one; a failed write leaves the old file, no temporary)."""
     path = pathlib.Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", newline="") as f:
+    try:
+        with open(tmp, "w", newline="") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_csv(path, columns, rows) -> None:
+    """Replace `path` by a CSV of `rows` (dicts) with `columns`, atomically (tmp, fsync, rename)."""
+    def write(f):
         w = csv.writer(f)
         w.writerow(columns)
         for row in rows:
             w.writerow([fmt(row.get(c)) for c in columns])
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    replace_atomically(path, write)
 
 
 def read_csv(path) -> list[dict]:
@@ -68,11 +80,9 @@ def read_csv(path) -> list[dict]:
 
 # ---- JSON --------------------------------------------------------------------------------
 def write_json(path, obj) -> None:
-    """Write strict JSON atomically; NaN and infinities become null."""
-    path = pathlib.Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(finite(obj), indent=2, default=_strict_default, allow_nan=False) + "\n")
-    tmp.replace(path)
+    """Write strict JSON atomically (tmp, fsync, rename, as write_csv); NaN and infinities become null."""
+    text = json.dumps(finite(obj), indent=2, allow_nan=False) + "\n"      # a value JSON cannot hold: nothing written
+    replace_atomically(path, lambda f: f.write(text))
 
 
 def finite(obj):
@@ -90,13 +100,3 @@ def finite(obj):
     if isinstance(obj, float) and not math.isfinite(obj):
         return None
     return obj
-
-
-def _strict_default(o):
-    if isinstance(o, (np.floating, np.integer)):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    if isinstance(o, np.bool_):
-        return bool(o)
-    raise TypeError(type(o))

@@ -24,8 +24,6 @@ import json
 import math
 import pathlib
 
-import numpy as np
-
 from envs.core import schema
 from envs.core import trajectory as tj
 from envs.core.errors import ConfigError

@@ -76,7 +76,7 @@ def fold(slot, rec, steps) -> None:
     sampled in this chunk, whose cumulative work (all steps before them) is recorded."""
     p = power(rec, slot.model) * slot.robot.timestep
     cum = slot.work + np.concatenate([[0.0], np.cumsum(p)])
-    slot.work_samples.extend(float(cum[g - slot.step]) for g in steps)
+    slot.work_samples.extend(cum[np.asarray(steps, dtype=np.int64) - slot.step].tolist())
     slot.work = float(cum[-1])
 
 

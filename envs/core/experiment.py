@@ -53,12 +53,12 @@ class Result:
         return list(t) if isinstance(t, dict) else list(t[0])
 
     def write(self, out) -> None:
-        from envs.core.csvio import write_csv, write_json
-        for name, table in self.tables.items():
+        from envs.core.csvio import replace_atomically, write_csv, write_json
+        for name, table in self.tables.items():       # each file replaced whole (tmp, fsync, rename)
             if name.endswith(".json"):
                 write_json(out / name, table)
             elif isinstance(table, str):
-                (out / name).write_text(table)
+                replace_atomically(out / name, lambda f, text=table: f.write(text))
             else:
                 write_csv(out / name, self.columns(name), self.table(name))
         for name, draw in self.plots.items():

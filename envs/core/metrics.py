@@ -132,8 +132,3 @@ def gait_diagram(contact, forward_force, counts=None) -> GaitDiagram:
         drag.append(float(np.sum(push[:, j] == DRAG) / n_c) if n_c else 0.0)
     counts = tuple(range(nfeet + 1)) if counts is None else counts
     return GaitDiagram(c, push, ivs, segs, duty, drag, support_fractions(c, counts))
-
-
-def cycle_phase(t, period: float, t0: float = 0.0) -> np.ndarray:
-    """Phase in [0, 1) of each time within its cycle (for a one-stride gait diagram)."""
-    return np.mod((np.asarray(t, float) - t0) / period, 1.0)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import pathlib
 import re
 import shutil
@@ -37,10 +36,6 @@ from envs.core.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_
 
 REL_TOL = 2e-5           # reproducibility tolerance: two units in the 6th significant digit
 ABS_TOL = 1e-12
-
-
-def rel_err(twin, ref) -> float:
-    return (twin - ref) / abs(ref) if ref else math.nan
 
 
 def pct(x) -> str:

@@ -235,6 +235,32 @@ def new_run(out) -> None:
         del _ASKED[k]
 
 
-def asked(out, file: str) -> list:
-    """The points this run has asked for in out/file (key-value dicts, in order): a list to extend."""
-    return _ASKED.setdefault((str(pathlib.Path(out).resolve()), file), [])
+class Asked:
+    """The points a run has asked for in one results file: key-value dicts, each once, in the order
+    first asked (sweep.run_rows extends it on every call: an identification calls it many times).
+    keys(columns) addresses them by key columns, each point's key computed once per column set."""
+
+    def __init__(self):
+        self.rows: list = []
+        self._seen: set = set()
+        self._keys: dict = {}          # key columns -> keys of self.rows[:len] under them
+
+    def extend(self, keyrows) -> None:
+        from envs.core.store import dumps
+        for kr in keyrows:
+            c = dumps(kr)              # equal here: equal key under any key columns
+            if c not in self._seen:
+                self._seen.add(c)
+                self.rows.append(kr)
+
+    def keys(self, columns) -> list:
+        """The keys (store.key_of) of every point asked for, in order (a new list)."""
+        from envs.core.store import key_of
+        done = self._keys.setdefault(tuple(columns), [])
+        done.extend(key_of(kr, columns) for kr in self.rows[len(done):])
+        return list(done)
+
+
+def asked(out, file: str) -> Asked:
+    """The points this run has asked for in out/file (key-value dicts, in order): an Asked to extend."""
+    return _ASKED.setdefault((str(pathlib.Path(out).resolve()), file), Asked())

@@ -70,6 +70,14 @@ def layout(m: mujoco.MjModel) -> tuple:
             m.nsensordata, m.neq, m.ntendon, m.nwrap, m.nmocap, m.nuserdata, m.nplugin, m.nflex, m.nmesh)
 
 
+def by_layout(models) -> list[list[int]]:
+    """Point indices grouped by `layout`, in the order first seen (the points of a group may share one batch)."""
+    by: dict = {}
+    for i, m in enumerate(models):
+        by.setdefault(layout(m), []).append(i)
+    return list(by.values())
+
+
 def sampled_steps(s: Slot, n: int, cycles: int) -> range:
     """The global steps of the samples among the next n steps of slot s (none past the last cycle)."""
     stride = s.robot.steps_per_cycle // s.robot.samples_per_cycle

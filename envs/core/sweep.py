@@ -141,11 +141,20 @@ def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: 
     launch: where the points run (experiment.launch_kw): locally, or fanned out through Ray."""
     if retry_failed is None:
         retry_failed = bool(run_kw.get("retry_failed", False))
-    points = [{**base, **combo} for combo in grid(sweep)]
-    robots = [robot_cls(**pt) for pt in points]            # validation: ConfigError, nothing written
-    key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
+    robots, key = _points(robot_cls, base, sweep)
     return run_rows(robots, out, key=key, engine=batch_engine(run_kw, **(launch or {})), extra_columns=extra_columns,
                     filename=filename, progress=progress, retry_failed=retry_failed)
+
+
+def _points(robot_cls, base: dict, sweep: dict, points=None, key=None) -> tuple[list, list]:
+    """(robots, key): the points (default base x grid(sweep)) as robots, each validated (ConfigError,
+    nothing written), and the key columns (default the sweep's names and the robot's `columns`)."""
+    if points is None:
+        points = [{**base, **combo} for combo in grid(sweep)]
+    robots = [robot_cls(**pt) for pt in points]
+    if key is None:
+        key = list(dict.fromkeys(list(sweep) + list(robot_cls.columns)))
+    return robots, key
 
 
 def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta=None, extra_columns=(),
@@ -159,12 +168,8 @@ def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta
     key columns.  Returns (rows in point order, stats)."""
     from envs.core.experiment import launch_kw, run_kw
 
-    cls, kw = job.robot_cls, run_kw(job)
-    if points is None:
-        points = [{**job.robot, **combo} for combo in grid({k: list(v) for k, v in job.sweep.items()})]
-    robots = [cls(**pt) for pt in points]                  # validation: ConfigError, nothing written
-    if key is None:
-        key = list(dict.fromkeys(list(job.sweep) + list(cls.columns)))
+    kw = run_kw(job)
+    robots, key = _points(job.robot_cls, job.robot, {k: list(v) for k, v in job.sweep.items()}, points, key)
     engine = job.engine if engine is None else engine
     if isinstance(engine, str):
         engine = engine_for(engine, kw, **launch_kw(job))
@@ -256,7 +261,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
 
         t0 = time.perf_counter()
         bar = progress_bar(len(todo), engine.name, filename) if progress else None
-        committer = st.Committer(out, filename, [st.key_of(kr, K) for kr in asked], EXPORT_EVERY_S,
+        committer = st.Committer(out, filename, asked.keys(K), EXPORT_EVERY_S,
                                  key_columns=K) if todo else None
 
         def add(j, values, error=None):
@@ -287,7 +292,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 K_now = db.key_columns(filename)
                 if K_now != K:       # another writer widened the key columns meanwhile: re-address
                     keys = [st.key_of(kr, K_now) for kr in keyrows]
-                file_header, exported = db.export(filename, [st.key_of(kr, K_now) for kr in asked])
+                file_header, exported = db.export(filename, asked.keys(K_now))
         wall = time.perf_counter() - t0
     by_key = dict(exported)
     ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order

@@ -49,16 +49,12 @@ def configured_run(job, cycles: int | None = None):
     on the C engine, over at most `cycles` periods (None: run.cycles)."""
     from envs.core import batch
     from envs.core.experiment import robot_cls, robot_params, run_kw
+    from envs.core.sweep import WARP_KW
 
-    kw = {k: v for k, v in run_kw(job).items() if k not in ("retry_failed", "engine", "device", "nworld")}
+    kw = {k: v for k, v in run_kw(job).items() if k != "retry_failed" and k not in WARP_KW}
     if cycles is not None:
         kw["cycles"] = min(kw["cycles"], int(cycles))
         kw["min_cycles"] = min(kw["min_cycles"], kw["cycles"])
     cls = robot_cls(job)
     r = cls(**robot_params(job))
     return r, batch.run_point(r, cls, **kw)
-
-
-def summary_of(robot, run, keys=()) -> dict:
-    """What summary.json says about the time series: its point, cycles and error (if any)."""
-    return {**{k: robot.cfg[k] for k in keys}, "cycles": run.cycles, "error": run.error}

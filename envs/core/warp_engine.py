@@ -160,12 +160,9 @@ def getattr_path(obj, path):
 
 def groups(models) -> list[list[int]]:
     """Point indices grouped by warp layout (points of one group share one batch)."""
-    from envs.core.runs import layout
-    by: dict = collections.defaultdict(list)
-    for i, m in enumerate(models):
-        by[layout(m)].append(i)
+    from envs.core.runs import by_layout
     out = []
-    for idx in by.values():
+    for idx in by_layout(models):
         keys = {k: layout_key(_put(m)) for k, m in {id(models[i]): models[i] for i in idx}.items()}
         sub: dict = collections.defaultdict(list)
         for i in idx:
