@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from envs.bolt.paper import PEAK_SAMPLES
+from envs.bolt.robot import steady_start
 
 
 PAPER_METRICS = ("stance_impulse", "impact_impulse", "impact_energy_loss", "pull_fraction", "max_constraint_error",
@@ -20,7 +21,7 @@ def summarize(run) -> dict:
     impact_impulse, N s, and stance_impulse, N s per stride incl. the impact)."""
     r, S, t = run.robot, run.samples, run.t
     T, ncyc, p = r.period, run.cycles, r.p
-    k0 = min(ncyc // 2, max(ncyc - 1, 0))
+    k0 = steady_start(ncyc)
     ta, tb = k0 * T, ncyc * T
     win = (t >= ta - 1e-12)
     st = S["stance"] > 0.5
