@@ -40,9 +40,12 @@ class PaperRun:
 
 def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None):
     """Eq. 18-19: plastic, no-slip impact on the flight coordinates s = (x_b, y_b, q_1).  With `mu`
-    (the Coulomb foot, an addition) an impulse outside the friction cone is replaced by the sliding
-    impact: tangential impulse mu times the normal one, the normal foot velocity zero after.
-    Returns (s_d after, impulse F (complex, N s), KE before, KE after, foot velocity after)."""
+    (the Coulomb foot, an addition) an impulse outside the friction cone (|F_T| > mu F_N, or F_N <= 0: the pin
+    would pull) is replaced by the sliding impact: tangential impulse mu times the normal one, against the
+    foot's slip after it (the direction that is consistent; the no-slip impulse's side first), the normal foot
+    velocity zero after; if neither direction is consistent the no-slip impulse is returned (F_N <= 0: the
+    caller's grazing re-touch).  Returns (s_d after, impulse F (complex, N s), KE before, KE after, foot
+    velocity after)."""
     v, rho, *_ = model.split_velocity(Q, sd, FLIGHT, None, eps)
     H, _, _ = model.mass_matrix(Q, v)
     Hr = rho.T @ H @ rho
@@ -50,9 +53,15 @@ def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None):
     Jc = np.vstack([Jf.real, Jf.imag])[list(rows)] @ rho
     Hi = np.linalg.inv(Hr)
     lam = -np.linalg.solve(Jc @ Hi @ Jc.T, Jc @ sd)
-    if mu is not None and len(rows) == 2 and abs(lam[0]) > mu * lam[1] > 0:
-        d = np.array([mu * np.sign(lam[0]), 1.0])
-        lam = d * (-(Jc[1] @ sd) / (Jc[1] @ Hi @ Jc.T @ d))
+    if mu is not None and len(rows) == 2 and not abs(lam[0]) <= mu * lam[1]:
+        first = float(np.sign(lam[0])) or 1.0
+        for sgn in (first, -first):                # friction impulse +mu sgn F_N: the foot slips towards -sgn
+            d = np.array([mu * sgn, 1.0])
+            den = float(Jc[1] @ Hi @ Jc.T @ d)
+            lam_n = -float(Jc[1] @ sd) / den if den > 0 else -1.0
+            if lam_n > 0 and sgn * float(Jc[0] @ (sd + Hi @ Jc.T @ (d * lam_n))) <= 0:
+                lam = d * lam_n
+                break
     sd_new = sd + Hi @ Jc.T @ lam
     ke = lambda s: 0.5 * float(s @ Hr @ s)   # noqa: E731
     lam = lam if len(rows) == 2 else np.array([0.0, lam[0]])
@@ -266,7 +275,8 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                 if lam.imag <= 0 or lam2.imag > 0 and _pulls(m, y, sd, eps, ground_force):
                     y = np.concatenate([y[:7], sd2])
                     grazes.append(dict(t=t, impulse=lam2, ke_before=k0, ke_after=k1))
-                    sink = min(foot_y(y), 0.0) - DELTA
+                    # disarmed: a touch-down event would start at its own root (foot_y = 0) and miss the crossing
+                    arm, sink = False, min(foot_y(y), 0.0) - DELTA
                     continue
             F0 = m.point(y[:7], np.zeros(7), "F")[0]
             slid = abs(vf[0]) > 1e-9

@@ -54,7 +54,8 @@ def summarize(run) -> dict:
     out["stride_length"] = out["speed"] * T
     # duty factor from the events (exact): stance time in the window / its length
     stance_t, on = 0.0, None
-    events = sorted([(d["t"], 1) for d in run.touchdowns] + [(lo, 0) for lo in los])
+    # at one instant a touch-down comes before its lift-off (an impact without stance: zero length)
+    events = sorted([(d["t"], 1) for d in run.touchdowns] + [(lo, 0) for lo in los], key=lambda e: (e[0], -e[1]))
     for te, kind in events + [(tb, 0)]:
         if kind == 1 and on is None:
             on = te

@@ -349,7 +349,8 @@ class Bolt(BoltModel, Robot):
         out["duty_factor"] = metrics.duty_factor(touch[win]) if n else math.nan
         # N s per touch-down in the window: the sampled normal force's integral / the touch-downs in it
         dt = float(np.mean(np.diff(t))) if n > 1 else math.nan
-        out["stance_impulse"] = float(np.sum(run.sensor("foot_touch")[win, 0]) * dt / len(td_t)) if len(td_t) else math.nan
+        fn = run.sensor("foot_touch")[win, 0]
+        out["stance_impulse"] = float(np.sum(fn) * dt / len(td_t)) if len(td_t) else math.nan
         out["impact_force"] = self.impact_force(run, k0)
         if self.p["spring_stiffness"] is not None:   # compression of the die spring (sampled)
             out["max_spring_compression"] = float(-run.sensor("spring")[:, 0].min()) if n else math.nan
