@@ -1,9 +1,11 @@
 """BOLT foot contact study (issue #24 item 3): candidate twin foot contacts, each at two timesteps, judged
-against the paper model (engine=paper) at every compared crank period at once.  The reference is a
-`results.csv` of `experiment=bolt_twin_vs_paper` (its *_paper columns); tolerances stated first: speed within
-10 % (relative), duty factor within 0.05, one touch-down per revolution.  Prints a table; ~2 min with nice.
+against the paper model (engine=paper) at every compared crank period at once.  The reference is the
+committed models/bolt/paper_reference.csv (the paper model at the bolt_twin_vs_paper inputs, written by
+studies/bolt_paper_reference.py, checked against a fresh run in CI), or a `results.csv` of
+`experiment=bolt_twin_vs_paper` (its *_paper columns); tolerances stated first: speed within 10 % (relative),
+duty factor within 0.05, one touch-down per revolution.  Prints a table; ~2 min with nice.
 
-    .venv/bin/python studies/bolt_contact_study.py --reference outputs/bolt_twin_vs_paper/<date>/results.csv
+    .venv/bin/python studies/bolt_contact_study.py [--reference outputs/bolt_twin_vs_paper/<date>/results.csv]
 """
 import argparse
 import csv
@@ -16,6 +18,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from envs.bolt.robot import Bolt  # noqa: E402
 from envs.core import batch  # noqa: E402
+
+REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
 
 TOL_SPEED, TOL_DUTY = 0.10, 0.05
 # name -> twin parameters (physical reading in models/bolt/README.md "Foot contact study")
@@ -71,16 +75,26 @@ def patched(robots, patch):
     return restore
 
 
+def reference(path: pathlib.Path) -> dict:
+    """crank period -> (speed, duty factor) of the paper model where it runs one touch-down per revolution,
+    from the committed reference (plain metric names) or a bolt_twin_vs_paper results.csv (*_paper)."""
+    out = {}
+    for r in csv.DictReader(path.open()):
+        col = (lambda k: r[f"{k}_paper"]) if "speed_paper" in r else (lambda k: r[k])   # noqa: E731
+        if col("touchdowns_per_revolution") and float(col("touchdowns_per_revolution")) == 1.0:
+            out[float(r["crank_period"])] = (float(col("speed")), float(col("duty_factor")))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reference", required=True, type=pathlib.Path)
+    ap.add_argument("--reference", default=REFERENCE, type=pathlib.Path)
     ap.add_argument("--cycles", type=int, default=6)
     ap.add_argument("--timesteps", type=float, nargs="+", default=[1e-4, 5e-5])
     ap.add_argument("--only", nargs="*", default=None, help="candidate names to run (default: all)")
     ap.add_argument("--bumper", default="0.40", help="the reference run's robot.bumper_height (m, or none)")
     a = ap.parse_args()
-    ref = {float(r["crank_period"]): r for r in csv.DictReader(a.reference.open())
-           if r["touchdowns_per_revolution_paper"] and float(r["touchdowns_per_revolution_paper"]) == 1.0}
+    ref = reference(a.reference)
     periods = sorted(ref)
     bumper = None if a.bumper.lower() in ("none", "null") else float(a.bumper)
     print(f"reference: {a.reference} (paper model, bumper {bumper}); periods {periods}; "
@@ -103,7 +117,7 @@ def main():
             for T, r, run in zip(periods, robots, runs):
                 s = r.summarize(run) if not run.error else {}
                 v, d, n = s.get("speed", np.nan), s.get("duty_factor", np.nan), s.get("touchdowns_per_revolution", np.nan)
-                vp, dp = float(ref[T]["speed_paper"]), float(ref[T]["duty_factor_paper"])
+                vp, dp = ref[T]
                 ev.append(abs(v - vp) / abs(vp))
                 ed.append(abs(d - dp))
                 ok &= bool(n == 1 and ev[-1] <= TOL_SPEED and ed[-1] <= TOL_DUTY and not run.problem)

@@ -13,6 +13,7 @@ from envs.bolt.paper import Model
 from envs.bolt.paper_run import SLIDE, impact
 from envs.bolt.robot import Bolt
 from envs.bolt.kinematics import loop_kinematics
+from tests.util import run_script
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -42,6 +43,47 @@ def test_sliding_impact_lies_on_the_friction_cone_and_stops_the_foot_vertically(
     # inside the cone (mu = 5) the Coulomb impact is the no-slip one
     sd5, lam5, *_ = impact(m, Q, sd, 1e-3, mu=5.0)
     np.testing.assert_allclose([lam5.real, lam5.imag], [lam0.real, lam0.imag], rtol=1e-12)
+
+
+def test_sliding_impact_where_the_pin_would_pull():
+    """A touch-down whose no-slip impulse pulls (F_N < 0: outside the cone, the 0.4 and 0.5 s failures of
+    README "Paper model: the missed touch-down") gets the Coulomb sliding impulse: F_N > 0, on the cone (rel
+    1e-9), the normal foot velocity zero after (1e-12 m/s), the foot slipping against the friction, energy lost."""
+    m, Q = _model()
+    sd = np.array([-0.3, -0.05, 0.0])
+    _, lam0, *_ = impact(m, Q, sd, 1e-3)
+    assert lam0.imag < 0                                  # the pin would pull
+    _, lam, ke0, ke1, vf = impact(m, Q, sd, 1e-3, mu=1.0)
+    assert lam.imag > 0
+    np.testing.assert_allclose(abs(lam.real), lam.imag, rtol=1e-9)
+    assert abs(vf[1]) < 1e-12 and abs(vf[0]) > 1e-3
+    assert np.sign(vf[0]) == -np.sign(lam.real)
+    assert ke1 < ke0
+
+
+def test_paper_model_runs_at_0_5_s_on_the_bumper():
+    """Crank period 0.5 s with the bumper ended as a Zeno error (grazing re-touches at 0.1205 s, the no-slip
+    impulse pulling, the foot kept in the air while it accelerated into the ground).  Now: no error, no grazing
+    re-touch, the second touch-down slides with F_N > 0, and no sample below the ground (1e-6 m).  One
+    revolution, ~10 s."""
+    from envs.bolt.paper_run import simulate
+    run = simulate(Bolt(crank_period=0.5), 1)
+    assert run.error is None and not run.grazes
+    td = [d for d in run.touchdowns if 0.12 < d["t"] < 0.121]
+    assert len(td) == 1 and td[0]["slid"] and td[0]["impulse"].imag > 0
+    assert np.nanmin(run.samples["foot_y"]) > -1e-6
+
+
+@pytest.mark.slow
+def test_paper_model_runs_at_0_4_s_on_the_bumper():
+    """Crank period 0.4 s with the bumper ended as "1 mm through the ground" at 0.6165 s (the touch-down event
+    restarted at its own root after a grazing re-touch and never saw the crossing).  Two revolutions, ~15 s:
+    no error, no sample below the ground or the bumper (1e-6 m)."""
+    from envs.bolt.paper_run import simulate
+    r = Bolt(crank_period=0.4)
+    run = simulate(r, 2)
+    assert run.error is None
+    assert np.nanmin(run.samples["foot_y"]) > -1e-6 and np.nanmin(run.samples["y"]) > r.p["bumper_height"] - 1e-6
 
 
 @pytest.mark.parametrize("direction", [1.0, -1.0])
@@ -150,3 +192,33 @@ def test_twin_within_target_of_paper_model_sweep(tmp_path):
     s = json.loads((out / "summary.json").read_text())
     assert s["speed_tolerance"] == 0.1 and s["duty_tolerance"] == 0.05
     assert s["compared_crank_periods"] == [0.3, 0.25, 0.2] and s["target_met"]
+
+
+REFERENCE = ROOT / "models" / "bolt" / "paper_reference.csv"
+REFERENCE_CHECK_PERIOD = 0.2      # s: the committed row a fresh run reproduces in CI (the cheapest to run)
+
+
+def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
+    """models/bolt/paper_reference.csv (the contact study's reference) is the paper model's output: it covers the
+    bolt_twin_vs_paper sweep at its defaults, and studies/bolt_paper_reference.py reproduces its 0.2 s row.
+    Tolerances stated first: speed and stance impulse within 1e-4 relative, duty factor within 1e-4, touch-downs
+    per revolution exact (the same code on another machine: solver round-off only).  6 revolutions, ~15 s."""
+    tol_rel, tol_duty = 1e-4, 1e-4
+    from envs.bolt import paper
+    rows = {float(r["crank_period"]): r for r in csv.DictReader(REFERENCE.open())}
+    assert sorted(rows) == [0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6]
+    opts = paper.check_options({})
+    for r in rows.values():              # the defaults of bolt_twin_vs_paper and of the paper engine
+        assert float(r["bumper_height"]) == Bolt().p["bumper_height"] and int(r["cycles"]) == 6
+        assert r["foot"] == opts["foot"] and r["method"] == opts["method"] and float(r["rtol"]) == opts["rtol"]
+        assert float(r["epsilon"]) == opts["epsilon"] and float(r["atol"]) == opts["atol"]
+    out = tmp_path / "ref.csv"
+    res = run_script("studies/bolt_paper_reference.py", "--periods", REFERENCE_CHECK_PERIOD, "--out", out)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (fresh,) = list(csv.DictReader(out.open()))
+    ref = rows[REFERENCE_CHECK_PERIOD]
+    assert ref["error"] == fresh["error"] == ""
+    assert float(fresh["touchdowns_per_revolution"]) == float(ref["touchdowns_per_revolution"])
+    for k in ("speed", "stance_impulse"):
+        np.testing.assert_allclose(float(fresh[k]), float(ref[k]), rtol=tol_rel, err_msg=k)
+    assert abs(float(fresh["duty_factor"]) - float(ref["duty_factor"])) <= tol_duty

@@ -14,6 +14,19 @@ from envs.core.robustness import Robustness, uniform
 from envs.bolt import channels as _channels  # noqa: F401  (declares the observable channels)
 from envs.core.schema import param
 
+# ---- mass sets (README "Mass sets") -------------------------------------------------------
+# Table 3 link masses m_1..m_5 (CAD) in both.  "sim": Table 3 as printed -- its row 6 (the body,
+# m_b) repeats row 1 -- and no rotor inertia, as the paper's simulation.  "hardware": the
+# prototype of Sec. 2.1, about 6.1 kg in all (the body takes the remainder) and the motor's rotor
+# inertia reflected through the 32:1 gearbox (rotor_inertia * gear_ratio^2) as the crank's armature.
+TABLE3_LINKS = dict(m_1=2.5639, m_2=0.0802, m_3=0.0921, m_4=1.1163, m_5=0.9754)
+HARDWARE_TOTAL_MASS = 6.1   # kg, Sec. 2.1 ("weighs approximately 6.1 kg")
+MASS_SETS = {
+    "sim": dict(TABLE3_LINKS, m_b=2.5639),
+    "hardware": dict(TABLE3_LINKS, m_b=round(HARDWARE_TOTAL_MASS - sum(TABLE3_LINKS.values()), 6)),
+}
+MASS_KEYS = ("m_1", "m_2", "m_3", "m_4", "m_5", "m_b")
+
 LENGTH = dict(gt=0, le=2, model=True)
 MASS = dict(gt=0, le=100, model=True, note="null: the mass set's value")
 COM = dict(ge=-1, le=1, model=True)

@@ -143,10 +143,8 @@ def speed_sweep(job, out) -> Result:
     kw = run_kw(job)
     if job.engine == "paper":                      # the paper's model: this robot's own Engine
         from envs.bolt import paper
-        paper.check_supported(robot_params(job))
-        opts = paper.check_options(dict(job.paper))
-        for combo in sw.grid(sweep_lists(job)):
-            paper.check_supported(cls(**{**robot_params(job), **combo}).cfg)
+        points = [cls(**{**robot_params(job), **combo}) for combo in sw.grid(sweep_lists(job))]
+        opts = paper.check_job(robot_params(job), points, dict(job.paper))
         rows, stats = sw.simulate(job, out, engine=_paper_engine(kw, opts), extra_columns=SWEEP_COLUMNS)
         stats["engine"] = "paper"
     else:

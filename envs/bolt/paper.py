@@ -25,6 +25,8 @@ SciPy `solve_ivp` (hybrid loop: envs/bolt/paper_run.py).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from envs.bolt.robot import Bolt
@@ -48,6 +50,17 @@ def check_supported(cfg: dict) -> None:
                               f"the paper's model has {why}: use engine=mujoco")
 
 
+def check_job(params: dict, robots, opts: dict) -> dict:
+    """The paper engine's input check, one for every experiment that runs it: the twin-only parameters of the
+    config (`params`) and of every point (`robots`, constructed: their values), then the options (returned
+    with their defaults filled in)."""
+    check_supported(params)
+    opts = check_options(opts)
+    for r in robots:
+        check_supported(r.cfg)
+    return opts
+
+
 def check_options(opts: dict) -> dict:
     """The paper engine's options (paper.*): checked against their one declaration, `PaperOptions`
     in envs/bolt/config.py (Radau, rtol 1e-7, atol 1e-9, epsilon 1e-3 s: README "Paper model"),
@@ -56,6 +69,26 @@ def check_options(opts: dict) -> dict:
     from envs.core import schema
     defaults = {k: f.default for k, f in schema.fields(PaperOptions).items()}
     return {**defaults, **schema.check(PaperOptions, opts, prefix="paper.", what="paper option")}
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Mode:
+    """A phase of the hybrid model (compared by identity): its independent coordinates `ind` (indices into
+    Q) and which constraints hold besides the loops: the foot on the ground (pinned at F0: x and y; `slide`:
+    its height only) or the body on the bumper (y_b = bumper_height)."""
+    name: str
+    ind: list
+    foot: bool = False
+    slide: bool = False
+    bumper: bool = False
+
+
+# flight; foot pinned; foot sliding (Coulomb, an addition); foot in the air with the body on the Sec. 6.1
+# bumper (robot.bumper_height, an addition to Sec. 5)
+FLIGHT = Mode("flight", [0, 1, 2])
+STANCE = Mode("stance", [2], foot=True)
+SLIDE = Mode("slide", [0, 2], foot=True, slide=True)
+BUMPER = Mode("bumper", [0, 2], bumper=True)
 
 
 # absolute link angles a = CQ @ [q_1..q_5]: crank, HFE, KFE, femur, tibia
@@ -146,14 +179,16 @@ class Model:
             return np.append(Psi, Q[1] - self.bumper), np.vstack([Jm, e]), np.append(cen, 0.0)
         return Psi, Jm, cen
 
-    def split_velocity(self, Q, sd, ind, F0, eps):
-        """(full velocity v, rho, J, J_dot v, Psi) for independent indices `ind` with rates sd
-        (flight: x_b, y_b, q_1; pinned stance: q_1; sliding stance: x_b, q_1)."""
+    def split_velocity(self, Q, sd, mode: Mode, F0, eps):
+        """(full velocity v, rho, J, J_dot v, Psi, dependent indices, J_z^-1) in `mode` with rates sd of its
+        independent coordinates (flight: x_b, y_b, q_1; pinned stance: q_1; sliding stance and bumper: x_b,
+        q_1); F0: the foot's ground point (complex), given exactly when the foot is on the ground."""
+        if mode.foot != (F0 is not None):
+            raise ValueError(f"mode {mode.name}: the foot's ground point F0 is {'missing' if mode.foot else 'given'}")
+        ind = mode.ind
         dep = [i for i in range(7) if i not in ind]
-        slide = F0 is not None and len(ind) == 2       # foot on the ground, sliding
-        bumper = F0 is None and len(ind) == 2          # foot in the air, body on the bumper
         Qd0 = np.zeros(7)
-        Psi, J, _ = self.constraints(Q, Qd0, F0, slide, bumper)
+        Psi, J, _ = self.constraints(Q, Qd0, F0, mode.slide, mode.bumper)
         Jd_inv = np.linalg.inv(J[:, dep])
         rho = np.zeros((7, len(ind)))
         rho[ind, range(len(ind))] = 1.0
@@ -161,12 +196,12 @@ class Model:
         v = np.zeros(7)
         v[ind] = sd
         v[dep] = -Jd_inv @ (J[:, ind] @ sd + Psi / eps)
-        _, _, cen = self.constraints(Q, v, F0, slide, bumper)
+        _, _, cen = self.constraints(Q, v, F0, mode.slide, mode.bumper)
         return v, rho, J, cen, Psi, dep, Jd_inv
 
-    def accel(self, Q, sd, ind, F0, eps, tau, f_ext):
+    def accel(self, Q, sd, mode: Mode, F0, eps, tau, f_ext):
         """SPF slow dynamics: (v, s_dd, full acceleration a)."""
-        v, rho, J, cen, Psi, dep, Jd_inv = self.split_velocity(Q, sd, ind, F0, eps)
+        v, rho, J, cen, Psi, dep, Jd_inv = self.split_velocity(Q, sd, mode, F0, eps)
         H, bias, Fg = self.mass_matrix(Q, v)
         b = np.zeros(7)
         b[dep] = -Jd_inv @ (cen + J @ v / eps)
@@ -176,15 +211,15 @@ class Model:
         sdd = np.linalg.solve(Hr, rho.T @ gen)
         return v, sdd, rho @ sdd + b
 
-    def slide_accel(self, Q, sd, ind, F0, eps, tau, direction, mu):
+    def slide_accel(self, Q, sd, mode: Mode, F0, eps, tau, direction, mu):
         """Sliding stance (an addition to the paper's model, README "Paper model"): Coulomb friction
         F_T = -mu direction F_N at the foot, F_N the normal constraint force.  F_N = N0 + N1 F_T is
         affine in F_T (the accelerations are), so F_T = -mu direction N0 / den, den = 1 + mu direction N1,
         is solved exactly from two evaluations; den <= 0 is Painleve's paradox (no sliding solution).
         Returns (v, s_dd, a, generalized force of the friction, den)."""
         jx = self.point(Q, np.zeros(7), "F")[1].real          # d foot_x / dQ
-        v, s0, a0 = self.accel(Q, sd, ind, F0, eps, tau, np.zeros(7))
-        _, s1, a1 = self.accel(Q, sd, ind, F0, eps, tau, jx)
+        v, s0, a0 = self.accel(Q, sd, mode, F0, eps, tau, np.zeros(7))
+        _, s1, a1 = self.accel(Q, sd, mode, F0, eps, tau, jx)
         N0 = self.external_force(Q, v, a0, 0.0).imag
         N1 = self.external_force(Q, v, a1, 0.0).imag - N0
         den = 1.0 + mu * direction * N1

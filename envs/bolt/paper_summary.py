@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from envs.bolt.paper import PEAK_SAMPLES
+from envs.bolt.robot import steady_start
 
 
 PAPER_METRICS = ("stance_impulse", "impact_impulse", "impact_energy_loss", "pull_fraction", "max_constraint_error",
@@ -20,7 +21,7 @@ def summarize(run) -> dict:
     impact_impulse, N s, and stance_impulse, N s per stride incl. the impact)."""
     r, S, t = run.robot, run.samples, run.t
     T, ncyc, p = r.period, run.cycles, r.p
-    k0 = min(ncyc // 2, max(ncyc - 1, 0))
+    k0 = steady_start(ncyc)
     ta, tb = k0 * T, ncyc * T
     win = (t >= ta - 1e-12)
     st = S["stance"] > 0.5
@@ -53,7 +54,8 @@ def summarize(run) -> dict:
     out["stride_length"] = out["speed"] * T
     # duty factor from the events (exact): stance time in the window / its length
     stance_t, on = 0.0, None
-    events = sorted([(d["t"], 1) for d in run.touchdowns] + [(lo, 0) for lo in los])
+    # at one instant a touch-down comes before its lift-off (an impact without stance: zero length)
+    events = sorted([(d["t"], 1) for d in run.touchdowns] + [(lo, 0) for lo in los], key=lambda e: (e[0], -e[1]))
     for te, kind in events + [(tb, 0)]:
         if kind == 1 and on is None:
             on = te

@@ -25,6 +25,7 @@ from envs.core.errors import ConfigError
 from envs.core.inputs import Crank
 from envs.core.robot import Robot
 from envs.bolt import config
+from envs.bolt.config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
 from envs.bolt.kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
                                    phi, stride_and_height, table1_lengths, touchdowns)
 from envs.bolt.model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
@@ -41,18 +42,12 @@ LIMIT_RTOL = {"mujoco": 1e-9, "warp": 1e-6}
 INITIAL_PENETRATION = 1e-6   # m: the running leg starts with the foot just touching
 POINTS = ("P", "A", "D", "B", "C", "E", "G", "F")   # checked against the floor (joint centres + foot)
 
-# ---- mass sets (README "Mass sets") -------------------------------------------------------
-# Table 3 link masses m_1..m_5 (CAD) in both.  "sim": Table 3 as printed -- its row 6 (the body,
-# m_b) repeats row 1 -- and no rotor inertia, as the paper's simulation.  "hardware": the
-# prototype of Sec. 2.1, about 6.1 kg in all (the body takes the remainder) and the motor's rotor
-# inertia reflected through the 32:1 gearbox (rotor_inertia * gear_ratio^2) as the crank's armature.
-TABLE3_LINKS = dict(m_1=2.5639, m_2=0.0802, m_3=0.0921, m_4=1.1163, m_5=0.9754)
-HARDWARE_TOTAL_MASS = 6.1   # kg, Sec. 2.1 ("weighs approximately 6.1 kg")
-MASS_SETS = {
-    "sim": dict(TABLE3_LINKS, m_b=2.5639),
-    "hardware": dict(TABLE3_LINKS, m_b=round(HARDWARE_TOTAL_MASS - sum(TABLE3_LINKS.values()), 6)),
-}
-MASS_KEYS = ("m_1", "m_2", "m_3", "m_4", "m_5", "m_b")
+
+def steady_start(cycles: int) -> int:
+    """First revolution of the steady window: the second half of the revolutions (at least the last one);
+    the twin's and the paper model's summaries both use it."""
+    return min(cycles // 2, max(cycles - 1, 0))
+
 
 # ---- the robot ----------------------------------------------------------------------
 class Physics(dm_mujoco.Physics):
@@ -116,8 +111,8 @@ class Bolt(BoltModel, Robot):
                "limits_ok", "loop_gap_ok", "max_tracking_error_deg",
                "foot_path_error",                                                                  # body fixed
                "speed", "crank_period_measured", "belt_speed", "speed_over_belt", "stride_time",  # running
-               "touchdowns", "touchdowns_per_revolution", "stride_length", "duty_factor", "impact_force",
-               "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
+               "touchdowns", "touchdowns_per_revolution", "stride_length", "duty_factor", "stance_impulse",
+               "impact_force",                "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:
@@ -331,9 +326,8 @@ class Bolt(BoltModel, Robot):
             foot = run.sensor("foot_in_B")[:, [0, 2]]
             out["foot_path_error"] = float(np.abs(foot[:, 0] + 1j * foot[:, 1] - k["F"]).max()) if n else math.nan
             return out
-        # running: the steady window is the second half of the strides (at least the last one)
-        ncyc = run.cycles
-        k0 = min(ncyc // 2, max(ncyc - 1, 0))
+        ncyc = run.cycles   # running: the steady window from steady_start on
+        k0 = steady_start(ncyc)
         win = slice(k0 * spc, n)
         x = run.sensor("body_pos")[:, 0] * FORWARD
         z = run.sensor("body_pos")[:, 2]
@@ -353,6 +347,10 @@ class Bolt(BoltModel, Robot):
         out["touchdowns_per_revolution"] = float(len(td_t) / (ncyc - k0)) if ncyc > k0 else math.nan
         out["stride_length"] = float(np.mean(run.cycle_values[k0:])) if ncyc > k0 else math.nan
         out["duty_factor"] = metrics.duty_factor(touch[win]) if n else math.nan
+        # N s per touch-down in the window: the sampled normal force's integral / the touch-downs in it
+        dt = float(np.mean(np.diff(t))) if n > 1 else math.nan
+        fn = run.sensor("foot_touch")[win, 0]
+        out["stance_impulse"] = float(np.sum(fn) * dt / len(td_t)) if len(td_t) else math.nan
         out["impact_force"] = self.impact_force(run, k0)
         if self.p["spring_stiffness"] is not None:   # compression of the die spring (sampled)
             out["max_spring_compression"] = float(-run.sensor("spring")[:, 0].min()) if n else math.nan

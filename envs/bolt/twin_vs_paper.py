@@ -23,17 +23,6 @@ COLUMNS = (("crank_period",) + tuple(f"{m}_{e}" for m in METRICS for e in ("twin
               "within_target", "error_twin", "error_paper"))
 
 
-def twin_stance_impulse(r, run) -> float:
-    """N s per touch-down in the twin's steady window (the second half of the revolutions): the
-    integral of the foot's normal force over the window / the touch-downs in it."""
-    F = run.sensor("foot_touch")[:, 0]
-    win = run.t >= run.t[-1] - (run.cycles - min(run.cycles // 2, max(run.cycles - 1, 0))) * r.period - 1e-12
-    s = r.summarize(run)
-    n = s["touchdowns_per_revolution"] * (run.cycles - min(run.cycles // 2, max(run.cycles - 1, 0)))
-    dt = float(np.mean(np.diff(run.t)))
-    return float(np.sum(F[win]) * dt / n) if n > 0 else math.nan
-
-
 def compare(tw: dict, pa: dict, tol_speed: float, tol_duty: float) -> dict:
     """The target of issue #24, tolerances given first: where both run one touch-down per
     revolution, |v_twin - v_paper| <= tol_speed |v_paper| and |duty_twin - duty_paper| <= tol_duty."""
@@ -53,14 +42,11 @@ def run(job, out) -> Result:
         raise ConfigError("engine", job.engine, "mujoco (bolt_twin_vs_paper runs the twin and the paper model)")
     cls = robot_cls(job)
     params = robot_params(job)
-    paper.check_supported(params)
-    opts = paper.check_options(dict(job.paper))
     ex = options(job)
     tol_speed, tol_duty = float(ex["speed_tolerance"]), float(ex["duty_tolerance"])
     periods = [float(T) for T in sweep_lists(job).get("crank_period", [params["crank_period"]])]
     robots = [cls(**dict(params, crank_period=T)) for T in periods]     # validation before anything runs
-    for r in robots:
-        paper.check_supported(r.cfg)
+    opts = paper.check_job(params, robots, dict(job.paper))
     kw = run_kw(job)
     kw.pop("retry_failed")
     kw["stop_when_steady"] = False
@@ -68,7 +54,7 @@ def run(job, out) -> Result:
     twins = batch.run_points(robots, cls, **kw)
     rows = []
     for r, tr in zip(robots, twins):
-        tw = {} if tr.error else dict(r.summarize(tr), stance_impulse=twin_stance_impulse(r, tr))
+        tw = {} if tr.error else r.summarize(tr)
         pr = paper_run.simulate(r, kw["cycles"], **opts)
         pa = {} if pr.error else paper_run.summarize(pr)
         row = dict(crank_period=r.period, error_twin=tr.problem or (r.run_error(tw) if tw else tr.error) or "",
