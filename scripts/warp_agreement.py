@@ -23,6 +23,13 @@ probability 1/(n+1) (exchangeable draws, n distinct members) -- 20 % for the 4 d
 the snake had in ENSEMBLE v1 (safety 1), which failed one of its points (README "Engines").
 ENSEMBLE v2 and SAFETY were fixed after that failure and before any further warp run; HOLDOUT
 holds points no warp result had been seen for, to test the criterion out of sample (--holdout).
+ENSEMBLE v3 (the event-timing term, added after BOLT's tau_max 15 failed on a touchdown that C
+takes one step before warp; fixed, for every robot, before any warp run under it): the run's time
+origin moved by one step, t0 +- dt (the inputs evaluated at t +- dt from the same initial state),
+at Warp's solver tolerance.  Float32's drift can move a contact event across a step boundary,
+which no 1e-7 change does in the C engine within a few cycles; a one-step move of the inputs moves
+every input-driven event by up to a step, so the metric's sensitivity to event timing at the
+engine's own resolution (dt) enters the envelope the same way for all robots.
 A contact-rich gait whose metric is ill-conditioned (the snake's dx, MinIAQ's yaw rate) gets a
 wide envelope; a well-conditioned one (the crawler's S) keeps about the floor.  The envelope
 and the tolerance are printed next to each comparison.
@@ -77,7 +84,8 @@ WARP_SOLVER_TOLERANCE = 1e-6   # mujoco_warp put_model: opt.tolerance = max(opt.
 PERTURB = 1e-7                 # relative: float32's resolution (ulp 2^-23 = 1.2e-7, rounding <= 6e-8)
 SAFETY = 2                     # on the envelope, the maximum of a small sample (module docstring)
 SEEDS = range(1, 7)            # the rand<k> members
-ENSEMBLE = (   # name: (opt.tolerance or None = the model's, swept-parameter factor, initial-qpos factor, model)
+ENSEMBLE = (   # name: (opt.tolerance or None = the model's, swept-parameter factor, initial-qpos factor, model
+    #              [, time-origin shift in steps, default 0])
     # v1: the solver tolerance, the swept parameter and the initial qpos
     ("tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, None),
     ("param+", None, 1 + PERTURB, 1.0, None), ("param-", None, 1 - PERTURB, 1.0, None),
@@ -89,7 +97,13 @@ ENSEMBLE = (   # name: (opt.tolerance or None = the model's, swept-parameter fac
     # the model's float fields jittered at float32's resolution: model None (as compiled), "f32"
     # (rounded to float32) or a seed k (x (1 + PERTURB * U(-1, 1)), element-wise)
     ("f32", None, 1.0, 1.0, "f32"), ("f32,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, "f32"),
-) + tuple((f"rand{k},tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, k) for k in SEEDS)
+) + tuple((f"rand{k},tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, k) for k in SEEDS) + (
+    # v3, event timing: the run's time origin moved by one step (the inputs evaluated at t +- dt from
+    # the same initial state, its time +- dt), at Warp's solver tolerance: every input-driven contact
+    # event may land one step earlier or later, as a float32 drift can move one (README "Engines")
+    ("t0+dt,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, None, 1),
+    ("t0-dt,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, None, -1),
+)
 
 
 def _class(robot: str):
@@ -171,27 +185,34 @@ def float32_model(m, how):
     return m
 
 
-def member(cls, point: dict, name: str | None, tol: float | None, fp: float, fq: float, model=None):
+def member(cls, point: dict, name: str | None, tol: float | None, fp: float, fq: float, model=None, shift=0):
     """The Robot of one ensemble member: `point` with its swept parameter `name` scaled by fp, the
-    model's opt.tolerance set to tol (None: kept), the initial qpos scaled by fq, and the model
-    float32_model(how=model) (None: as compiled; "f32" rounds the initial state to float32 too)."""
+    model's opt.tolerance set to tol (None: kept), the initial qpos scaled by fq, the model
+    float32_model(how=model) (None: as compiled; "f32" rounds the initial state to float32 too),
+    and its time origin moved by `shift` steps: inputs at t + shift x dt (the initial state's
+    controls too) and the initial state's time shift x dt (a feedback law reading data.time sees it)."""
     import mujoco
     p = dict(point)
     if name is not None and fp != 1.0:
         p[name] = p[name] * fp
     r = cls(**p)
+    t0 = shift * r.timestep
+    if shift:
+        controls = r.controls
+        r.controls = lambda t, c=controls: c(np.asarray(t) + t0)     # this instance only
     if tol is not None or model is not None:
         m = copy.copy(r.model()) if model is None else float32_model(r.model(), model)
         if tol is not None:
             m.opt.tolerance = tol
         r.model = lambda m=m: m                 # this instance only; the cached model is untouched
-    if fq != 1.0 or model == "f32":
+    if fq != 1.0 or model == "f32" or shift:
         init, spec = r.initial_state, mujoco.mjtState.mjSTATE_INTEGRATION
 
         def initial_state(mm, f32=model == "f32"):
             d = mujoco.MjData(mm)
             mujoco.mj_setState(mm, d, init(mm), spec)
             d.qpos[:] *= fq
+            d.time += t0
             s = np.empty(mujoco.mj_stateSize(mm, spec))
             mujoco.mj_getState(mm, d, s, spec)
             return s.astype(np.float32).astype(np.float64) if f32 else s
