@@ -159,12 +159,13 @@ def test_ensemble_members_change_only_what_they_name():
 
 
 def test_event_timing_members_move_the_time_origin_by_one_step():
-    """ENSEMBLE v3: "t0+dt,tol" / "t0-dt,tol" evaluate the inputs at t +- dt (the initial state's
-    controls too) and start at time +- dt; the model, the parameters and the positions are the
-    nominal point's."""
+    """EVENT_TIMING (a diagnostic, not in ENSEMBLE): "t0+dt,tol" / "t0-dt,tol" evaluate the inputs at
+    t +- dt (the initial state's controls too) and start at time +- dt; the model, the parameters and
+    the positions are the nominal point's."""
     import numpy as np
     from envs.bolt.robot import Bolt
-    names = {e[0]: e for e in wa.ENSEMBLE}
+    assert not {e[0] for e in wa.EVENT_TIMING} & {e[0] for e in wa.ENSEMBLE}
+    names = {e[0]: e for e in wa.EVENT_TIMING}
     assert names["t0+dt,tol"][1:] == (1e-6, 1.0, 1.0, None, 1) and names["t0-dt,tol"][5] == -1
     p = dict(crank_period=0.3, P_max=450.0, tau_max=15.0)
     nom = Bolt(**p)
