@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one short check for a lent GPU machine (<= 8.5 min in all on an H100, kernel compiles included).
+# The one short check for a lent GPU machine (<= 8.6 min of section limits on an H100, kernel compiles included).
 # On the device it runs from the bundle (../shared/device/gpu-bundle.sh: no pip there; go.sh sets
 # PYTHONPATH and python3 is 3.12 with numpy/scipy):
 #     bash .gpu-bundle/b/go.sh bash scripts/gpu_check.sh --out $OUT
@@ -9,7 +9,7 @@
 #   1. agreement: scripts/warp_agreement.py on the device (crawler, MinIAQ-II, then BOLT with its device
 #      feedback kernel, the crawler under eq. 19 (crawler_feedback); the kernels compile here)
 #   1b. niter: scripts/warp_niter.py, MuJoCo Warp's solver iterations (solver_niter: mean, max, share at
-#      the cap) over the crawler's omega range 0.3-16, windows of its second cycle
+#      the cap) over Fig. 6's crawler omega 0.3-16 x psi 0/90/180 deg, windows of each point's second cycle
 #   2. bench a: homogeneous crawler batch (16384 worlds) against the C batch runner on every core, ratio first
 #   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld, and h:
 #      the host's fold per world-step against the bare step's
@@ -20,7 +20,7 @@
 #   --out DIR  where the summary goes (default: a new directory gpu_check-<UTC time> under /tmp)
 #   --quick    Warp's CPU device and tiny sizes: the whole script end to end on a machine without a GPU
 # Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python),
-#   L1 L2 L3 L4 L5 (the section limits in s on cuda: agreement 230, a 130, c 40, b 70, niter 30).
+#   L1 L2 L3 L4 L5 (the section limits in s on cuda: agreement 230, a 130, c 40, b 70, niter 45).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="" QUICK=0
@@ -54,8 +54,8 @@ if [ $QUICK = 1 ]; then DEV=cpu; else DEV=cuda; fi
 # limits (s): agreement, bench a, bench c, bench b
 if [ $QUICK = 1 ]; then L1=800 L2=200 L3=120 L4=200 L5=120; ROBOTS="crawler bolt crawler_feedback"; BENCH="--quick"
   NITER="--quick"
-else L1=${L1:-230} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70} L5=${L5:-30}; ROBOTS="crawler miniaq bolt crawler_feedback"
-  BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; NITER="--steps 100 --windows 2"; fi
+else L1=${L1:-230} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70} L5=${L5:-45}; ROBOTS="crawler miniaq bolt crawler_feedback"
+  BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; NITER="--steps 100 --windows 2 --psi-deg 0 90 180"; fi
 t0=$(date +%s)
 say "== gpu_check $(date -u +%FT%TZ) on $(hostname), device $DEV, quick=$QUICK, summary in $OUTDIR"
 CARD=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1)

@@ -4,13 +4,14 @@ does the crawler's contact recipe (elliptic cone, impratio 100, noslip 10) in fl
 1e-6 stop before the iteration cap (`opt.iterations`), or run to it (issue 29: "solver iterations
 limit reached" on the H100; 2.9 iterations on average at omega 1 on Warp's CPU device)?
 
-Per omega: the C engine runs the point to --windows evenly spaced phases of its second cycle (past
+Per omega (and psi): the C engine runs the point to --windows evenly spaced phases of its second cycle (past
 the start), each window's state is put into MuJoCo Warp and stepped --steps steps with the point's
 own inputs (eq. 5), reading solver_niter after every step.  Printed per omega: mean, max and the
 fraction of steps at the cap; the last line is machine-readable (key=value), --summary writes JSON.
+Fig. 6's map also sweeps psi (0-180 deg): --psi-deg adds its values (default: the robot's 20 deg).
 
-  python scripts/warp_niter.py [--device cpu|cuda] [--omega 0.3 1 4 8 16] [--steps 200] [--windows 4]
-                               [--mu 0.172] [--summary FILE] [--quick]
+  python scripts/warp_niter.py [--device cpu|cuda] [--omega 0.3 1 4 8 16] [--psi-deg 20] [--steps 200]
+                               [--windows 4] [--mu 0.172] [--summary FILE] [--quick]
 """
 from __future__ import annotations
 
@@ -29,11 +30,11 @@ from envs.crawler.robot import Crawler
 OMEGAS = (0.3, 1.0, 4.0, 8.0, 16.0)     # Fig. 6's range, rad/s
 
 
-def count(omega: float, mu: float, steps: int, windows: int, dev: str) -> dict:
+def count(omega: float, mu: float, steps: int, windows: int, dev: str, psi_deg: float = 20.0) -> dict:
     """solver_niter of MuJoCo Warp over `windows` windows of `steps` steps in the point's second cycle."""
     import mujoco_warp as mjw
     import warp as wp
-    r = Crawler(omega=omega, mu=mu)
+    r = Crawler(omega=omega, mu=mu, psi_deg=psi_deg)
     m = r.model()
     d = mujoco.MjData(m)
     mujoco.mj_setState(m, d, r.initial_state(m), mujoco.mjtState.mjSTATE_INTEGRATION)
@@ -55,7 +56,7 @@ def count(omega: float, mu: float, steps: int, windows: int, dev: str) -> dict:
                 niter.append(int(D.solver_niter.numpy()[0]))
     a = np.array(niter)
     cap = int(m.opt.iterations)
-    return dict(omega=omega, mean=float(a.mean()), max=int(a.max()), at_cap=float((a >= cap).mean()), cap=cap,
+    return dict(omega=omega, psi_deg=psi_deg, mean=float(a.mean()), max=int(a.max()), at_cap=float((a >= cap).mean()), cap=cap,
                 steps=len(a), steps_per_cycle=n)
 
 
@@ -63,6 +64,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default=None, help="Warp device (default: cuda if usable, else cpu)")
     ap.add_argument("--omega", type=float, nargs="+", default=list(OMEGAS))
+    ap.add_argument("--psi-deg", type=float, nargs="+", default=[20.0], help="psi values (deg), each with every omega")
     ap.add_argument("--mu", type=float, default=0.172)
     ap.add_argument("--steps", type=int, default=200, help="steps per window (>= 1)")
     ap.add_argument("--windows", type=int, default=4, help="windows per omega, spread over its second cycle (>= 1)")
@@ -76,22 +78,30 @@ def main(argv=None) -> int:
     if any(not 0.3 <= w <= 16.0 for w in a.omega):
         print(f"error: --omega {a.omega}: values in [0.3, 16] rad/s (Fig. 6's range)", file=sys.stderr)
         return 2
+    from envs.core.errors import ConfigError
+    try:                                   # the crawler's own parameter checks (psi_deg, mu)
+        [Crawler(omega=w, mu=a.mu, psi_deg=p) for w in a.omega for p in a.psi_deg]
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if a.quick:
         a.omega, a.steps, a.windows = [1.0, 16.0], 20, 2
     from envs.core import warp_engine
     dev = warp_engine.device(a.device)
-    print(f"device {dev}; crawler mu {a.mu:g}; {a.windows} windows x {a.steps} steps per omega in its second cycle")
-    print("| omega (rad/s) | mean solver_niter | max | at the cap | cap | steps |\n|---|---|---|---|---|---|")
+    print(f"device {dev}; crawler mu {a.mu:g}; {a.windows} windows x {a.steps} steps per point in its second cycle")
+    print("| omega (rad/s) | psi (deg) | mean solver_niter | max | at the cap | cap | steps |\n|---|---|---|---|---|---|---|")
     rows, t0 = [], time.perf_counter()
-    for w in a.omega:
-        c = count(w, a.mu, a.steps, a.windows, dev)
-        rows.append(c)
-        print(f"| {w:g} | {c['mean']:.2f} | {c['max']} | {c['at_cap']:.1%} | {c['cap']} | {c['steps']} |")
+    for psi in a.psi_deg:
+        for w in a.omega:
+            c = count(w, a.mu, a.steps, a.windows, dev, psi)
+            rows.append(c)
+            print(f"| {w:g} | {psi:g} | {c['mean']:.2f} | {c['max']} | {c['at_cap']:.1%} | {c['cap']} | {c['steps']} |")
     out = dict(device=dev, mu=a.mu, rows=rows, wall_s=time.perf_counter() - t0)
     if a.summary:
         pathlib.Path(a.summary).write_text(json.dumps(out, indent=1))
-    print("niter " + " ".join(f"omega{r['omega']:g}_mean={r['mean']:.2f} omega{r['omega']:g}_at_cap={r['at_cap']:.3f}"
-                              for r in rows))
+    a_max = max(r["at_cap"] for r in rows)
+    print(f"niter mean={np.mean([r['mean'] for r in rows]):.2f} max={max(r['max'] for r in rows)} "
+          f"at_cap_max={a_max:.3f} points={len(rows)}")
     return 0
 
 

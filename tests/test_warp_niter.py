@@ -12,10 +12,12 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 import warp_niter  # noqa: E402
 
 
-@pytest.mark.parametrize("argv", [["--steps", "0"], ["--windows", "0"], ["--omega", "0.1"], ["--omega", "20"]])
+@pytest.mark.parametrize("argv", [["--steps", "0"], ["--windows", "0"], ["--omega", "0.1"], ["--omega", "20"],
+                                  ["--psi-deg", "400"], ["--mu", "-1"]])
 def test_bad_arguments_exit_2_naming_them(argv, capsys):
     assert warp_niter.main(argv) == 2
-    assert argv[0] in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert argv[0].lstrip("-").replace("-", "_").split("_")[0] in err, err
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mujoco_warp") is None, reason="mujoco_warp not installed")
