@@ -46,10 +46,10 @@ class RunParams:
                                        "with `ray start`; or ray://host:port")
     ray_points: Optional[int] = param(None, "points", ge=1, le=1_000_000,
                                       note="points per Ray task; null: about 4 tasks a worker")
-    device: Optional[str] = param(None, note="engine=warp: the Warp device (cpu, cuda, cuda:1); null: cuda if "
+    device: Optional[str] = param(None, note="engine=warp/auto: the Warp device (cpu, cuda, cuda:1); null: cuda if "
                                   "usable, else cpu")
     nworld: Optional[int] = param(None, "worlds", ge=1, le=10_000_000,
-                                  note="engine=warp: worlds per batch; null: 8 on cpu, 4096 on cuda")
+                                  note="engine=warp/auto: worlds per batch; null: 8 on cpu, 4096 on cuda")
 
 
 @dataclasses.dataclass

@@ -118,7 +118,8 @@ def compute(cfg, out) -> Result:
     out = pathlib.Path(out)
     new_run(out)                    # the run's results files: the points this run asks for
     if v["engine_fallback"]:        # engine=warp/auto asked for what MuJoCo Warp cannot run: said, then the C engine
-        note = f"engine={v['engine_requested']}: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
+        note = (f"engine={v['engine_requested']}: {v['engine_fallback']}; running on the C engine (engine=mujoco) "
+                "instead")
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
     from envs.core import progress
