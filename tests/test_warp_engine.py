@@ -273,21 +273,14 @@ def test_warp_engine_through_the_sweep_store(tmp_path):
     assert c["computed"] == 1 and c["recomputed"] == {"run settings changed": 1}
 
 
-MINIAQ_HOLDOUT_FAIL = ("measured FAIL (README 'Engines'): with the Hunt-Crossley default contact (#25) MinIAQ-II's "
-                      "f=3, mu_d=0.6 yaw rate is well conditioned in the C engine (envelope 0.009 deg/s) and warp "
-                      "differs by 0.25 deg/s (-1.252 against -1.006; tolerance 0.079)")
-
-
 @needs_warp
 @pytest.mark.slow
-@pytest.mark.parametrize("robot, points", [(r, p) for p in ("SWEEPS", "HOLDOUT") for r in ("crawler", "snake")]
-                         + [("miniaq", "SWEEPS"), pytest.param("miniaq", "HOLDOUT", marks=pytest.mark.xfail(
-                             strict=True, reason=MINIAQ_HOLDOUT_FAIL))])
+@pytest.mark.parametrize("points", ["SWEEPS", "HOLDOUT"])
+@pytest.mark.parametrize("robot", ["crawler", "snake", "miniaq"])
 def test_small_sweep_agrees_with_the_c_engine(robot, points):
     """Each robot's small sweep (scripts/warp_agreement.py SWEEPS) and its out-of-sample points
     (HOLDOUT) within the tolerance derived from the C engine before warp runs: the floor TOL plus
-    SAFETY x the C engine's own envelope under ENSEMBLE.  MinIAQ-II's HOLDOUT fails (strict xfail:
-    it is reported the moment it passes)."""
+    SAFETY x the C engine's own envelope under ENSEMBLE."""
     rows, *_ = wa.compare(robot, device="cpu", sweeps=getattr(wa, points))
     bad = [r for r in rows if not r[-1]]
     assert rows and not bad, bad
