@@ -99,3 +99,25 @@ def test_engine_auto_files_each_row_under_the_engine_that_ran_it(tmp_path, monke
     assert c.summary["recomputed"] == {"run settings changed": 1}
     assert [x for x in c.table("results.csv") if x["omega"] == 8.0] == \
         [x for x in run.table("results.csv") if x["omega"] == 8.0]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mujoco_warp") is None, reason="mujoco_warp not installed")
+def test_engine_auto_runs_the_crawlers_own_runners(tmp_path):
+    """The crawler runners that pick their twin by engine take auto: crawler_feedback's two runs go
+    through the split (on Warp's CPU device the measured rates give both to the C runner, the law
+    in Python) and summary.json names the engine of each; crawler_twin_vs_hybrid runs the twin
+    through the split and compares it with the hybrid model."""
+    import json
+
+    from envs.core import config, experiment
+    for d in ("fb", "tw"):
+        (tmp_path / d).mkdir()
+    fb = experiment.compute(config.compose(["experiment=crawler_feedback", "engine=auto", "experiment.cycles=3",
+                                            "run.device=cpu", "run.progress=false"]), tmp_path / "fb")
+    s = json.loads((tmp_path / "fb" / "summary.json").read_text())
+    assert s["engine"] == "auto" and s["engine_split"] == {"results.csv": {"mujoco": dict(
+        points=2, keys=[{"control": "open"}, {"control": "feedback"}])}}
+    assert s["S_feedback"] > s["S_open"] + 0.01 and s["S_open"] == fb.summary["S_open"]    # eq. 19 at omega 8
+    tw = experiment.compute(config.compose(["experiment=crawler_twin_vs_hybrid", "engine=auto", "sweep.omega=[16]",
+                                            "run.cycles=2", "run.device=cpu", "run.progress=false"]), tmp_path / "tw")
+    assert tw.summary["engine"] == "auto" and list(tw.summary["engine_split"]["results_mujoco.csv"]) == ["mujoco"]
