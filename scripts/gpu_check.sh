@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one short check for a lent GPU machine (<= 8 min in all on an H100, kernel compiles included).
+# The one short check for a lent GPU machine (<= 8.6 min of section limits on an H100, kernel compiles included).
 # On the device it runs from the bundle (../shared/device/gpu-bundle.sh: no pip there; go.sh sets
 # PYTHONPATH and python3 is 3.12 with numpy/scipy):
 #     bash .gpu-bundle/b/go.sh bash scripts/gpu_check.sh --out $OUT
@@ -8,6 +8,8 @@
 #   0. the card (nvidia-smi) and the versions (mujoco, mujoco_warp, warp, python)
 #   1. agreement: scripts/warp_agreement.py on the device (crawler, MinIAQ-II, then BOLT with its device
 #      feedback kernel, the crawler under eq. 19 (crawler_feedback); the kernels compile here)
+#   1b. niter: scripts/warp_niter.py, MuJoCo Warp's solver iterations (solver_niter: mean, max, share at
+#      the cap) over Fig. 6's crawler omega 0.3-16 x psi 0/90/180 deg, windows of each point's second cycle
 #   2. bench a: homogeneous crawler batch (16384 worlds) against the C batch runner on every core, ratio first
 #   3. bench c: the sweep loop against bare graph-captured mujoco_warp.step at the same nworld, and h:
 #      the host's fold per world-step against the bare step's
@@ -18,7 +20,7 @@
 #   --out DIR  where the summary goes (default: a new directory gpu_check-<UTC time> under /tmp)
 #   --quick    Warp's CPU device and tiny sizes: the whole script end to end on a machine without a GPU
 # Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python),
-#   L1 L2 L3 L4 (the section limits in s on cuda: agreement 230, a 130, c 40, b 70).
+#   L1 L2 L3 L4 L5 (the section limits in s on cuda: agreement 230, a 130, c 40, b 70, niter 45).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="" QUICK=0
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || { echo "error: --out needs a directory" >&2; exit 2; }; OUTDIR=$2; shift 2;;
     --quick) QUICK=1; shift;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
     *) echo "error: unknown argument '$1' (allowed: --out DIR, --quick, --help)" >&2; exit 2;;
   esac
 done
@@ -50,9 +52,10 @@ P
 }
 if [ $QUICK = 1 ]; then DEV=cpu; else DEV=cuda; fi
 # limits (s): agreement, bench a, bench c, bench b
-if [ $QUICK = 1 ]; then L1=800 L2=200 L3=120 L4=200; ROBOTS="crawler bolt crawler_feedback"; BENCH="--quick"
-else L1=${L1:-230} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70}; ROBOTS="crawler miniaq bolt crawler_feedback"
-  BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; fi
+if [ $QUICK = 1 ]; then L1=800 L2=200 L3=120 L4=200 L5=120; ROBOTS="crawler bolt crawler_feedback"; BENCH="--quick"
+  NITER="--quick"
+else L1=${L1:-230} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70} L5=${L5:-45}; ROBOTS="crawler miniaq bolt crawler_feedback"
+  BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; NITER="--steps 100 --windows 2 --psi-deg 0 90 180"; fi
 t0=$(date +%s)
 say "== gpu_check $(date -u +%FT%TZ) on $(hostname), device $DEV, quick=$QUICK, summary in $OUTDIR"
 CARD=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1)
@@ -73,6 +76,8 @@ run() {
   put "run_$name" "{\"status\": \"$st\", \"exit\": $rc, \"wall_s\": $w}"
 }
 run agreement $L1 "$PY" scripts/warp_agreement.py --device $DEV --robots $ROBOTS
+run niter $L5 "$PY" scripts/warp_niter.py --device $DEV $NITER --summary "$OUTDIR/niter.json"
+[ -s "$OUTDIR/niter.json" ] && put niter "$(cat "$OUTDIR/niter.json")"
 run bench_a $L2 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections a --summary "$J"
 run bench_c $L3 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections c h --summary "$J"
 run bench_b $L4 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections b --map-engine auto --summary "$J"

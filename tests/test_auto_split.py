@@ -44,3 +44,80 @@ def test_an_auto_run_is_the_pure_runs_point_by_point():
     w = batch.run_points(pts[:2], Crawler, engine="warp", device="cpu", **kw)
     for a, b in zip(auto[:2], w):
         np.testing.assert_array_equal(a.sensordata, b.sensordata)
+
+
+def test_engine_auto_is_a_config_choice_checked_like_warp(monkeypatch):
+    """engine=auto validates (with the extra), is named in the refusal of an unknown engine, falls back
+    to the C engine with the reason where MuJoCo Warp cannot run the robot (engine_requested: auto),
+    and is refused with run.launcher=ray (it splits the points in this process)."""
+    from envs.bolt.robot import Bolt
+    from envs.core import config
+    from envs.core import sweep as sw
+    from envs.core.errors import ConfigError
+    from envs.core.robot import Robot
+    with pytest.raises(ConfigError, match=r"'warp', 'auto'"):
+        config.validate(config.compose(["robot=crawler", "engine=gpu"]))
+    if importlib.util.find_spec("mujoco_warp") is not None:
+        v = config.validate(config.compose(["robot=crawler", "engine=auto"]))
+        assert v["engine"] == "auto" and not v["engine_fallback"]
+    monkeypatch.setattr(Bolt, "device_feedback", Robot.device_feedback)
+    monkeypatch.setattr(config, "_JOBS", {})
+    v = config.validate(config.compose(["robot=bolt", "experiment=bolt_speed_sweep", "engine=auto"]))
+    assert (v["engine"], v["engine_requested"]) == ("mujoco", "auto") and "closed_loop" in v["engine_fallback"]
+    with pytest.raises(ConfigError, match="run.launcher"):
+        sw.batch_engine(dict(engine="auto", cycles=1), launcher="ray")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mujoco_warp") is None, reason="mujoco_warp not installed")
+def test_engine_auto_files_each_row_under_the_engine_that_ran_it(tmp_path, monkeypatch):
+    """A configured engine=auto run (rates that send omega 8's 4000 steps to the C runner and omega 16's
+    2000 to warp): summary.json says engine auto and which point each engine ran; the store keeps each
+    row under that engine (its identity names it, warp's with its device), so a rerun with engine=auto
+    reuses both and one with engine=mujoco reuses only the C engine's row."""
+    import json
+
+    from envs.core import auto_split, config, experiment
+    from envs.core import store as st
+    monkeypatch.setitem(auto_split.RATES, "cpu", (1e9, 1e-3, 2000.0))
+    args = ["experiment=crawler_frequency_sweep", "sweep.omega=[16.0,8.0]", "run.cycles=1", "run.nthread=1",
+            "run.device=cpu", "run.progress=false", "run.chunk=1000"]
+    run = experiment.compute(config.compose(args + ["engine=auto"]), tmp_path)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    split = s["engine_split"]["results.csv"]
+    assert s["engine"] == "auto" and s["computed"] == 2
+    assert {e: [k["omega"] for k in v["keys"]] for e, v in split.items()} == {"mujoco": [8.0], "warp": [16.0]}
+    assert [r["omega"] for r in run.table("results.csv")] == [16.0, 8.0]
+    with st.Store(tmp_path) as db:
+        idents = [json.loads(r.ident) for r in db.rows("results.csv").values()]
+    by = {d["params"]["omega"]: (d["engine"]["name"], d["versions"].get("device")) for d in idents}
+    assert by == {8.0: ("mujoco", None), 16.0: ("warp", "cpu")}
+    again = experiment.compute(config.compose(args + ["engine=auto"]), tmp_path)
+    assert (again.summary["reused"], again.summary["computed"]) == (2, 0)
+    assert again.summary["engine_split"]["results.csv"] == split       # reused rows: the engine that stored them
+    c = experiment.compute(config.compose(args + ["engine=mujoco"]), tmp_path)
+    assert (c.summary["reused"], c.summary["computed"]) == (1, 1) and "engine_split" not in c.summary
+    assert c.summary["recomputed"] == {"run settings changed": 1}
+    assert [x for x in c.table("results.csv") if x["omega"] == 8.0] == \
+        [x for x in run.table("results.csv") if x["omega"] == 8.0]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mujoco_warp") is None, reason="mujoco_warp not installed")
+def test_engine_auto_runs_the_crawlers_own_runners(tmp_path):
+    """The crawler runners that pick their twin by engine take auto: crawler_feedback's two runs go
+    through the split (on Warp's CPU device the measured rates give both to the C runner, the law
+    in Python) and summary.json names the engine of each; crawler_twin_vs_hybrid runs the twin
+    through the split and compares it with the hybrid model."""
+    import json
+
+    from envs.core import config, experiment
+    for d in ("fb", "tw"):
+        (tmp_path / d).mkdir()
+    fb = experiment.compute(config.compose(["experiment=crawler_feedback", "engine=auto", "experiment.cycles=3",
+                                            "run.device=cpu", "run.progress=false"]), tmp_path / "fb")
+    s = json.loads((tmp_path / "fb" / "summary.json").read_text())
+    assert s["engine"] == "auto" and s["engine_split"] == {"results.csv": {"mujoco": dict(
+        points=2, keys=[{"control": "open"}, {"control": "feedback"}])}}
+    assert s["S_feedback"] > s["S_open"] + 0.01 and s["S_open"] == fb.summary["S_open"]    # eq. 19 at omega 8
+    tw = experiment.compute(config.compose(["experiment=crawler_twin_vs_hybrid", "engine=auto", "sweep.omega=[16]",
+                                            "run.cycles=2", "run.device=cpu", "run.progress=false"]), tmp_path / "tw")
+    assert tw.summary["engine"] == "auto" and list(tw.summary["engine_split"]["results_mujoco.csv"]) == ["mujoco"]

@@ -158,6 +158,30 @@ def test_ensemble_members_change_only_what_they_name():
     assert not np.array_equal(s1, s0)
 
 
+def test_event_timing_members_move_the_time_origin_by_one_step():
+    """EVENT_TIMING (a diagnostic, not in ENSEMBLE): "t0+dt,tol" / "t0-dt,tol" evaluate the inputs at
+    t +- dt (the initial state's controls too) and start at time +- dt; the model, the parameters and
+    the positions are the nominal point's."""
+    import numpy as np
+    from envs.bolt.robot import Bolt
+    assert not {e[0] for e in wa.EVENT_TIMING} & {e[0] for e in wa.ENSEMBLE}
+    names = {e[0]: e for e in wa.EVENT_TIMING}
+    assert names["t0+dt,tol"][1:] == (1e-6, 1.0, 1.0, None, 1) and names["t0-dt,tol"][5] == -1
+    p = dict(crank_period=0.3, P_max=450.0, tau_max=15.0)
+    nom = Bolt(**p)
+    m0, dt = nom.model(), nom.timestep
+    t = np.arange(5) * dt
+    for k in (1, -1):
+        r = wa.member(Bolt, p, "tau_max", 1e-6, 1.0, 1.0, None, k)
+        np.testing.assert_array_equal(r.controls(t), nom.controls(t + k * dt))
+        assert not np.array_equal(r.controls(t), nom.controls(t))
+        s, s0 = r.initial_state(r.model()), nom.initial_state(m0)
+        assert s[0] == k * dt and s0[0] == 0.0
+        np.testing.assert_array_equal(s[1:1 + m0.nq], s0[1:1 + m0.nq])     # the same pose
+        assert r.model().opt.tolerance == 1e-6 and r.cfg["tau_max"] == 15.0
+    assert nom.controls(t) is not None and Bolt(**p).controls(t)[1, 0] == nom.controls(t)[1, 0]  # class untouched
+
+
 def test_float32_members_round_or_jitter_the_model_and_leave_the_cached_one():
     """ENSEMBLE v2: "f32" rounds every physics float field of a copy of the model (and the initial
     state) to float32; "rand<k>" scales each element by 1 + U(-1, 1) x 1e-7 with seed k; the

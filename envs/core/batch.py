@@ -103,12 +103,14 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
 
 
 def _run_auto(robots, finished, *, nthread, nsim, device, nworld, rates, kw) -> None:
-    """engine=auto: split the points (auto_split.split), the C share in a thread, warp's here."""
+    """engine=auto: split the points (auto_split.split), the C share in a thread, warp's here; each
+    share through run_points with its engine (the same checks and runners as a pure run)."""
     import threading
 
-    from envs.core import auto_split, warp_batch, warp_engine
+    from envs.core import auto_split, warp_engine
     dev = warp_engine.device(device)
     c_idx, w_idx, _ = auto_split.split([kw["cycles"] * r.steps_per_cycle for r in robots], nthread, dev, rates)
+    warp_engine.check([robots[i] for i in w_idx])        # refused before either share starts
     lock, errors = threading.Lock(), []
 
     def to(idx):
@@ -128,8 +130,8 @@ def _run_auto(robots, finished, *, nthread, nsim, device, nworld, rates, kw) -> 
     t.start()
     try:
         if w_idx:
-            warp_engine.check([robots[i] for i in w_idx])
-            warp_batch.run_points([robots[i] for i in w_idx], finished=to(w_idx), nworld=nworld, device=dev, **kw)
+            run_points([robots[i] for i in w_idx], on_result=to(w_idx), engine="warp", device=dev, nworld=nworld,
+                       max_steps=None, **kw)
     finally:
         t.join()
     if errors:

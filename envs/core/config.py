@@ -46,10 +46,10 @@ class RunParams:
                                        "with `ray start`; or ray://host:port")
     ray_points: Optional[int] = param(None, "points", ge=1, le=1_000_000,
                                       note="points per Ray task; null: about 4 tasks a worker")
-    device: Optional[str] = param(None, note="engine=warp: the Warp device (cpu, cuda, cuda:1); null: cuda if "
+    device: Optional[str] = param(None, note="engine=warp/auto: the Warp device (cpu, cuda, cuda:1); null: cuda if "
                                   "usable, else cpu")
     nworld: Optional[int] = param(None, "worlds", ge=1, le=10_000_000,
-                                  note="engine=warp: worlds per batch; null: 8 on cpu, 4096 on cuda")
+                                  note="engine=warp/auto: worlds per batch; null: 8 on cpu, 4096 on cuda")
 
 
 @dataclasses.dataclass
@@ -69,7 +69,9 @@ class App:
     sweep: Dict[str, Any] = dataclasses.field(default_factory=dict)
     run: RunParams = dataclasses.field(default_factory=RunParams)
     engine: str = param("mujoco", note="mujoco: the twin; warp: the twin on MuJoCo Warp (extra .[gpu], batch "
-                                       "runner; envs/core/warp_engine.py); a robot may offer reference engines")
+                                       "runner; envs/core/warp_engine.py); auto: the longest points on the C "
+                                       "runner, the rest on MuJoCo Warp, at once (envs/core/auto_split.py); a "
+                                       "robot may offer reference engines")
     hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid settings
     paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq engine=paper settings
     # ^ option groups of a robot's reference engine: typed by the dataclass the robot registers with
@@ -138,7 +140,8 @@ class Job:
     run: Mapping[str, Any]
     experiment: Mapping[str, Any]
     engine: str
-    engine_fallback: str = ""
+    engine_fallback: str = ""           # why engine=warp/auto runs on the C engine instead ("": it does not)
+    engine_requested: str = ""          # the engine asked for where engine_fallback replaced it
     hybrid: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
     paper: Mapping[str, Any] = dataclasses.field(default_factory=Frozen)
     options_cls: type = Experiment      # the class declaring the experiment's options (its runner's key)
@@ -361,19 +364,20 @@ def _check(cfg, c: dict) -> Job:
             continue
         groups[group] = _frozen(schema.check(opts, given, prefix=f"{group}.", what=f"{group} option"))
     engine = c.get("engine", "mujoco")
-    if engine not in cls.engines + ("warp",):
-        raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp']} for {cls.name}")
-    fallback = ""
-    if engine == "warp":   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted), else installed?
+    if engine not in cls.engines + ("warp", "auto"):
+        raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp', 'auto']} for {cls.name}")
+    fallback, requested = "", ""
+    if engine in ("warp", "auto"):   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted)
         from envs.core import warp_engine
         fallback = warp_engine.unsupported(cls) or exp_cls.warp
         if fallback:
-            engine = "mujoco"
+            engine, requested = "mujoco", engine
         else:
             warp_engine.check_installed()
     runner_of(exp_cls)          # an experiment declared without a registered runner: exit 2, nothing run
     return Job(robot_cls=cls, robot=_frozen(robot), sweep=Frozen(sweep), run=_frozen(run),
-               experiment=_frozen(exp), engine=engine, engine_fallback=fallback, options_cls=exp_cls, **groups)
+               experiment=_frozen(exp), engine=engine, engine_fallback=fallback, engine_requested=requested,
+               options_cls=exp_cls, **groups)
 
 
 def schema_of_experiment(cfg):

@@ -87,8 +87,8 @@ def run_kw(cfg) -> dict:
     r = v["run"]
     kw = dict(cycles=r["cycles"], min_cycles=r["min_cycles"], stop_when_steady=r["stop_when_steady"],
               nthread=r["nthread"], chunk=r["chunk"], max_steps=r["max_steps"], retry_failed=r["retry_failed"])
-    if v["engine"] == "warp":        # the batch runner on MuJoCo Warp (envs/core/warp_engine.py)
-        kw.update(engine="warp", device=r["device"], nworld=r["nworld"])
+    if v["engine"] in ("warp", "auto"):   # the batch runner on MuJoCo Warp (envs/core/warp_engine.py), or split
+        kw.update(engine=v["engine"], device=r["device"], nworld=r["nworld"])
     return kw
 
 
@@ -117,8 +117,9 @@ def compute(cfg, out) -> Result:
     v = config.validate(cfg)
     out = pathlib.Path(out)
     new_run(out)                    # the run's results files: the points this run asks for
-    if v["engine_fallback"]:        # engine=warp asked for what MuJoCo Warp cannot run: said, then the C engine
-        note = f"engine=warp: {v['engine_fallback']}; running on the C engine (engine=mujoco) instead"
+    if v["engine_fallback"]:        # engine=warp/auto asked for what MuJoCo Warp cannot run: said, then the C engine
+        note = (f"engine={v['engine_requested']}: {v['engine_fallback']}; running on the C engine (engine=mujoco) "
+                "instead")
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
     from envs.core import progress
@@ -127,10 +128,13 @@ def compute(cfg, out) -> Result:
     if not isinstance(result, Result):
         result = Result(result)
     if v["engine_fallback"]:
-        result.summary = dict(result.summary, engine="mujoco", engine_requested="warp",
+        result.summary = dict(result.summary, engine="mujoco", engine_requested=v["engine_requested"],
                               engine_fallback=v["engine_fallback"])
     elif v["engine"] == "warp":      # says so, where the runner's summary does not name its engine itself
         result.summary = dict({"engine": "warp"}, **result.summary)
+    elif v["engine"] == "auto":      # and which engine ran (or had stored) each point of each results file
+        from envs.core.rundir import engine_split
+        result.summary = dict({"engine": "auto", "engine_split": engine_split(out)}, **result.summary)
     result.write(out)
     return result
 

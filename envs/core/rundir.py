@@ -224,6 +224,7 @@ def aside(path) -> pathlib.Path:
 
 # ---- the run's own points ---------------------------------------------------------------------
 _ASKED: dict = {}          # (run dir, results file) -> the key values of every point this run asked for
+_RAN_ON: dict = {}         # (run dir, results file) -> {engine name: [key values]}: which engine's row each is
 
 
 def new_run(out) -> None:
@@ -231,8 +232,9 @@ def new_run(out) -> None:
     from here on, in the order asked (a runner calling sweep.run_rows several times keeps every call's
     points); the store keeps the rows of earlier runs (`gaittwin export RUNDIR`)."""
     out = str(pathlib.Path(out).resolve())
-    for k in [k for k in _ASKED if k[0] == out]:
-        del _ASKED[k]
+    for reg in (_ASKED, _RAN_ON):
+        for k in [k for k in reg if k[0] == out]:
+            del reg[k]
 
 
 class Asked:
@@ -264,3 +266,19 @@ class Asked:
 def asked(out, file: str) -> Asked:
     """The points this run has asked for in out/file (key-value dicts, in order): an Asked to extend."""
     return _ASKED.setdefault((str(pathlib.Path(out).resolve()), file), Asked())
+
+
+def ran_on(out, file: str) -> dict:
+    """{engine name: [key-value dicts]} of this run's points in out/file: the engine whose row each
+    point has (computed now or reused from the store); sweep.run_rows fills it."""
+    return _RAN_ON.setdefault((str(pathlib.Path(out).resolve()), file), {})
+
+
+def engine_split(out) -> dict:
+    """engine=auto's summary entry: per results file of this run, per engine, its point count and
+    the points (their key values)."""
+    from envs.core.store import dumps
+    out = str(pathlib.Path(out).resolve())
+    once = lambda v: list({dumps(d): d for d in v}.values())      # a point asked by several calls counts once
+    return {f: {e: dict(points=len(once(v)), keys=once(v)) for e, v in sorted(by.items())}
+            for (o, f), by in sorted(_RAN_ON.items()) if o == out and by}

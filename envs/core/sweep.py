@@ -55,6 +55,8 @@ class Engine:
     versions(robot_cls): versions of what computes a point (simulator, model files).
     check(robots): raises ConfigError before anything is written (e.g. the step budget).
     metrics: declared columns this engine adds (e.g. a reference model's solver statistics).
+    parts: engines one point may run on (engine=auto: mujoco and warp); simulate then names the
+    one that ran each point, add(j, values, error, by), and its row is stored under that engine.
     """
 
     name: str
@@ -63,16 +65,19 @@ class Engine:
     versions: Callable = lambda cls: {}
     check: Callable | None = None
     metrics: tuple = ()        # results columns this engine adds to the robot's declared metrics
+    parts: tuple = ()          # engine=auto: the Engines whose rows it files (run_rows)
 
 
-BATCH_ENGINES = ("mujoco", "warp")
+BATCH_ENGINES = ("mujoco", "warp", "auto")
 WARP_KW = ("engine", "device", "nworld")
 
 
 def batch_kw(run_kw: dict, engine: str) -> dict:
-    """run_kw (envs.core.experiment.run_kw) for batch engine `engine` (mujoco or warp)."""
+    """run_kw (envs.core.experiment.run_kw) for batch engine `engine` (mujoco, warp or auto)."""
     kw = {k: v for k, v in run_kw.items() if k not in WARP_KW}
-    return dict(kw, engine="warp", device=run_kw.get("device"), nworld=run_kw.get("nworld")) if engine == "warp" else kw
+    if engine in ("warp", "auto"):
+        kw.update(engine=engine, device=run_kw.get("device"), nworld=run_kw.get("nworld"))
+    return kw
 
 
 def engine_for(name: str, run_kw: dict, **launch) -> Engine:
@@ -87,7 +92,9 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
     (launcher=local) or in Ray tasks (launcher=ray, envs/core/ray_runner.py): same rows, same
     identities.  run_kw engine=warp: the same runner's points on MuJoCo Warp (envs/core/warp_engine.py),
     stored under engine name `warp` (its rows never stand in for the C engine's, nor a cpu run's
-    for a cuda run's)."""
+    for a cuda run's).  engine=auto (envs/core/auto_split.py) splits the points between the two
+    (its `parts`): each row is stored under the engine that ran it, and a stored row of either
+    engine is reused."""
     import mujoco
 
     from envs.core import batch
@@ -105,10 +112,15 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
         def on_result(j, run):
             nonlocal steps
             steps += run.cycles * robots[j].steps_per_cycle
-            add(j, *batch.batch_values(robots[j], run))
+            add(j, *batch.batch_values(robots[j], run), *((run.engine,) if name == "auto" else ()))
         batch.run_points(robots, type(robots[0]), on_result=on_result, **kw)
         return steps
 
+    parts = ()
+    if name == "auto":
+        if launcher != "local":
+            raise ConfigError("run.launcher", launcher, "local with engine=auto (it splits the points in this process)")
+        parts = tuple(batch_engine(batch_kw(kw, n)) for n in ("mujoco", "warp"))
     if launcher == "ray":
         from envs.core import ray_runner
         simulate = ray_runner.engine(kw, address=address, points_per_task=points_per_task)
@@ -118,7 +130,7 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
     def check(robots):
         batch.check_run(robots, cycles=kw.get("cycles", 10), min_cycles=kw.get("min_cycles", 3),
                         chunk=kw.get("chunk", 2000), max_steps=kw.get("max_steps", batch.DEFAULT_MAX_STEPS))
-        if name == "warp":
+        if name in ("warp", "auto"):
             from envs.core import warp_engine
             warp_engine.device(kw.get("device"))        # a bad run.device: one line, before any model is put
             warp_engine.check(robots)
@@ -130,7 +142,7 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
             v.update(warp_engine.versions(), device=warp_engine.device(kw.get("device")).split(":")[0])
         return v
 
-    return Engine(name, simulate, settings, versions=versions, check=check)
+    return Engine(name, simulate, settings, versions=versions, check=check, parts=parts)
 
 
 # ---- the resumable loop -----------------------------------------------------------------
@@ -213,13 +225,16 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
     metric_cols = [c for c in header if c not in key and c != "error"]
     result_cols = [c for c in metric_cols if c not in cls.health_columns() + BOOKKEEPING + energy.METRICS]
     keyrows = [{**r.cfg, **m} for r, m in zip(robots, meta)]
-    versions = {**engine.versions(cls), "code": cls.code_hash()}      # code: the robot package's
     schema = sorted(set(cls.metrics if metrics is None else metrics) | set(engine.metrics)
                     | set(cls.health_columns()))
-    docs = [dict(store=st.IDENTITY_VERSION, robot=cls.__name__, params=r.cfg, meta=m,
-                 engine=dict(engine.settings, name=engine.name), versions=versions, schema=schema)
-            for r, m in zip(robots, meta)]
-    idents = [st.identity_of(d) for d in docs]
+    docs, idents = {}, {}       # per engine a row may be filed under (engine.parts, else engine itself)
+    for e in engine.parts or (engine,):
+        versions = {**e.versions(cls), "code": cls.code_hash()}      # code: the robot package's
+        docs[e.name] = [dict(store=st.IDENTITY_VERSION, robot=cls.__name__, params=r.cfg, meta=m,
+                             engine=dict(e.settings, name=e.name), versions=versions, schema=schema)
+                        for r, m in zip(robots, meta)]
+        idents[e.name] = [st.identity_of(d) for d in docs[e.name]]
+    first = next(iter(docs))
 
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -235,8 +250,9 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         asked.extend(keyrows)            # results.csv: this run's points (every call's), in the order asked
         stored = db.rows(filename)
         todo, reasons, seen = [], {}, {}
+        ran_on = rundir.ran_on(out, filename) if engine.parts else None
         for i, k in enumerate(keys):
-            h = idents[i][0]
+            h = idents[first][i][0]
             if k in seen:
                 if seen[k] != h:
                     raise RuntimeError(f"two points of one call share the key {k} but differ in identity: "
@@ -248,13 +264,16 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 why = "new point"
             elif not s.intact:
                 why = "damaged row"
-            elif s.identity != h:
-                why = st.stale_reason(s.ident, docs[i])
+            elif s.identity not in {v[i][0] for v in idents.values()}:
+                why = st.stale_reason(s.ident, docs[first][i])
             elif retry_failed and s.error:
                 why = "previous error"
             elif not s.error and not _has_result(s.values(), result_cols):
                 why = "empty result"               # stored before empty results were flagged
             else:
+                if ran_on is not None:
+                    by = next(n for n, v in idents.items() if v[i][0] == s.identity)
+                    ran_on.setdefault(by, []).append({c: keyrows[i].get(c) for c in K})
                 continue
             todo.append(i)
             reasons[why] = reasons.get(why, 0) + 1
@@ -264,8 +283,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         committer = st.Committer(out, filename, asked.keys(K), EXPORT_EVERY_S,
                                  key_columns=K) if todo else None
 
-        def add(j, values, error=None):
-            i = todo[j]
+        def add(j, values, error=None, by=None):
+            i, by = todo[j], by or first
             extra = set(values) - set(header)
             if extra:
                 raise RuntimeError(f"{cls.__name__}: results values {sorted(extra)} are not declared in "
@@ -274,7 +293,9 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 error = EMPTY                  # an allowed point with no result is never a silent empty row
             row = {**{c: None for c in metric_cols}, **keyrows[i],
                    **{c: v for c, v in values.items() if c not in K}, "error": error or ""}
-            committer.put(keys[i], idents[i][0], idents[i][1], row, row["error"])   # its own transaction
+            committer.put(keys[i], idents[by][i][0], idents[by][i][1], row, row["error"])   # its own transaction
+            if ran_on is not None:
+                ran_on.setdefault(by, []).append({c: keyrows[i].get(c) for c in K})
             if bar is not None:
                 bar.update(1)
 

@@ -76,11 +76,11 @@ def twin_vs_hybrid(job, out) -> Result:
     """S(omega) from both engines: comparison.csv (error table), twin_vs_hybrid.png."""
     pts = grid_points(job)
     main = engine_of(job)
-    twin = "warp" if main == "warp" else "mujoco"        # the twin on the engine asked for
+    twin = main if main in ("warp", "auto") else "mujoco"        # the twin on the engine asked for
     progress.stages([(twin if e == "mujoco" else e, len(pts)) for e in ENGINES])
     runs = {e: simulate_rows(job, pts, out, engine=twin if e == "mujoco" else e, filename=f"results_{e}.csv")
             for e in ENGINES}
-    main_rows = runs["mujoco" if main == "warp" else main][0]
+    main_rows = runs["mujoco" if main in ("warp", "auto") else main][0]
     tol_abs, tol_rel = float(exp_cfg(job, "tol_abs_mm")), float(exp_cfg(job, "tol_rel"))
     table = []
     for rm, rh in zip(runs["mujoco"][0], runs["hybrid"][0]):

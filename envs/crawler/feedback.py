@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import metrics
+from envs.core import metrics, rundir
 from envs.core.robot import PENETRATION_SENSOR, WARNING_NAMES
 from envs.core.experiment import Result, robot_params, run_kw, runner
 from envs.crawler import plots
@@ -61,8 +61,11 @@ def feedback(job, out) -> Result:
         pen = {k: hybrid_penetration(x) for k, x in (("open", open_run), ("feedback", fb_run))}
         errors = {k: x.error or r.health_error(pen[k]) for k, x in (("open", open_run), ("feedback", fb_run))}
         liftoff = {"open": open_run.liftoff_t, "feedback": fb_run.liftoff_t}
-    elif engine == "warp":       # both runs as worlds of one batch, eq. 19 as a device kernel
-        traces, seqs, errors, liftoff, pen = warp_feedback_runs(base, law_kw, cycles, run_kw(job))
+    elif engine in ("warp", "auto"):   # both runs through the batch runner, eq. 19 as a device kernel on warp
+        traces, seqs, errors, liftoff, pen, ran_on = warp_feedback_runs(base, law_kw, cycles, run_kw(job))
+        if engine == "auto":               # summary.json's engine_split: the engine that ran each run
+            for k, e in ran_on.items():
+                rundir.ran_on(out, "results.csv").setdefault(e, []).append({"control": k})
     else:
         traces, seqs, errors, liftoff, pen = {}, {}, {}, {}, {}
         for k in ("open", "feedback"):
@@ -96,22 +99,24 @@ def feedback(job, out) -> Result:
 
 def warp_feedback_runs(params, law_kw, cycles, kw):
     """engine=warp: the open loop and eq. 19 (envs/crawler/feedback_robot.py FeedbackCrawler, its law
-    a device kernel) as two worlds of the batch runner; (traces, S sequences, errors, lift-off
-    times, deepest penetrations) by run ("open", "feedback").  Its samples and cycle boundaries are
+    a device kernel) as two worlds of the batch runner (engine=auto: split as any points are, on C the
+    law in Python); (traces, S sequences, errors, lift-off times, deepest penetrations, the engine
+    that ran it) by run ("open", "feedback").  Its samples and cycle boundaries are
     the batch runner's (the state after k steps; mujoco_feedback_run reads positions after k - 1)."""
     from envs.core import batch
     from envs.crawler.feedback_robot import FeedbackCrawler
     pts = {"open": FeedbackCrawler(None, **params), "feedback": FeedbackCrawler(law_kw, **params)}
     runs = batch.run_points(list(pts.values()), cycles=cycles, stop_when_steady=False, chunk=kw["chunk"],
-                            max_steps=kw["max_steps"], engine="warp", device=kw["device"], nworld=kw["nworld"])
-    out = {}, {}, {}, {}, {}
+                            max_steps=kw["max_steps"], engine=kw.get("engine", "warp"), device=kw["device"],
+                            nworld=kw["nworld"])
+    out = {}, {}, {}, {}, {}, {}
     for k, run in zip(pts, runs):
         fn = np.stack([run.sensor(f"foot{i}_touch")[:, 0] for i in (1, 2)], axis=1)
         neg = np.flatnonzero((fn <= 1e-6).any(axis=1))
         tr = dict(t=run.t, q=np.stack([run.sensor(f"phi{i}")[:, 0] for i in (1, 2)], axis=1),
                   vx=np.stack([run.sensor(f"foot{i}_vel")[:, 0] for i in (1, 2)], axis=1), ctrl=None)
         for d, v in zip(out, (tr, run.cycle_values, run.problem, float(run.t[neg[0]]) if len(neg) else None,
-                              run.max_penetration)):
+                              run.max_penetration, run.engine)):
             d[k] = v
     return out
 
