@@ -38,14 +38,15 @@ class PaperRun:
     impasses: list = dataclasses.field(default_factory=list)  # Painleve impasses (stopped or released foot)
 
 
-def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None):
+def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None, pulling_slides=True):
     """Eq. 18-19: plastic, no-slip impact on the flight coordinates s = (x_b, y_b, q_1).  With `mu`
     (the Coulomb foot, an addition) an impulse outside the friction cone (|F_T| > mu F_N, or F_N <= 0: the pin
     would pull) is replaced by the sliding impact: tangential impulse mu times the normal one, against the
     foot's slip after it (the direction that is consistent; the no-slip impulse's side first), the normal foot
-    velocity zero after; if neither direction is consistent the no-slip impulse is returned (F_N <= 0: the
-    caller's grazing re-touch).  Returns (s_d after, impulse F (complex, N s), KE before, KE after, foot
-    velocity after)."""
+    velocity zero after; if neither direction is consistent, or the no-slip impulse pulls and not
+    `pulling_slides` (a re-touch within DELTA of a lift-off: the caller's frictionless graze), the no-slip
+    impulse is returned.  Returns (s_d after, impulse F (complex, N s), KE before, KE after, foot velocity
+    after)."""
     v, rho, *_ = model.split_velocity(Q, sd, FLIGHT, None, eps)
     H, _, _ = model.mass_matrix(Q, v)
     Hr = rho.T @ H @ rho
@@ -53,7 +54,7 @@ def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None):
     Jc = np.vstack([Jf.real, Jf.imag])[list(rows)] @ rho
     Hi = np.linalg.inv(Hr)
     lam = -np.linalg.solve(Jc @ Hi @ Jc.T, Jc @ sd)
-    if mu is not None and len(rows) == 2 and not abs(lam[0]) <= mu * lam[1]:
+    if mu is not None and len(rows) == 2 and not abs(lam[0]) <= mu * lam[1] and (lam[1] > 0 or pulling_slides):
         first = float(np.sign(lam[0])) or 1.0
         for sgn in (first, -first):                # friction impulse +mu sgn F_N: the foot slips towards -sgn
             d = np.array([mu * sgn, 1.0])
@@ -70,8 +71,9 @@ def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None):
 
 def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     """Run `cycles` crank periods of the paper model from the twin's initial pose (at rest; without
-    bumper the foot 1 um above the ground, in flight (Sec. 5.1); with it on the bumper, foot in the air).  paper.foot: "pinned" (the
-    paper's no-slip pivot) or "coulomb" (the pivot slides when |F_T| > mu F_N: an addition)."""
+    bumper the foot 1 um above the ground, in flight (Sec. 5.1); with it on the bumper, foot in the air).
+    paper.foot: "pinned" (the paper's no-slip pivot) or "coulomb" (the pivot slides when |F_T| > mu F_N:
+    an addition)."""
     o = check_options(opts)
     eps, coulomb = o["epsilon"], o["foot"] == "coulomb"
     m = Model(robot)
@@ -117,33 +119,33 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         return foot_y(y)
     touchdown.terminal, touchdown.direction = True, -1
 
-    def armed(t, y, mode, F0):          # the foot has left the ground by DELTA: touch-down armed
+    def armed(t, y, mode, F0):         # the foot has left the ground by DELTA: touch-down armed
         return foot_y(y) - DELTA
     armed.terminal, armed.direction = True, 1
 
-    def sunk(t, y, mode, F0):           # an unarmed foot that sinks DELTA into the ground touches down
+    def sunk(t, y, mode, F0):          # an unarmed foot that sinks DELTA into the ground touches down
         return foot_y(y) - sink
     sunk.terminal, sunk.direction = True, -1
 
-    def lands(t, y, mode, F0):          # the body reaches the bumper, falling
+    def lands(t, y, mode, F0):         # the body reaches the bumper, falling
         return y[1] - h_bump
     lands.terminal, lands.direction = True, -1
 
-    def liftoff(t, y, mode, F0):        # the foot's normal force (on the bumper: the bumper's) reaches zero
+    def liftoff(t, y, mode, F0):       # the foot's normal force (on the bumper: the bumper's) reaches zero
         return ground_force(t, y, mode, F0).imag
     liftoff.terminal, liftoff.direction = True, -1
 
-    def slips(t, y, mode, F0):          # the pinned foot's force leaves the friction cone
+    def slips(t, y, mode, F0):         # the pinned foot's force leaves the friction cone
         F = ground_force(t, y, mode, F0)
         return mu * F.imag - abs(F.real)
     slips.terminal, slips.direction = True, -1
 
-    def sticks(t, y, mode, F0):         # the sliding foot's velocity reaches zero
+    def sticks(t, y, mode, F0):        # the sliding foot's velocity reaches zero
         _, _, v = state(y, mode, F0)
         return slip[0] * (m.point(y[:7], v, "F")[1] @ v).real
     sticks.terminal, sticks.direction = True, -1
 
-    def impasse(t, y, mode, F0):        # the sliding solution is about to cease to exist (Painleve)
+    def impasse(t, y, mode, F0):       # the sliding solution is about to cease to exist (Painleve)
         Q, sd, v = state(y, mode, F0)
         return m.slide_accel(Q, sd, mode, F0, eps, torque(t, Q[2], v[2], True), slip[0], mu)[4] - DEN_MIN
     impasse.terminal, impasse.direction = True, -1
@@ -269,7 +271,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             _, _, v = state(y, mode, F0)
             y, mode = np.concatenate([y[:7], v[FLIGHT.ind]]), FLIGHT
         if fired in (touchdown, sunk):                 # touch-down: the reset map, then stance
-            sd, lam, ke0, ke1, vf = impact(m, y[:7], y[7:], eps, mu=mu if coulomb else None)
+            sd, lam, ke0, ke1, vf = impact(m, y[:7], y[7:], eps, mu=mu if coulomb else None, pulling_slides=arm)
             if lam.imag <= 0 or not arm:       # a grazing re-touch: frictionless normal impact, keep flying
                 sd2, lam2, k0, k1, _ = impact(m, y[:7], y[7:], eps, rows=(1,))
                 if lam.imag <= 0 or lam2.imag > 0 and _pulls(m, y, sd, eps, ground_force):
