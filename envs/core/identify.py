@@ -54,7 +54,7 @@ from envs.core.identify_stats import MAX_NONLINEARITY
 from envs.core.schema import param
 from envs.core.experiment import runner
 from envs.core.identify_cycles import CycleProblem
-from envs.core.identify_problem import FAILED_COST, Problem, select_channels  # noqa: F401 (select_channels: public here)
+from envs.core.identify_problem import FAILED_COST, Problem
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
 LS_TOL = 1e-4                 # least_squares ftol, xtol: a relative change 100x below the 1 % identifiability level

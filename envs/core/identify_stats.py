@@ -38,18 +38,19 @@ def noise_estimate(y) -> float:
     return float(1.4826 * np.median(np.abs(d2 - np.median(d2))) / math.sqrt(6))
 
 
+def channel_rms(p, r) -> dict:
+    """Per fitted channel: the RMS of its unweighted error in SI (r: the fit's weighted, normalised residuals,
+    p.n per channel; a zero-weight channel's is 0, its error not being in r)."""
+    m = p.n
+    return {c: float(np.linalg.norm(r[i * m:(i + 1) * m])) * p.scale[c] / max(w, 1e-300)
+            for i, (c, w) in enumerate(zip(p.channels, p.weights))}
+
+
 def misfit(p, r) -> dict:
     """Per fitted channel with a positive weight: residual RMS / noise_estimate of the data (trajectories;
-    {} for a per-cycle table, too short to show its noise)."""
-    noise = getattr(p, "noise", None)
-    if not noise:
-        return {}
-    m, out = p.n, {}
-    for i, (c, w) in enumerate(zip(p.channels, p.weights)):
-        if w > 0 and noise.get(c, 0) > 0:
-            rms = float(np.linalg.norm(r[i * m:(i + 1) * m])) * p.scale[c] / w
-            out[c] = rms / noise[c]
-    return out
+    {} for a per-cycle table, too short to show its noise: its p.noise is {})."""
+    rms = channel_rms(p, r)
+    return {c: rms[c] / p.noise[c] for c, w in zip(p.channels, p.weights) if w > 0 and p.noise.get(c, 0) > 0}
 
 
 def covariance(J: np.ndarray, sigma2: float) -> np.ndarray:
