@@ -230,6 +230,30 @@ def test_starting_points_are_the_lowest_distinct_candidates():
 
 
 @pytest.mark.slow
+def test_crawler_full_recovery_flags_impratio(tmp_path):
+    """Issue #27 target: omega = 5, 3 cycles, hidden mu 0.2, m0 0.22 and impratio 150 (nominal 100): mu and m0
+    within 3 % and identifiable, impratio flagged not identifiable."""
+    d = tmp_path / "data"
+    _write(d, "crawler", CRAWLER, ["robot.mu=0.2", "robot.m0=0.22", "robot.impratio=150"], cycles=3, seed=5)
+    f = _identify(tmp_path / "fit", "crawler", CRAWLER, d / "trajectory.csv", "experiment.params=[mu,m0,impratio]")
+    for k, true in (("mu", 0.2), ("m0", 0.22)):
+        assert abs(f["fitted"][k] / true - 1) <= TOL_REL and f["identifiable"][k], (k, f["fitted"], f["rel_sd"])
+    assert "impratio" in f["not_identifiable"]
+
+
+@pytest.mark.slow
+def test_snake_full_recovery_mu_and_T_step(tmp_path):
+    """The prototype snake (N = 8, n = 4, default timestep), hidden mu 0.45 and T_step 0.55 s, 1 cycle: both within 3 %."""
+    d = tmp_path / "data"
+    _write(d, "snake", [], ["robot.mu=0.45", "robot.T_step=0.55"], cycles=1, seed=2)
+    f = _identify(tmp_path / "fit", "snake", [], d / "trajectory.csv", "experiment.n_global=6",
+                  "experiment.max_nfev=6", "experiment.starts=1")
+    for k, true in (("mu", 0.45), ("T_step", 0.55)):
+        assert abs(f["fitted"][k] / true - 1) <= TOL_REL and f["identifiable"][k], (k, f["fitted"], f["rel_sd"])
+    shutil.rmtree(tmp_path)
+
+
+@pytest.mark.slow
 def test_bolt_full_recovery(tmp_path):
     """Issue #27 target, BOLT: m_5 and the foot contact's stiffness (as its time constant; the parameter by name,
     whatever its declared default), 3 cycles, 1 % noise, random offset, default channels and the default strategy
