@@ -153,7 +153,7 @@ def test_crawler_recovers_mu_and_m0(crawler_data, tmp_path):
     both identifiable; the time offset within one sample; a rerun into the same directory reuses every
     stored candidate (the local stage re-simulates only for residual vectors) and gives the same fit."""
     path, s = crawler_data
-    extra = ("experiment.n_global=12", "experiment.max_nfev=8")
+    extra = ("experiment.n_global=12", "experiment.max_nfev=8", "experiment.starts=1")
     f = _identify(tmp_path, "crawler", CRAWLER, path, *extra)
     for k, true in (("mu", 0.2), ("m0", 0.22)):
         assert abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"][k])
@@ -174,32 +174,59 @@ def test_snake_recovers_T_step(tmp_path):
     d = tmp_path / "data"
     s = _write(d, "snake", SNAKE, ["robot.T_step=0.26"], cycles=1)
     f = _identify(tmp_path / "fit", "snake", SNAKE, d / "trajectory.csv", "experiment.params=[T_step]",
-                  "experiment.n_global=3", "experiment.max_nfev=6")
+                  "experiment.n_global=3", "experiment.max_nfev=8", "experiment.starts=1")
     assert abs(f["fitted"]["T_step"] / 0.26 - 1) <= TOL_REL and f["identifiable"]["T_step"], f["fitted"]
 
 
 def test_bolt_recovers_m_5(tmp_path):
     """BOLT's tibia mass m_5 (nominal 0.9754 kg): hidden 1.02 kg, 1 cycle, 1 % noise, random offset: within 3 %,
-    identifiable."""
+    claimed only with its sd, widened by the cost's teeth, at most 1 %.  BOLT's cost is jagged (contact events): its
+    teeth are measured above the noise, so its sd is wider than the noise alone gives (measured: +0.19 %, sd 3.5 %,
+    0.1 % from the noise alone; not claimed).  The default local stage: one least-squares fit from each of the
+    distinct global candidates (here two of the three: the hypercube's point 1.0219 lies within DISTINCT of the box
+    of the nominal 0.9754), the lowest final cost kept.  Disclosed: that hypercube point is 0.19 % from the hidden
+    value by chance and the local stage stays there; the slow test is the recovery that does not lean on it."""
     d = tmp_path / "data"
     _write(d, "bolt", ["robot.m_5=0.9754"], ["robot.m_5=1.02"], cycles=1)
     f = _identify(tmp_path / "fit", "bolt", ["robot.m_5=0.9754"], d / "trajectory.csv", "experiment.params=[m_5]",
                   "experiment.n_global=2", "experiment.max_nfev=8")
-    assert abs(f["fitted"]["m_5"] / 1.02 - 1) <= TOL_REL and f["identifiable"]["m_5"], (f["fitted"], f["rel_sd"])
+    from envs.core.identify import DISTINCT
+    assert abs(f["fitted"]["m_5"] / 1.02 - 1) <= TOL_REL, f["fitted"]
+    assert f["teeth_over_noise"] > 1 and f["rel_sd"]["m_5"] > f["rel_sd_noise"]["m_5"], f
+    assert f["identifiable"]["m_5"] == (f["rel_sd"]["m_5"] <= 0.01 and f["converged"] and not f["at_bound"]), f
+    starts, span = f["local_starts"], f["search_box"]["m_5"][1] - f["search_box"]["m_5"][0]
+    m = sorted(s["start"]["m_5"] for s in starts)
+    assert len(starts) >= 2 and all(b - a > DISTINCT * span for a, b in zip(m, m[1:])), starts
+    best = min(starts, key=lambda s: s["end_cost"])
+    assert f["fitted"]["m_5"] == best["end"]["m_5"] and f["cost"] == pytest.approx(best["end_cost"], rel=1e-12)
 
 
-def test_miniaq_kp_recovered_from_x_and_cranks(tmp_path):
-    """MinIAQ-II's servo gain kp (nominal 0.5 N m/rad), hidden 0.52, 1 cycle, fitted on x and the crank angles
-    (its yaw and y are jagged functions of the parameters; the slow test fits them too): within 3 %, and a
-    claim of identifiability only with a smooth residual at a best point."""
+def test_miniaq_kp_from_x_and_cranks_is_flagged(tmp_path):
+    """MinIAQ-II's servo gain kp (nominal 0.5 N m/rad), hidden 0.52, 1 cycle, fitted on x and the crank angles only:
+    these hardly move with kp (studies/identify_landscape.py: the cost within 0.1 % over kp +-10 %), so the data
+    cannot pin kp: its sd from the noise alone is above 1 % and it is not claimed.  (Measured at seed 4: +10 %, sd
+    9.7 % from the noise alone; an earlier 1 % finite-difference step saw a tooth and gave sd 1.2 %.)"""
     d = tmp_path / "data"
     _write(d, "miniaq", [], ["robot.kp=0.52"], cycles=1)
     f = _identify(tmp_path / "fit", "miniaq", [], d / "trajectory.csv", "experiment.params=[kp]",
                   "experiment.channels=[x,fl_crank,fr_crank,hl_crank,hr_crank]", "experiment.n_global=2",
-                  "experiment.max_nfev=8")
-    assert abs(f["fitted"]["kp"] / 0.52 - 1) <= TOL_REL, f["fitted"]
-    assert f["identifiable"]["kp"] == (f["fd_nonlinearity"]["kp"] <= 2 and f["converged"] and not f["at_bound"]
-                                       and not f["lower_cost_candidate"] and f["rel_sd"]["kp"] <= 0.01), f
+                  "experiment.max_nfev=8", "experiment.starts=1")
+    assert f["rel_sd_noise"]["kp"] > 0.01 and not f["identifiable"]["kp"], (f["fitted"], f["rel_sd_noise"])
+
+
+def test_starting_points_are_the_lowest_distinct_candidates():
+    """The local stage's starts: by cost, skipping a candidate within DISTINCT of the box of one already taken in
+    every parameter; fewer than asked when there are not enough distinct ones."""
+    from types import SimpleNamespace
+
+    from envs.core.identify import DISTINCT, starting_points
+    p = SimpleNamespace(lo=np.array([0.0, 0.0]), hi=np.array([1.0, 10.0]))
+    near = DISTINCT / 2
+    rows = [dict(x=np.array(x), cost=c) for x, c in (([0.5, 5.0], 1.0), ([0.5 + near, 5.0 + 10 * near], 1.1),
+                                                    ([0.5, 5.0 + 20 * DISTINCT], 1.2), ([0.9, 1.0], 0.9))]
+    got = starting_points(p, rows, 3)
+    assert [r["cost"] for r in got] == [0.9, 1.0, 1.2]
+    assert [r["cost"] for r in starting_points(p, rows[:2], 3)] == [1.0]
 
 
 @pytest.mark.slow
@@ -220,43 +247,42 @@ def test_snake_full_recovery_mu_and_T_step(tmp_path):
     d = tmp_path / "data"
     _write(d, "snake", [], ["robot.mu=0.45", "robot.T_step=0.55"], cycles=1, seed=2)
     f = _identify(tmp_path / "fit", "snake", [], d / "trajectory.csv", "experiment.n_global=6",
-                  "experiment.max_nfev=6")
+                  "experiment.max_nfev=6", "experiment.starts=1")
     for k, true in (("mu", 0.45), ("T_step", 0.55)):
         assert abs(f["fitted"][k] / true - 1) <= TOL_REL and f["identifiable"][k], (k, f["fitted"], f["rel_sd"])
     shutil.rmtree(tmp_path)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("robot, base, hidden", [
-    ("bolt", ["robot.m_5=0.9754"], {"m_5": 1.05, "contact_timeconst": 0.0012}),
-    ("miniaq", [], {"mu_d": 0.33, "kp": 0.55})])
-def test_bolt_and_miniaq_full_recovery(tmp_path, robot, base, hidden):
-    """The issue's pairs (BOLT m_5 and the foot contact's stiffness, as its time constant; MinIAQ-II mu_d and kp),
-    3 cycles, 1 % noise, random offset, default channels: every parameter claimed identifiable is within 3 %.
-    Measured: BOLT recovers both within 3 % (m_5 0.8 %, contact_timeconst 1.2 %) but claims neither (its cost is
-    jagged: a candidate on the way was significantly lower); MinIAQ-II lands on a wrong kp (0.61 for 0.55) that
-    it does not claim."""
+def test_bolt_full_recovery(tmp_path):
+    """Issue #27 target, BOLT: m_5 and the foot contact's stiffness (as its time constant; the parameter by name,
+    whatever its declared default), 3 cycles, 1 % noise, random offset, default channels and the default strategy
+    (CMA-ES 16 candidates, least squares from the 3 best distinct, 5 % finite-difference step): both within 3 %, and
+    claimed only if their sd (widened by the cost's teeth) is at most 1 %.  Measured (README): +0.75 %, +0.48 %, cost
+    1.01 x the cost at the hidden values, sd 2.3 %, 2.7 % (not claimed; 0.2 % from the noise alone); CMA-ES seeds 1
+    and 2 gave -0.04 %, -0.12 % and +2.6 %, +1.8 %.  With the earlier 1 % step and one start the fit stayed at
+    +4.4 %, +8.7 %."""
+    hidden = {"m_5": 1.05, "contact_timeconst": 0.0012}
     d = tmp_path / "data"
-    _write(d, robot, base, [f"robot.{k}={v}" for k, v in hidden.items()], cycles=3, seed=4)
-    f = _identify(tmp_path / "fit", robot, base, d / "trajectory.csv", f"experiment.params=[{','.join(hidden)}]",
-                  "experiment.n_global=8", "experiment.max_nfev=8")
+    _write(d, "bolt", ["robot.m_5=0.9754"], [f"robot.{k}={v}" for k, v in hidden.items()], cycles=3, seed=4)
+    f = _identify(tmp_path / "fit", "bolt", ["robot.m_5=0.9754"], d / "trajectory.csv",
+                  f"experiment.params=[{','.join(hidden)}]")
+    assert f["search"] == "cmaes" and len(f["local_starts"]) == 3
     for k, true in hidden.items():
-        assert not f["identifiable"][k] or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"], f["rel_sd"])
-        assert robot != "bolt" or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"])
+        assert abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"])
+        assert f["identifiable"][k] == (f["rel_sd"][k] <= 0.01 and f["converged"] and not f["lower_cost_candidate"]
+                                        and not f["misfit_channels"] and f["fd_nonlinearity"][k] <= 2), (k, f)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("robot, base, hidden", [
-    ("bolt", ["robot.m_5=0.9754"], {"m_5": 1.05, "contact_timeconst": 0.0012}),
-    ("miniaq", [], {"mu_d": 0.33, "kp": 0.55})])
-def test_bolt_and_miniaq_cmaes_claims_only_what_it_recovers(tmp_path, robot, base, hidden):
-    """The same pairs with the CMA-ES global stage (16 candidates): every parameter claimed is within 3 %.
-    Measured (README): lower costs than the Latin hypercube at the same budget, neither pair recovered (BOLT +4 %,
-    +9 %; MinIAQ-II kp +50 %), nothing claimed."""
+def test_miniaq_full_claims_only_what_it_recovers(tmp_path):
+    """Issue #27's MinIAQ-II pair, mu_d and kp, 3 cycles, 1 % noise, random offset, default channels and strategy:
+    every parameter claimed is within 3 %.  kp's information is in yaw and y, which are jagged functions of the
+    parameters (studies/identify_landscape.py: the cost changes 20-fold between points 0.4 % apart): measured
+    mu_d -0.09 %, kp +35 %, nothing claimed (yaw a misfit, a lower-cost candidate on the way)."""
+    hidden = {"mu_d": 0.33, "kp": 0.55}
     d = tmp_path / "data"
-    _write(d, robot, base, [f"robot.{k}={v}" for k, v in hidden.items()], cycles=3, seed=4)
-    f = _identify(tmp_path / "fit", robot, base, d / "trajectory.csv", f"experiment.params=[{','.join(hidden)}]",
-                  "experiment.search=cmaes", "experiment.n_global=16", "experiment.max_nfev=8")
-    assert f["search"] == "cmaes"
+    _write(d, "miniaq", [], [f"robot.{k}={v}" for k, v in hidden.items()], cycles=3, seed=4)
+    f = _identify(tmp_path / "fit", "miniaq", [], d / "trajectory.csv", f"experiment.params=[{','.join(hidden)}]")
     for k, true in hidden.items():
         assert not f["identifiable"][k] or abs(f["fitted"][k] / true - 1) <= TOL_REL, (k, f["fitted"], f["rel_sd"])

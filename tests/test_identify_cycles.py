@@ -50,7 +50,7 @@ def test_table_is_read_back(table):
 def test_crawler_recovers_mu_from_strides(table, tmp_path, search):
     """mu from three strides: within 3 %, identifiable, with either global stage; outputs written; a rerun
     reuses every candidate."""
-    extra = ("experiment.params=[mu]", "experiment.n_global=4", f"experiment.search={search}")
+    extra = ("experiment.params=[mu]", "experiment.n_global=4", f"experiment.search={search}", "experiment.starts=1")
     f = _identify(tmp_path, table, *extra)
     assert f["search"] == search and f["input"] == "per-cycle table" and f["rows"] == 3
     assert abs(f["fitted"]["mu"] / 0.2 - 1) <= TOL_REL and f["identifiable"]["mu"], (f["fitted"], f["rel_sd"])

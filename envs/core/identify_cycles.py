@@ -16,7 +16,6 @@ import math
 
 import numpy as np
 
-from envs.core import config
 from envs.core import sweep as sw
 from envs.core import trajectory as tj
 from envs.core.errors import ConfigError
@@ -27,11 +26,7 @@ class CycleProblem(Problem):
     """Problem's interface (evaluate, key, robot, outputs, describe) over a per-cycle table."""
 
     def __init__(self, cfg, out, opts, table, names, lo, hi):       # noqa: D401 (Problem.__init__ is for trajectories)
-        from envs.core.experiment import run_kw
-        v = config.validate(cfg)
-        self.cls, self.base, self.names, self.lo, self.hi, self.data = v["robot_cls"], v["robot"], names, lo, hi, table
-        self.out, self.opts = out, opts
-        self.nominal = self.cls(**self.base)
+        self.setup(cfg, out, opts, table, names, lo, hi)
         clash = [n for n in names if n in table.gait_names]
         if clash:
             raise ConfigError("experiment.params", names, f"parameters the table does not set per row "
@@ -46,21 +41,11 @@ class CycleProblem(Problem):
         self.meas = {c: table.values[c] for c in self.channels}
         self.scale = {c: table.scale.get(c) or float(np.std(self.meas[c])) or float(abs(np.mean(self.meas[c]))) or 1.0
                       for c in self.channels}
-        self.offset_max = 0.0
-        kw = run_kw(cfg)
-        self.cycles = int(kw["cycles"])
-        self.run_kw = {k: x for k, x in kw.items() if k != "retry_failed"}
-        base = sw.batch_engine(kw)
-        self.engine = sw.Engine(base.name, self._simulate, dict(
-            base.settings, data=table.sha256, channels=self.channels, weights=self.weights.tolist(),
-            scale=[self.scale[c] for c in self.channels], fit="identify cycles 1"),
-            versions=base.versions, check=base.check)
+        self.engine = self.make_engine(cfg, {}, dict(
+            data=table.sha256, channels=self.channels, weights=self.weights.tolist(),
+            scale=[self.scale[c] for c in self.channels], fit="identify cycles 1"))
+        self.cycles = int(self.run_kw["cycles"])
         self.metrics = ["cost"] + [f"rms_{c}" for c in self.channels] + self.row_columns()
-        self.cache: dict = {}
-        self.best_cost = math.inf
-        self.nonlinearity: list = []
-        self.evaluations = 0
-        self.reused = 0
 
     def row_columns(self) -> list[str]:
         return [f"{c}_row{i + 1}" for c in self.channels for i in range(self.n)]
@@ -73,30 +58,40 @@ class CycleProblem(Problem):
         return [self.cls(**{**robot.cfg, **g}) for g in self.data.gait]
 
     def _simulate(self, robots, add) -> int:
-        from envs.core import batch
+        """Every row of every candidate through the batch path's engine (run.launcher: local or Ray), one
+        rollout; each candidate is scored as soon as all its rows are in (only their values are kept)."""
         flat = [rb for robot in robots for rb in self.row_robots(robot)]
-        runs = batch.run_points(flat, self.cls, **self.run_kw)
         n = self.n
-        for j, robot in enumerate(robots):
-            sims, errs, pen = {c: [] for c in self.channels}, [], 0.0
-            for rb, run in zip(flat[j * n:(j + 1) * n], runs[j * n:(j + 1) * n]):
-                vals, err = batch.batch_values(rb, run)
-                pen = max(pen, float(vals.get("max_penetration") or 0.0))
-                errs += [err] if err else []
-                for c in self.channels:
-                    sims[c].append(sw.num(vals.get(c)))
-            bad = [c for c in self.channels if not np.all(np.isfinite(sims[c]))]
-            if errs or bad:
-                self.cache[self.key(robot)] = (None, 0.0)
-                add(j, {"max_penetration": pen}, "; ".join(errs) or f"no value of {bad[0]} at some row")
-                continue
-            r = np.concatenate([w * (np.array(sims[c]) - self.meas[c]) / self.scale[c] / math.sqrt(n)
-                                for c, w in zip(self.channels, self.weights)])
-            self.cache[self.key(robot)] = (r, 0.0)
-            add(j, {"cost": float(np.sum(r ** 2)), "max_penetration": pen,
-                    **{f"rms_{c}": float(np.sqrt(np.mean((np.array(sims[c]) - self.meas[c]) ** 2))) for c in self.channels},
-                    **{f"{c}_row{i + 1}": sims[c][i] for c in self.channels for i in range(n)}}, None)
-        return sum(self.cycles * rb.steps_per_cycle for rb in flat)
+        got: dict = {}           # candidate j -> {row i: (values, error)}
+
+        def collect(k, vals, err):
+            j, i = divmod(k, n)
+            got.setdefault(j, {})[i] = (vals, err)
+            if len(got[j]) == n:
+                done = got.pop(j)
+                self._score(j, robots[j], [done[i] for i in range(n)], add)
+        return self.base_engine.simulate(flat, collect)
+
+    def _score(self, j, robot, rows, add) -> None:
+        """Candidate j's cost from its rows' (values, error), to `add` and the residual cache."""
+        n = self.n
+        sims, errs, pen = {c: [] for c in self.channels}, [], 0.0
+        for vals, err in rows:
+            pen = max(pen, float(vals.get("max_penetration") or 0.0))
+            errs += [err] if err else []
+            for c in self.channels:
+                sims[c].append(sw.num(vals.get(c)))
+        bad = [c for c in self.channels if not np.all(np.isfinite(sims[c]))]
+        if errs or bad:
+            self.cache[self.key(robot)] = (None, 0.0)
+            add(j, {"max_penetration": pen}, "; ".join(errs) or f"no value of {bad[0]} at some row")
+            return
+        r = np.concatenate([w * (np.array(sims[c]) - self.meas[c]) / self.scale[c] / math.sqrt(n)
+                            for c, w in zip(self.channels, self.weights)])
+        self.cache[self.key(robot)] = (r, 0.0)
+        add(j, {"cost": float(np.sum(r ** 2)), "max_penetration": pen,
+                **{f"rms_{c}": float(np.sqrt(np.mean((np.array(sims[c]) - self.meas[c]) ** 2))) for c in self.channels},
+                **{f"{c}_row{i + 1}": sims[c][i] for c in self.channels for i in range(n)}}, None)
 
     def outputs(self, x_hat, title: str):
         """(0, 'fitted_table.csv', per row the gait, measured, fitted and residual of each column,

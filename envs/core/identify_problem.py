@@ -21,16 +21,12 @@ class Problem:
     """The fit's residuals, evaluated as batched rollouts through the store."""
 
     def __init__(self, cfg, out, opts, data: tj.Data, names, lo, hi):
-        from envs.core.experiment import run_kw
-        v = config.validate(cfg)
-        self.cls, self.base, self.names, self.lo, self.hi, self.data = v["robot_cls"], v["robot"], names, lo, hi, data
-        self.out, self.opts = out, opts
-        self.nominal = self.cls(**self.base)
+        self.setup(cfg, out, opts, data, names, lo, hi)
         chans = tj.channels(self.nominal)
         want, self.weights = select_channels(opts, data.names, [n for n in data.names if chans[n].kind == "value"])
         self.channels = want
         self.chans = {c: chans[c] for c in want}
-        n = len(data.t)
+        self.n = len(data.t)
         self.meas = {c: data.values[c] - (data.values[c].mean() if chans[c].relative else 0.0) for c in want}
         self.scale = {c: max(float(np.std(data.values[c])), 1e-12) for c in want}
         self.noise = {c: ist.noise_estimate(data.values[c]) for c in want}   # the data's own noise (misfit check)
@@ -40,19 +36,36 @@ class Problem:
                    for j in range(len(names)) for x in (lo, hi)]
         t_end = float(data.t[-1]) + self.offset_max
         self.cycles = max(1, max(math.ceil(t_end / r.period + 1e-9) for r in corners + [self.nominal]))
-        kw = dict(run_kw(cfg), cycles=self.cycles, stop_when_steady=False)
-        self.run_kw = {k: x for k, x in kw.items() if k != "retry_failed"}
-        base = sw.batch_engine(kw)
-        self.engine = sw.Engine(base.name, self._simulate, dict(
-            base.settings, cycles=self.cycles, data=data.sha256, channels=want, weights=self.weights.tolist(),
-            offset_max=self.offset_max, fit="identify 1"), versions=base.versions, check=base.check)
+        self.engine = self.make_engine(cfg, dict(cycles=self.cycles, stop_when_steady=False), dict(
+            cycles=self.cycles, data=data.sha256, channels=want, weights=self.weights.tolist(),
+            offset_max=self.offset_max, fit="identify 1"))
         self.metrics = ["cost", "time_offset"] + [f"rms_{c}" for c in want]
+
+    def setup(self, cfg, out, opts, data, names, lo, hi) -> None:
+        """What every fit shares: the robot class, the nominal point, the search box, the bookkeeping.
+        noise: the data's own noise per channel (the misfit check; {} where the data cannot show it)."""
+        v = config.validate(cfg)
+        self.cls, self.base, self.names, self.lo, self.hi, self.data = v["robot_cls"], v["robot"], names, lo, hi, data
+        self.out, self.opts = out, opts
+        self.nominal = self.cls(**self.base)
+        self.noise: dict = {}
+        self.offset_max = 0.0
         self.cache: dict = {}
         self.best_cost = math.inf         # the lowest cost of any candidate evaluated
         self.nonlinearity: list = []     # per parameter, at the last Jacobian (identify_stats)
         self.evaluations = 0
         self.reused = 0            # candidates taken from the store (a rerun into the same directory)
-        self.n = n
+
+    def make_engine(self, cfg, run_over: dict, identity: dict) -> sw.Engine:
+        """The store's engine of this fit: the batch path's (run.* with `run_over`, run.launcher) as `self.base_engine`,
+        wrapped so that a candidate's identity adds `identity` (the data's hash, channels, ...) and its values are
+        this fit's (self._simulate)."""
+        from envs.core.experiment import launch_kw, run_kw
+        kw = dict(run_kw(cfg), **run_over)
+        self.run_kw = {k: x for k, x in kw.items() if k != "retry_failed"}
+        base = self.base_engine = sw.batch_engine(kw, **launch_kw(cfg))
+        return sw.Engine(base.name, self._simulate, dict(base.settings, **identity), versions=base.versions,
+                         check=base.check)
 
     def robot(self, x):
         return self.cls(**{**self.base, **{k: float(v) for k, v in zip(self.names, x)}})
@@ -107,11 +120,8 @@ class Problem:
         if run.error:
             return None, {"max_penetration": run.max_penetration}, run.error
         d, r = self.profile(self.sim(robot, run))
-        m = len(self.data.t)
         vals = {"cost": float(np.sum(r ** 2)), "time_offset": d, "max_penetration": run.max_penetration,
-                **{f"rms_{c}": float(np.sqrt(np.mean((r[i * m:(i + 1) * m] * math.sqrt(self.n)
-                                                      * self.scale[c] / max(w, 1e-300)) ** 2)))
-                   for i, (c, w) in enumerate(zip(self.channels, self.weights))}}
+                **{f"rms_{c}": x for c, x in ist.channel_rms(self, r).items()}}
         return r, vals, run.problem
 
     def _simulate(self, robots, add) -> int:

@@ -8,7 +8,7 @@
   cmaes   CMA-ES (the `cmaes` package, Optuna's CMA-ES sampler's engine) in box-normalised coordinates,
           started at the nominal with sigma0 = SIGMA0 of the box, one generation per batched rollout
           (population min(`batch`, n_global), at least 2), whole generations until n_global candidates
-          (the nominal first)
+          (the nominal first, in the first generation's batch)
   auto    (default) cmaes when the package is installed and n_global >= AUTO_CMAES_MIN, else lhs
 Every candidate goes through Problem.evaluate (the store); the returned rows carry their x.
 """
@@ -95,14 +95,16 @@ def global_stage(p, opts, method: str, sweep: dict) -> list[dict]:
 
 
 def _cmaes(p, x0, n, b, seed) -> list[dict]:
+    """The nominal and the first generation in one batch, then whole generations until n candidates besides it."""
     from cmaes import CMA
     span = p.hi - p.lo
-    rows = _batches(p, [x0], 1)
     opt = CMA(mean=(x0 - p.lo) / span, sigma=SIGMA0, bounds=np.array([[0.0, 1.0]] * len(x0)),
               seed=seed, population_size=max(2, min(b, n)))
+    rows: list = []
     while len(rows) < n + 1:
         U = [opt.ask() for _ in range(opt.population_size)]
-        gen = _batches(p, [p.lo + u * span for u in U], len(U))
-        rows += gen
-        opt.tell([(u, r["cost"]) for u, r in zip(U, gen)])
+        X = ([] if rows else [x0]) + [p.lo + u * span for u in U]
+        got = _batches(p, X, len(X))
+        rows += got
+        opt.tell([(u, r["cost"]) for u, r in zip(U, got[len(X) - len(U):])])
     return rows

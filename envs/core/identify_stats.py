@@ -2,8 +2,11 @@
 
 All in relative units: J = d r / d ln x (the Jacobian of the weighted, normalised residuals with
 respect to each parameter's relative change), so an sd of 0.01 is 1 % of the parameter.
-  fit:   cov = sigma^2 (J^T J)^-1, sigma^2 = SSR / (m - p)
-  check: cov = (noise_rel^2 / samples) (J^T J)^-1 (the sd this record would give at that noise)
+  fit:   cov = (sigma^2 + teeth) (J^T J)^-1, sigma^2 = SSR / (m - p)
+  check: cov = (noise_rel^2 / samples + teeth) (J^T J)^-1 (the sd this record would give at that noise)
+teeth: the cost's jaggedness at the point (envs/core/identify.py `teeth`: the largest departure of the cost from
+its Gauss-Newton model at small steps, JAG_PROBE sd): a jagged cost lets a fit land anywhere its smooth rise stays
+below the teeth, so they widen the sd as noise would (0 for a smooth cost).
 A parameter is identifiable when its sd <= ident_rel_sd and (fit) it is not at a search bound and the
 local stage converged and the residual is smooth there (fd_nonlinearity <= 2) and no
 candidate evaluated on the way has a significantly lower cost (below the fit's by more than the
@@ -38,18 +41,19 @@ def noise_estimate(y) -> float:
     return float(1.4826 * np.median(np.abs(d2 - np.median(d2))) / math.sqrt(6))
 
 
+def channel_rms(p, r) -> dict:
+    """Per fitted channel: the RMS of its unweighted error in SI (r: the fit's weighted, normalised residuals,
+    p.n per channel; a zero-weight channel's is 0, its error not being in r)."""
+    m = p.n
+    return {c: float(np.linalg.norm(r[i * m:(i + 1) * m])) * p.scale[c] / max(w, 1e-300)
+            for i, (c, w) in enumerate(zip(p.channels, p.weights))}
+
+
 def misfit(p, r) -> dict:
     """Per fitted channel with a positive weight: residual RMS / noise_estimate of the data (trajectories;
-    {} for a per-cycle table, too short to show its noise)."""
-    noise = getattr(p, "noise", None)
-    if not noise:
-        return {}
-    m, out = p.n, {}
-    for i, (c, w) in enumerate(zip(p.channels, p.weights)):
-        if w > 0 and noise.get(c, 0) > 0:
-            rms = float(np.linalg.norm(r[i * m:(i + 1) * m])) * p.scale[c] / w
-            out[c] = rms / noise[c]
-    return out
+    {} for a per-cycle table, too short to show its noise: its p.noise is {})."""
+    rms = channel_rms(p, r)
+    return {c: rms[c] / p.noise[c] for c, w in zip(p.channels, p.weights) if w > 0 and p.noise.get(c, 0) > 0}
 
 
 def covariance(J: np.ndarray, sigma2: float) -> np.ndarray:
@@ -76,7 +80,7 @@ def correlations(cov: np.ndarray, names) -> dict:
     return {a: {b: float(C[i, j]) for j, b in enumerate(names)} for i, a in enumerate(names)}
 
 
-def check(p, J, x, noise_rel: float, ident_rel_sd: float) -> dict:
+def check(p, J, x, noise_rel: float, ident_rel_sd: float, teeth: float = 0.0) -> dict:
     """Identifiability at the nominal point: sensitivities per channel and parameter, correlations,
     predicted sd at noise `noise_rel`, flat directions."""
     m = p.n
@@ -87,21 +91,25 @@ def check(p, J, x, noise_rel: float, ident_rel_sd: float) -> dict:
             rows.append(dict(channel=c, parameter=n, sensitivity=float(np.linalg.norm(Jc[:, j])),
                              sensitivity_per_pct=float(np.linalg.norm(Jc[:, j])) / 100))
     sigma2 = noise_rel ** 2 / m
-    cov = covariance(J, sigma2)
+    cov = covariance(J, sigma2 + teeth)
     sd = np.sqrt(np.clip(np.diag(cov), 0, None))
+    sd_noise = np.sqrt(np.clip(np.diag(covariance(J, sigma2)), 0, None))
     summary = dict(
         sensitivity_unit="RMS change of the channel, in units of its std, per unit relative change of the parameter",
         noise_rel=noise_rel, predicted_rel_sd={n: float(s) for n, s in zip(p.names, sd)},
+        predicted_rel_sd_noise={n: float(s) for n, s in zip(p.names, sd_noise)}, teeth=teeth,
+        teeth_over_noise=teeth / sigma2,
         identifiable={n: bool(s <= ident_rel_sd and q <= MAX_NONLINEARITY) for n, s, q in zip(p.names, sd, p.nonlinearity)},
         fd_nonlinearity=dict(zip(p.names, p.nonlinearity)),
-        correlations=correlations(cov, p.names), flat_directions=flat_directions(J, sigma2, p.names, ident_rel_sd),
+        correlations=correlations(cov, p.names), flat_directions=flat_directions(J, sigma2 + teeth, p.names, ident_rel_sd),
         most_sensitive_channel={n: max((r for r in rows if r["parameter"] == n), key=lambda r: r["sensitivity"])["channel"]
                                 for n in p.names})
     return dict(summary=summary, rows=rows)
 
 
 def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = True,
-               max_nonlinearity: float = MAX_NONLINEARITY, best_elsewhere: float | None = None) -> dict:
+               max_nonlinearity: float = MAX_NONLINEARITY, best_elsewhere: float | None = None,
+               teeth: float = 0.0) -> dict:
     """best_elsewhere: the lowest cost of any other candidate evaluated (a fit above it claims nothing)."""
     """fit.csv rows and the summary's uncertainty entries at the fit x_hat."""
     m, k = len(r), len(x_hat)
@@ -113,8 +121,9 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = Tru
     misfits = [c for c, q in ratio.items() if q > MAX_MISFIT]
     converged = converged and not beaten and not misfits
     sigma2 = float(np.sum(r ** 2)) / max(m - k, 1)
-    cov = covariance(J, sigma2)
+    cov = covariance(J, sigma2 + teeth)
     sd = np.sqrt(np.clip(np.diag(cov), 0, None))
+    sd_noise = np.sqrt(np.clip(np.diag(covariance(J, sigma2)), 0, None))
     rows = []
     for j, n in enumerate(p.names):
         span = p.hi[j] - p.lo[j]
@@ -124,9 +133,11 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = Tru
                          fd_nonlinearity=float(p.nonlinearity[j]),
                          identifiable=bool(sd[j] <= ident_rel_sd and not at and converged
                                            and p.nonlinearity[j] <= max_nonlinearity)))
-    flat = flat_directions(J, sigma2, p.names, ident_rel_sd)
+    flat = flat_directions(J, sigma2 + teeth, p.names, ident_rel_sd)
     summary = dict(fitted={r_["parameter"]: r_["value"] for r_ in rows},
                    rel_sd={r_["parameter"]: r_["rel_sd"] for r_ in rows},
+                   rel_sd_noise={n: float(x) for n, x in zip(p.names, sd_noise)}, teeth=teeth,
+                   teeth_over_noise=teeth / sigma2 if sigma2 > 0 else math.inf,
                    identifiable={r_["parameter"]: r_["identifiable"] for r_ in rows},
                    not_identifiable=[r_["parameter"] for r_ in rows if not r_["identifiable"]],
                    at_bound=[r_["parameter"] for r_ in rows if r_["at_bound"]],

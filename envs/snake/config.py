@@ -69,6 +69,10 @@ class SnakeCalibrate(Identify):
     name: str = "snake_calibrate"
     data: str = param(str(TABLE2_N4), note="Table 2's n = 4 losses (a per-cycle table, envs/core/cycle_table.py)")
     params: Any = dataclasses.field(default_factory=lambda: ["mu", "T_step"])
+    # the committed refit's local stage (calibration.json's local_fit): one start from the best grid point, 1 % steps
+    starts: int = param(1, ge=1, le=1000, note="local fits (the committed refit: 1, from the best grid point)")
+    max_nfev: int = param(10, ge=1, le=10000, note="least_squares residual evaluations (the committed refit's)")
+    fd_rel: float = param(0.01, gt=0, le=0.2, note="finite-difference step, relative (the committed refit's)")
 
 
 @experiment

@@ -129,14 +129,15 @@ def calibrate(job, out) -> Result:
     from envs.snake import calibration as cal
     res = identify(job, out)
     s = res.summary
-    names, gait = s["params"], [dict(g) for g in _table(job).gait]
+    data = _table(job)
+    names, gait = s["params"], [dict(g) for g in data.gait]
     table = cal.grid_table(res.rows["candidates.csv"], names, gait)
     reg = cal.region(table, cal.DELTA, names) if any(math.isfinite(d["rms_loss_error"]) for d in table) else None
     local = dict(s["fitted"], rms_loss_error=s["residuals"]["loss"]["rms"], identifiable=s["identifiable"],
                  rel_sd=s["rel_sd"], flat_directions=[f["direction"] for f in s["flat_directions"]])
     better = reg is not None and local["rms_loss_error"] < reg.best["rms_loss_error"] - cal.DELTA
     summary = dict(s, kind="calibration", names=names, timestep=float(job.robot.timestep), cycles=int(job.run.cycles),
-                   data={f"{g['alpha_deg']:g}": float(v) for g, v in zip(gait, _table(job).values["loss"])},
+                   data={f"{g['alpha_deg']:g}": float(v) for g, v in zip(gait, data.values["loss"])},
                    best=reg.best if reg else None, region=reg.summary() if reg else None, grid=table,
                    local_fit=local, local_fit_measurably_better=bool(better))
     cal_json = {k: summary[k] for k in ("kind", "note", "names", "timestep", "cycles", "data", "best", "region",
