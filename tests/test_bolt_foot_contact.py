@@ -112,7 +112,7 @@ def test_plastic_twin_within_target_of_paper_model_short(tmp_path):
 
 @pytest.mark.slow
 def test_plastic_foot_runs_on_warp_cpu(tmp_path):
-    """engine=warp with robot/foot=plastic on Warp's CPU device (0.2 s, 1 revolution, ~90 s with its kernel
+    """engine=warp with robot/foot=plastic on Warp's CPU device (0.2 s, 1 revolution, 90-110 s with its kernel
     compilation): no fallback, no error.  Tolerances stated first: speed within 2 %, duty within 0.02 of the C
     engine, the same touch-downs -- twice the C engine's own spread under a 1e-7 change of the crank period
     (measured 1.0 %, 0.010: the plastic stance's chatter); measured warp 1.037 / 0.045, C 1.043 / 0.055."""
