@@ -20,7 +20,6 @@ sequence, not a pick.  Written before the runs (models/bolt/README.md "Plastic f
     nice -n 10 .venv/bin/python studies/bolt_plastic_limit.py [--rungs 0 1 2 3 4] [--reference CSV]
 """
 import argparse
-import csv
 import math
 import pathlib
 import sys
@@ -34,9 +33,8 @@ from envs.bolt.robot import Bolt  # noqa: E402
 from envs.core import batch  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bolt_contact_study import patched  # noqa: E402
+from bolt_contact_study import REFERENCE, patched, reference  # noqa: E402
 
-REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
 TOL_SPEED, TOL_DUTY = 0.10, 0.05            # the issue's target, twin vs paper model
 TOL_STEP_SPEED, TOL_STEP_DUTY = 0.02, 0.01  # the convergence rule: change from one rung to the next
 LOOP0 = 2e-4                                # rung 0: the default loop time constant
@@ -46,16 +44,6 @@ def rung(k: int) -> dict:
     """Rung k's settings: loop time constant, time step, damper rate B."""
     tau = LOOP0 / 2 ** k
     return dict(loop_timeconst=tau, timestep=tau / 2, B=PLASTIC_RATE / tau)
-
-
-def reference(path: pathlib.Path) -> dict:
-    """crank period -> (speed, duty factor) of the paper model where it runs one touch-down per revolution."""
-    out = {}
-    for r in csv.DictReader(path.open()):
-        col = (lambda k: r[f"{k}_paper"]) if "speed_paper" in r else (lambda k: r[k])   # noqa: E731
-        if col("touchdowns_per_revolution") and float(col("touchdowns_per_revolution")) == 1.0:
-            out[float(r["crank_period"])] = (float(col("speed")), float(col("duty_factor")))
-    return out
 
 
 def run_rung(k: int, periods, cycles: int, bumper) -> list:
