@@ -145,7 +145,7 @@ def test_touchdown_states_are_the_paper_models():
 def test_plastic_twin_within_target_of_paper_model_sweep(tmp_path):
     """Issue #24 target with robot/foot=plastic (loops 0.05 ms, time step 2.5e-5 s), tolerances stated first:
     speed within 10 %, duty within 0.05 wherever both run one touch-down per revolution, at 0.3, 0.25 and 0.2 s
-    with the bumper (6 revolutions, ~6 min; measured in studies/bolt_contact_study.py: +2.4 %, +6.8 %, +8.1 %)."""
+    with the bumper (6 revolutions, 2.5-6 min; measured in studies/bolt_contact_study.py: +2.4 %, +6.8 %, +8.1 %)."""
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot/foot=plastic",
                         "sweep.crank_period=[0.3,0.25,0.2]",
