@@ -73,6 +73,63 @@ def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
     assert not out.exists()
 
 
+def test_foot_group_sets_the_plastic_numerics_together():
+    """robot/foot=plastic (configs/robot/foot/) sets the foot and the loops and step it needs in one choice; the
+    default foot is unchanged (soft, loops 0.2 ms, step 0.1 ms)."""
+    from envs.core import config
+    soft = config.compose(["experiment=bolt_running"]).robot
+    plastic = config.compose(["experiment=bolt_running", "robot/foot=plastic"]).robot
+    assert (soft.foot_contact, soft.loop_timeconst, soft.timestep) == ("soft", 2e-4, 1e-4)
+    assert (plastic.foot_contact, plastic.loop_timeconst, plastic.timestep) == ("plastic", 5e-5, 2.5e-5)
+    Bolt(**{k: plastic[k] for k in ("foot_contact", "loop_timeconst", "timestep")})   # a consistent combination
+
+
+def test_foot_group_with_an_inconsistent_step_exit_2_nothing_written(tmp_path):
+    """robot/foot=plastic with a step coarser than half its loops' time constant: one line naming the parameter,
+    exit 2, no run directory."""
+    out = tmp_path / "run"
+    p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot/foot=plastic",
+                        "robot.timestep=5e-5", f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 2, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "loop_timeconst" in p.stderr
+    assert not out.exists()
+
+
+def test_plastic_twin_within_target_of_paper_model_short(tmp_path):
+    """Issue #24 target, CI version, tolerances stated first: speed within 10 %, duty within 0.05, one touch-down
+    per revolution in both.  robot/foot=plastic against the paper model at 0.6 s, 3 revolutions (metrics over the
+    last 2; ~20 s; measured +3.9 %, +0.0005; the default soft foot misses it there: +16.7 % at 6 revolutions)."""
+    from envs.core import config, experiment
+    res = experiment.compute(config.compose(["experiment=bolt_twin_vs_paper", "robot/foot=plastic",
+                                             "sweep.crank_period=[0.6]", "run.cycles=3", "run.progress=false"]), tmp_path)
+    assert res.summary["speed_tolerance"] == 0.1 and res.summary["duty_tolerance"] == 0.05
+    (row,) = res.table("results.csv")
+    assert row["touchdowns_per_revolution_twin"] == row["touchdowns_per_revolution_paper"] == 1.0
+    assert abs(row["speed_twin"] - row["speed_paper"]) <= 0.10 * abs(row["speed_paper"]), row
+    assert abs(row["duty_factor_twin"] - row["duty_factor_paper"]) <= 0.05, row
+    assert row["within_target"] and res.summary["target_met"]
+
+
+@pytest.mark.slow
+def test_plastic_foot_runs_on_warp_cpu(tmp_path):
+    """engine=warp with robot/foot=plastic on Warp's CPU device (0.2 s, 1 revolution, 90-110 s with its kernel
+    compilation): no fallback, no error.  Tolerances stated first: speed within 2 %, duty within 0.02 of the C
+    engine, the same touch-downs -- twice the C engine's own spread under a 1e-7 change of the crank period
+    (measured 1.0 %, 0.010: the plastic stance's chatter); measured warp 1.037 / 0.045, C 1.043 / 0.055."""
+    from envs.core import config, experiment
+    args = ["experiment=bolt_speed_sweep", "sweep.crank_period=[0.2]", "run.cycles=1", "run.progress=false",
+            "run.device=cpu", "run.chunk=1000", "robot/foot=plastic"]
+    (tmp_path / "w").mkdir()
+    (tmp_path / "c").mkdir()
+    w = experiment.compute(config.compose(args + ["engine=warp"]), tmp_path / "w")
+    assert json.loads((tmp_path / "w" / "summary.json").read_text())["engine"] == "warp"
+    c = experiment.compute(config.compose(args), tmp_path / "c")
+    (rw,), (rc,) = w.table("results.csv"), c.table("results.csv")
+    assert not rw["error"] and not rc["error"] and rw["touchdowns"] == rc["touchdowns"]
+    assert abs(rw["speed"] - rc["speed"]) <= 0.02 * abs(rc["speed"]), (rw["speed"], rc["speed"])
+    assert abs(rw["duty_factor"] - rc["duty_factor"]) <= 0.02, (rw["duty_factor"], rc["duty_factor"])
+
+
 @pytest.mark.slow
 def test_touchdown_states_are_the_paper_models():
     """TOUCHDOWNS (the test's starting states) are the paper model's, recomputed (6 revolutions, ~40 s):
@@ -86,12 +143,12 @@ def test_touchdown_states_are_the_paper_models():
 
 @pytest.mark.slow
 def test_plastic_twin_within_target_of_paper_model_sweep(tmp_path):
-    """Issue #24 target with foot_contact=plastic (loops 0.05 ms, time step 2.5e-5 s), tolerances stated first:
+    """Issue #24 target with robot/foot=plastic (loops 0.05 ms, time step 2.5e-5 s), tolerances stated first:
     speed within 10 %, duty within 0.05 wherever both run one touch-down per revolution, at 0.3, 0.25 and 0.2 s
-    with the bumper (6 revolutions, ~6 min; measured in studies/bolt_contact_study.py: +2.4 %, +6.8 %, +8.1 %)."""
+    with the bumper (6 revolutions, 2.5-6 min; measured in studies/bolt_contact_study.py: +2.4 %, +6.8 %, +8.1 %)."""
     out = tmp_path / "run"
-    p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot.foot_contact=plastic",
-                        "robot.loop_timeconst=5e-5", "robot.timestep=2.5e-5", "sweep.crank_period=[0.3,0.25,0.2]",
+    p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot/foot=plastic",
+                        "sweep.crank_period=[0.3,0.25,0.2]",
                         f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     s = json.loads((out / "summary.json").read_text())

@@ -36,7 +36,7 @@ class BoltModel:
         if p["loop_timeconst"] > PLASTIC_MAX_LOOP_TIMECONST:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
                               "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
-                              "the impact: models/bolt/README.md 'Foot impact test')")
+                              "the impact; robot/foot=plastic sets all three: models/bolt/README.md 'Foot impact test')")
         for k in ("pad_stiffness", "spring_stiffness"):
             if p[k] is not None:
                 raise ConfigError(k, self.cfg[k], "null with foot_contact=plastic (the paper's rigid foot)")
