@@ -76,6 +76,7 @@ run() {
   put "run_$name" "{\"status\": \"$st\", \"exit\": $rc, \"wall_s\": $w}"
 }
 run agreement $L1 "$PY" scripts/warp_agreement.py --device $DEV --robots $ROBOTS
+rm -f "$OUTDIR/niter.json"          # a reused --out DIR: never an earlier run's counts
 run niter $L5 "$PY" scripts/warp_niter.py --device $DEV $NITER --summary "$OUTDIR/niter.json"
 [ -s "$OUTDIR/niter.json" ] && put niter "$(cat "$OUTDIR/niter.json")"
 run bench_a $L2 "$PY" scripts/bench.py --engine warp --device $DEV $BENCH --sections a --summary "$J"

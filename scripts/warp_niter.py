@@ -78,16 +78,16 @@ def main(argv=None) -> int:
     if any(not 0.3 <= w <= 16.0 for w in a.omega):
         print(f"error: --omega {a.omega}: values in [0.3, 16] rad/s (Fig. 6's range)", file=sys.stderr)
         return 2
+    from envs.core import warp_engine
     from envs.core.errors import ConfigError
-    try:                                   # the crawler's own parameter checks (psi_deg, mu)
+    try:                                   # the crawler's own parameter checks (psi_deg, mu), the device
         [Crawler(omega=w, mu=a.mu, psi_deg=p) for w in a.omega for p in a.psi_deg]
+        dev = warp_engine.device(a.device)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if a.quick:
         a.omega, a.steps, a.windows = [1.0, 16.0], 20, 2
-    from envs.core import warp_engine
-    dev = warp_engine.device(a.device)
     print(f"device {dev}; crawler mu {a.mu:g}; {a.windows} windows x {a.steps} steps per point in its second cycle")
     print("| omega (rad/s) | psi (deg) | mean solver_niter | max | at the cap | cap | steps |\n|---|---|---|---|---|---|---|")
     rows, t0 = [], time.perf_counter()

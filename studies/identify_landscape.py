@@ -25,6 +25,7 @@ noise); yaw carries both, and jumps 20-fold between points 0.4 % apart in mu_d; 
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 import pathlib
@@ -63,7 +64,6 @@ def problem(root: pathlib.Path, robot: str, cycles: int, channels, seed: int = 4
     if fine_record:             # the fit's twin recorded at every step (the data keep the twin's usual sampling)
         cls, steps = v["robot_cls"], nominal.steps_per_cycle
         cls.samples_per_cycle = steps
-        assert nominal.steps_per_cycle == steps, "recording every step changed the step"
     (root / "fit").mkdir(exist_ok=True)
     return Problem(cfg, root / "fit", opts, data, names, lo, hi), np.array([hidden[k] for k in names], float)
 
@@ -72,7 +72,7 @@ def cut(p, x_true, j: int, rel) -> dict:
     X = [np.where(np.arange(len(x_true)) == j, x_true[j] * (1 + r), x_true) for r in rel]
     rows = p.evaluate(X)
     cost = np.array([row["cost"] for row in rows])
-    # each channel's share of the cost: (w rms / scale)^2 / (sum of weights^2 ... ) -- its contribution to `cost`
+    # each channel's share of the cost: (w rms / scale)^2, its contribution to `cost`
     share = {c: [float((w * float(row[f"rms_{c}"]) / p.scale[c]) ** 2) for row in rows]
              for c, w in zip(p.channels, p.weights)}
     inner = (cost[1:-1] < cost[:-2]) & (cost[1:-1] < cost[2:])
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json")
     a = ap.parse_args(argv)
     if a.points < 3 or not 0 < a.fine <= a.span < 1 or a.cycles < 1:
-        print("error: --points >= 3, 0 < --fine <= --span < 1, --cycles >= 1")
+        print("error: --points >= 3, 0 < --fine <= --span < 1, --cycles >= 1", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:

@@ -177,11 +177,12 @@ def teeth(p: Problem, x, r, J, sigma2: float, fd_rel: float) -> float:
     curvature (O(s^4) in the cost, small against sigma2); a jagged one by its teeth."""
     sd = np.sqrt(np.clip(np.diag(sigma2 * np.linalg.pinv(J.T @ J, rcond=1e-12)), 0, None))
     s = np.clip(JAG_PROBE * sd, 1e-4, fd_rel / 4)
-    X = [np.clip(np.where(np.arange(len(x)) == j, x[j] * (1 + sign * s[j]), x), p.lo, p.hi)
+    ref = [abs(v) or 1.0 for v in x]          # relative units, as jacobian's (absolute at a zero value)
+    X = [np.clip(np.where(np.arange(len(x)) == j, x[j] + sign * s[j] * ref[j], x), p.lo, p.hi)
          for j in range(len(x)) for sign in (1, -1)]
     rows = p.evaluate(X, need_residuals=True)
-    dev = [float(np.sum((_residual_vector(p, row) - r - J[:, i // 2] * (X[i][i // 2] / x[i // 2] - 1)) ** 2))
-           for i, row in enumerate(rows)]
+    dev = [float(np.sum((_residual_vector(p, row) - r - J[:, i // 2] * ((X[i][i // 2] - x[i // 2]) / ref[i // 2]))
+                        ** 2)) for i, row in enumerate(rows)]
     return max(dev)
 
 
@@ -270,7 +271,7 @@ def identify(cfg, out):
                 search_box={k: [float(a), float(z)] for k, a, z in zip(names, lo, hi)})
     if opts["check_only"]:
         r0, J = jacobian(p, x_nom, opts["fd_rel"])
-        sigma2 = float(opts["noise_rel"]) ** 2 / p.n
+        sigma2 = ist.sigma2_check(float(opts["noise_rel"]), p.n)
         rep = ist.check(p, J, x_nom, float(opts["noise_rel"]), float(opts["ident_rel_sd"]),
                         teeth(p, x_nom, r0, J, sigma2, opts["fd_rel"]))
         summary = dict(head, mode="check_only", nominal={k: float(x) for k, x in zip(names, x_nom)},
@@ -283,7 +284,7 @@ def identify(cfg, out):
     r_hat, J = jacobian(p, x_hat, opts["fd_rel"])
     converged = bool(res.status > 0)           # least_squares met a tolerance (not max_nfev)
     best_elsewhere = p.best_cost           # before the teeth probe: its points are not a search
-    sigma2 = float(np.sum(r_hat ** 2)) / max(len(r_hat) - len(names), 1)
+    sigma2 = ist.sigma2_fit(r_hat, len(names))
     rep = ist.fit_report(p, r_hat, J, x_hat, x_nom, float(opts["ident_rel_sd"]), converged,
                          MAX_NONLINEARITY, best_elsewhere=best_elsewhere,
                          teeth=teeth(p, x_hat, r_hat, J, sigma2, opts["fd_rel"]))

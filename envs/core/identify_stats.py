@@ -80,6 +80,16 @@ def correlations(cov: np.ndarray, names) -> dict:
     return {a: {b: float(C[i, j]) for j, b in enumerate(names)} for i, a in enumerate(names)}
 
 
+def sigma2_check(noise_rel: float, n: int) -> float:
+    """The residual variance check_only predicts: relative noise noise_rel on n samples a channel."""
+    return noise_rel ** 2 / n
+
+
+def sigma2_fit(r, k: int) -> float:
+    """The residual variance at a fit of k parameters: SSR / (m - k)."""
+    return float(np.sum(np.asarray(r) ** 2)) / max(len(r) - k, 1)
+
+
 def check(p, J, x, noise_rel: float, ident_rel_sd: float, teeth: float = 0.0) -> dict:
     """Identifiability at the nominal point: sensitivities per channel and parameter, correlations,
     predicted sd at noise `noise_rel`, flat directions."""
@@ -90,7 +100,7 @@ def check(p, J, x, noise_rel: float, ident_rel_sd: float, teeth: float = 0.0) ->
         for j, n in enumerate(p.names):
             rows.append(dict(channel=c, parameter=n, sensitivity=float(np.linalg.norm(Jc[:, j])),
                              sensitivity_per_pct=float(np.linalg.norm(Jc[:, j])) / 100))
-    sigma2 = noise_rel ** 2 / m
+    sigma2 = sigma2_check(noise_rel, m)
     cov = covariance(J, sigma2 + teeth)
     sd = np.sqrt(np.clip(np.diag(cov), 0, None))
     sd_noise = np.sqrt(np.clip(np.diag(covariance(J, sigma2)), 0, None))
@@ -110,8 +120,9 @@ def check(p, J, x, noise_rel: float, ident_rel_sd: float, teeth: float = 0.0) ->
 def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = True,
                max_nonlinearity: float = MAX_NONLINEARITY, best_elsewhere: float | None = None,
                teeth: float = 0.0) -> dict:
-    """best_elsewhere: the lowest cost of any other candidate evaluated (a fit above it claims nothing)."""
-    """fit.csv rows and the summary's uncertainty entries at the fit x_hat."""
+    """fit.csv rows and the summary's uncertainty entries at the fit x_hat.  best_elsewhere: the lowest cost
+    of any other candidate evaluated (a fit above it claims nothing); teeth: the cost's jaggedness at x_hat
+    (identify.teeth), added to the noise variance of the covariance (0 for a smooth cost)."""
     m, k = len(r), len(x_hat)
     cost = float(np.sum(r ** 2))
     from scipy.stats import chi2
@@ -120,7 +131,7 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = Tru
     ratio = misfit(p, r)
     misfits = [c for c, q in ratio.items() if q > MAX_MISFIT]
     converged = converged and not beaten and not misfits
-    sigma2 = float(np.sum(r ** 2)) / max(m - k, 1)
+    sigma2 = sigma2_fit(r, k)
     cov = covariance(J, sigma2 + teeth)
     sd = np.sqrt(np.clip(np.diag(cov), 0, None))
     sd_noise = np.sqrt(np.clip(np.diag(covariance(J, sigma2)), 0, None))
