@@ -101,8 +101,10 @@ def run(period, k, cone=None, mu=None, cycles=6):
     """Per step of the last revolution: COLS (SI; the contact frame's normal points out of the floor)."""
     s = rung(k)
     robot = Bolt(foot_contact="plastic", crank_period=period, loop_timeconst=s["loop_timeconst"],
-                 timestep=s["timestep"], bumper_height=0.40, **({} if mu is None else dict(mu=mu)))
+                 timestep=s["timestep"], bumper_height=0.40, **({} if not mu else dict(mu=mu)))
     m = copy.copy(robot.model())
+    if mu == 0:     # frictionless (the twin refuses mu = 0): patched into this copy, the control experiment
+        m.geom_friction[m.geom("foot").id, 0] = 0.0
     if cone is not None:
         m.opt.cone = dict(pyramidal=mujoco.mjtCone.mjCONE_PYRAMIDAL, elliptic=mujoco.mjtCone.mjCONE_ELLIPTIC)[cone]
     d = mujoco.MjData(m)
@@ -145,7 +147,7 @@ def run(period, k, cone=None, mu=None, cycles=6):
         A = J @ X.T                                 # the Delassus matrix at the foot (contact frame)
         tx = int(abs(frame[2, 0]) > abs(frame[1, 0]))
         a_loops, a_bumper = constraint_accel(m, d, X)
-        rows.append((t, step % stride == 0, i is not None, gap, fn, ft, abs(ft) / (mu_ * fn) if fn > 0 else np.nan,
+        rows.append((t, step % stride == 0, i is not None, gap, fn, ft, abs(ft) / (mu_ * fn) if fn > 0 and mu_ > 0 else np.nan,
                      v[0], v[1 + tx], B * v[0], a_free[0], A[0, 0] * fn, A[0, 1 + tx] * ft, a_loops, a_bumper,
                      qvel[1], float(d.sensordata[touch_adr])) + slide_gain(m, d, J, tx, v, mu_))
     return np.array(rows, float), dict(B=B, mu=mu_, dt=robot.timestep, stride=stride)
@@ -171,7 +173,7 @@ def main():
     ap.add_argument("--period", type=float, default=0.3)
     ap.add_argument("--rung", type=int, default=2)
     ap.add_argument("--cone", choices=("pyramidal", "elliptic"))
-    ap.add_argument("--mu", type=float)
+    ap.add_argument("--mu", type=float, help="the foot's friction; 0: frictionless, patched into the compiled model")
     ap.add_argument("--csv", type=pathlib.Path, help="write the per-step rows of the stance here")
     a = ap.parse_args()
     R, info = run(a.period, a.rung, a.cone, a.mu)
@@ -232,7 +234,8 @@ def main():
     up = sl & (c["v_n"][st] > 0)
     vt = np.abs(c["v_t"][st])
     print(f"climb: force > 0, sliding and v_n > 0 (moving out of the floor while pushed) at {int(up.sum())} of "
-          f"{int(sl.sum())} sliding steps; there v_n / (mu |v_t|) median {np.median(c['v_n'][st][up] / (info['mu'] * vt[up])):.3f}"
+          f"{int(sl.sum())} sliding steps; there v_n / (mu |v_t|) median "
+          f"{np.median(c['v_n'][st][up] / (info['mu'] * vt[up])) if info['mu'] > 0 and up.any() else np.nan:.3f}"
           f" (1: the hard limit of MuJoCo's convex contact while sliding), v_n - mu |v_t| median "
           f"{np.median(c['v_n'][st][up] - info['mu'] * vt[up]):+.4f} m/s")
 
