@@ -84,3 +84,28 @@ def test_a_trajectory_under_auto_names_the_engine_that_ran_it(tmp_path):
     ran = json.loads((tmp_path / "trajectory.json").read_text())["engine"]
     assert s["engine"] == "auto" and list(s["engine_split"]) == ["trajectory.csv"]
     assert list(s["engine_split"]["trajectory.csv"]) == [ran]
+
+
+@needs_warp
+def test_a_fit_under_auto_files_each_candidate_under_its_engine(tmp_path):
+    """crawler_identify under engine=auto (Warp's CPU device: the split gives every candidate to the C
+    engine), from a trajectory and from a per-cycle table: engine_split names candidates.csv's points and
+    the fitted twin's run, each on the C engine (the table fit's candidates were a TypeError before)."""
+    from envs.core import cycle_table
+    fit = ["experiment=crawler_identify", "robot.omega=16", "experiment.params=[mu]", "experiment.n_global=2",
+           "experiment.max_nfev=1", "experiment.starts=1", "run.progress=false", "run.device=cpu", "engine=auto"]
+    (tmp_path / "data").mkdir()
+    experiment.compute(config.compose(["experiment=crawler_trajectory", "robot.omega=16", "experiment.cycles=1",
+                                       "experiment.time_offset=0", "run.progress=false"]), tmp_path / "data")
+    cycle_table.write(tmp_path / "table.csv", "crawler", {"omega": [16.0, 20.0], "S": [0.01, 0.01]},
+                      {"omega": "rad/s", "S": "m"}, source="test: engine names")
+    for name, data, table in (("traj", tmp_path / "data" / "trajectory.csv", "fitted_trajectory.csv"),
+                              ("table", tmp_path / "table.csv", None)):
+        (tmp_path / name).mkdir()
+        experiment.compute(config.compose(fit + [f"experiment.data={data}", "run.cycles=1"]), tmp_path / name)
+        s = json.loads((tmp_path / name / "summary.json").read_text())
+        split = s["engine_split"]
+        assert s["engine"] == "auto" and list(split["candidates.csv"]) == ["mujoco"], split
+        assert split["candidates.csv"]["mujoco"]["points"] >= 2
+        if table:
+            assert list(split[table]) == ["mujoco"]

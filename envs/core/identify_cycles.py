@@ -68,7 +68,8 @@ class CycleProblem(Problem):
             j, i = divmod(k, n)
             got.setdefault(j, {})[i] = (vals, err, by)
             if len(got[j]) == n:
-                done = [got.pop(j)[i] for i in range(n)]
+                row = got.pop(j)
+                done = [row[i] for i in range(n)]
                 by = ran_by(self.engine, [d[2] for d in done])     # engine=auto: the one engine of its rows
                 self._score(j, robots[j], [d[:2] for d in done], add, by)
         return self.base_engine.simulate(flat, collect)
