@@ -8,7 +8,7 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import batch, config, energy
+from envs.core import batch, config, energy, rundir
 from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
@@ -48,6 +48,7 @@ def foot_path(job, out) -> Result:
         raise ConfigError("robot.body_fixed", r.cfg["body_fixed"], "true for the foot-path experiment")
     kw["stop_when_steady"] = False
     run = batch.run_points([r], cls, **kw)[0]
+    rundir.ran(out, "foot_path.csv", run.engine, {"crank_period": r.cfg["crank_period"]})   # engine=auto: which ran
     q1 = run.sensor("q_1")[:, 0]
     twin = run.sensor("foot_in_B")[:, [0, 2]]
     ref = loop_kinematics(q1, r.geometry)["F"]
@@ -93,6 +94,7 @@ def running(job, out) -> Result:
     t0 = time.perf_counter()
     run = batch.run_points([r], cls, **kw)[0]
     wall = time.perf_counter() - t0
+    rundir.ran(out, "timeseries.csv", run.engine, {"crank_period": r.cfg["crank_period"]})  # engine=auto: which ran
     s = r.summarize(run)
     sim_time = run.cycles * r.period
     ts = _timeseries(r, run)
@@ -206,7 +208,7 @@ def in_place_belt_speed(cls, params: dict, crank_period: float, kw: dict, *, tol
     hist = []
     s, r, run = run_at(0.0 if v0 is None else v0)
     if s is None:
-        return dict(error=run.error, belt_speed=0.0 if v0 is None else v0), hist
+        return dict(error=run.error, belt_speed=0.0 if v0 is None else v0, engine=run.engine), hist
     v_a, f_a = (0.0 if v0 is None else v0), s["speed"]
     hist.append((v_a, f_a))
     best = (abs(f_a), s, r, run)
@@ -238,7 +240,7 @@ def in_place_belt_speed(cls, params: dict, crank_period: float, kw: dict, *, tol
         v_a, f_a, v_b = v_b, f_b, v_n
     _, s, r, run = best
     out = dict(s, mean_x_velocity=s["speed"], iterations=len(hist), converged=bool(abs(s["speed"]) <= tol),
-               max_penetration=run.max_penetration, error=run.problem or r.run_error(s))
+               max_penetration=run.max_penetration, error=run.problem or r.run_error(s), engine=run.engine)
     return out, hist
 
 
@@ -266,6 +268,7 @@ def treadmill(job, out) -> Result:
         # velocity needs a long window (the second half of the run)
         kw_T = dict(kw, cycles=max(kw["cycles"], math.ceil(float(ex["min_time"]) / T)))
         s, hist = in_place_belt_speed(cls, params, T, kw_T, tol=tol, max_iter=max_iter)
+        rundir.ran(out, "results.csv", s["engine"], {"crank_period": T})    # engine=auto: the run the row is
         row = {k: s.get(k, math.nan) for k in TREADMILL_COLUMNS}
         row["crank_period"], row["error"], row["revolutions"] = T, s.get("error") or "", kw_T["cycles"]
         rows.append(row)

@@ -171,13 +171,14 @@ def experiment(name, *runner_path):
     return register
 
 
-def plain_experiment(name: str, *runner_path):
-    """Register an experiment that has no options of its own (its grid is in its YAML)."""
+def plain_experiment(name: str, *runner_path, warp: str = ""):
+    """Register an experiment that has no options of its own (its grid is in its YAML); `warp`: why it
+    cannot run on MuJoCo Warp (Experiment.warp)."""
     if runner_path:
         raise TypeError(_OLD_STYLE.format(name=name, path=runner_path[0]))
     return experiment(dataclasses.make_dataclass(
         "".join(w.title() for w in name.split("_")), [("name", str, dataclasses.field(default=name))],
-        bases=(Experiment,)))
+        bases=(Experiment,), namespace={"warp": warp} if warp else None))
 
 
 RUNNERS: dict = {}     # experiment name, or options class (a family) -> runner(job, out): experiment.runner

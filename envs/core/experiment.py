@@ -130,8 +130,10 @@ def compute(cfg, out) -> Result:
     if v["engine_fallback"]:
         result.summary = dict(result.summary, engine="mujoco", engine_requested=v["engine_requested"],
                               engine_fallback=v["engine_fallback"])
-    elif v["engine"] == "warp":      # says so, where the runner's summary does not name its engine itself
-        result.summary = dict({"engine": "warp"}, **result.summary)
+    elif v["engine"] == "warp":      # says so, where the runner's summary does not name its engine itself,
+        from envs.core.rundir import engine_split    # and which outputs another engine ran (a C time series)
+        split = engine_split(out)
+        result.summary = dict({"engine": "warp", **({"engine_split": split} if split else {})}, **result.summary)
     elif v["engine"] == "auto":      # and which engine ran (or had stored) each point of each results file
         from envs.core.rundir import engine_split
         result.summary = dict({"engine": "auto", "engine_split": engine_split(out)}, **result.summary)

@@ -19,7 +19,7 @@ import numpy as np
 from envs.core import sweep as sw
 from envs.core import trajectory as tj
 from envs.core.errors import ConfigError
-from envs.core.identify_problem import Problem, select_channels
+from envs.core.identify_problem import Problem, ran_by, select_channels
 
 
 class CycleProblem(Problem):
@@ -62,18 +62,21 @@ class CycleProblem(Problem):
         rollout; each candidate is scored as soon as all its rows are in (only their values are kept)."""
         flat = [rb for robot in robots for rb in self.row_robots(robot)]
         n = self.n
-        got: dict = {}           # candidate j -> {row i: (values, error)}
+        got: dict = {}           # candidate j -> {row i: (values, error, engine that ran it)}
 
-        def collect(k, vals, err):
+        def collect(k, vals, err, by=None):
             j, i = divmod(k, n)
-            got.setdefault(j, {})[i] = (vals, err)
+            got.setdefault(j, {})[i] = (vals, err, by)
             if len(got[j]) == n:
-                done = got.pop(j)
-                self._score(j, robots[j], [done[i] for i in range(n)], add)
+                row = got.pop(j)
+                done = [row[i] for i in range(n)]
+                by = ran_by(self.engine, [d[2] for d in done])     # engine=auto: the one engine of its rows
+                self._score(j, robots[j], [d[:2] for d in done], add, by)
         return self.base_engine.simulate(flat, collect)
 
-    def _score(self, j, robot, rows, add) -> None:
-        """Candidate j's cost from its rows' (values, error), to `add` and the residual cache."""
+    def _score(self, j, robot, rows, add, by=()) -> None:
+        """Candidate j's cost from its rows' (values, error), to `add` (by: the engine that ran them,
+        engine=auto) and the residual cache."""
         n = self.n
         sims, errs, pen = {c: [] for c in self.channels}, [], 0.0
         for vals, err in rows:
@@ -84,14 +87,14 @@ class CycleProblem(Problem):
         bad = [c for c in self.channels if not np.all(np.isfinite(sims[c]))]
         if errs or bad:
             self.cache[self.key(robot)] = (None, 0.0)
-            add(j, {"max_penetration": pen}, "; ".join(errs) or f"no value of {bad[0]} at some row")
+            add(j, {"max_penetration": pen}, "; ".join(errs) or f"no value of {bad[0]} at some row", *by)
             return
         r = np.concatenate([w * (np.array(sims[c]) - self.meas[c]) / self.scale[c] / math.sqrt(n)
                             for c, w in zip(self.channels, self.weights)])
         self.cache[self.key(robot)] = (r, 0.0)
         add(j, {"cost": float(np.sum(r ** 2)), "max_penetration": pen,
                 **{f"rms_{c}": float(np.sqrt(np.mean((np.array(sims[c]) - self.meas[c]) ** 2))) for c in self.channels},
-                **{f"{c}_row{i + 1}": sims[c][i] for c in self.channels for i in range(n)}}, None)
+                **{f"{c}_row{i + 1}": sims[c][i] for c in self.channels for i in range(n)}}, None, *by)
 
     def outputs(self, x_hat, title: str):
         """(0, 'fitted_table.csv', per row the gait, measured, fitted and residual of each column,

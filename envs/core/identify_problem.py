@@ -4,6 +4,7 @@ through the store) and the channel selection every fit shares; envs/core/identif
 and neither imports the runner."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -15,6 +16,27 @@ from envs.core import trajectory as tj
 from envs.core.errors import ConfigError
 
 FAILED_COST = 1e6             # a candidate whose simulation failed
+
+
+def fit_engine(base: sw.Engine, simulate, identity: dict) -> sw.Engine:
+    """The batch engine `base` (sweep.batch_engine) computing a fit's candidates with `simulate`, a
+    candidate's identity adding `identity`; engine=auto: its parts likewise, so that each candidate's
+    row is filed under the engine that ran it (summary.json's engine_split names it)."""
+    parts = tuple(dataclasses.replace(p, settings=dict(p.settings, **identity)) for p in base.parts)
+    return sw.Engine(base.name, simulate, dict(base.settings, **identity), versions=base.versions, check=base.check,
+                     parts=parts)
+
+
+def ran_by(engine: sw.Engine, names) -> tuple:
+    """add()'s `by` for a candidate whose runs ran on engines `names` (engine=auto: the one engine that
+    ran them all; () otherwise)."""
+    if not engine.parts:
+        return ()
+    by = set(names)
+    if len(by) != 1:
+        raise RuntimeError(f"engine=auto split one candidate's runs between {sorted(by)}: its row cannot be filed "
+                           "under one engine; rerun with engine=mujoco or engine=warp")
+    return tuple(by)
 
 
 class Problem:
@@ -64,8 +86,7 @@ class Problem:
         kw = dict(run_kw(cfg), **run_over)
         self.run_kw = {k: x for k, x in kw.items() if k != "retry_failed"}
         base = self.base_engine = sw.batch_engine(kw, **launch_kw(cfg))
-        return sw.Engine(base.name, self._simulate, dict(base.settings, **identity), versions=base.versions,
-                         check=base.check)
+        return fit_engine(base, self._simulate, identity)
 
     def robot(self, x):
         return self.cls(**{**self.base, **{k: float(v) for k, v in zip(self.names, x)}})
@@ -130,7 +151,7 @@ class Problem:
         def on_result(j, run):
             r, vals, err = self._values(robots[j], run)
             self.cache[self.key(robots[j])] = (r, vals.get("time_offset", math.nan))
-            add(j, vals, err)
+            add(j, vals, err, *ran_by(self.engine, [run.engine]))
         batch.run_points(robots, self.cls, on_result=on_result, **self.run_kw)
         return sum(self.cycles * r.steps_per_cycle for r in robots)
 

@@ -274,6 +274,12 @@ def ran_on(out, file: str) -> dict:
     return _RAN_ON.setdefault((str(pathlib.Path(out).resolve()), file), {})
 
 
+def ran(out, file: str, engine: str, key: dict) -> None:
+    """Record that `engine` computed the point `key` of out/file outside sweep.run_rows (a single run:
+    a time series, a trajectory): summary.json's engine_split names it (experiment.compute)."""
+    ran_on(out, file).setdefault(engine, []).append(dict(key))
+
+
 def engine_split(out) -> dict:
     """engine=auto's summary entry: per results file of this run, per engine, its point count and
     the points (their key values)."""

@@ -11,7 +11,7 @@ Columns, in order (output-file convention: SI, angles in degrees with a `_deg` s
   <extra>                robot-specific columns the caller adds (e.g. feet velocities)
   power                  W, the motors' positive mechanical power (envs/core/energy.py)
 
-`configured_run(job)` is the one twin run of the configured point (robot.*, not swept) that a main
+`configured_run(job, out)` is the one twin run of the configured point (robot.*, not swept) that a main
 experiment writes, with the job's run settings (the C engine; at most `cycles` periods when given).
 """
 from __future__ import annotations
@@ -44,10 +44,11 @@ def columns(robot, run, inputs: dict | None = None, extra: dict | None = None) -
     return cols
 
 
-def configured_run(job, cycles: int | None = None):
+def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = None):
     """(robot, run): the twin run of the configured robot point (robot.*) with the job's run settings,
-    on the C engine, over at most `cycles` periods (None: run.cycles)."""
-    from envs.core import batch
+    on the C engine, over at most `cycles` periods (None: run.cycles); recorded as the C engine's
+    point of out/file, so that summary.json's engine_split says so under engine=warp/auto."""
+    from envs.core import batch, rundir
     from envs.core.experiment import robot_cls, robot_params, run_kw
     from envs.core.sweep import WARP_KW
 
@@ -57,4 +58,6 @@ def configured_run(job, cycles: int | None = None):
         kw["min_cycles"] = min(kw["min_cycles"], kw["cycles"])
     cls = robot_cls(job)
     r = cls(**robot_params(job))
-    return r, batch.run_point(r, cls, **kw)
+    run = batch.run_point(r, cls, **kw)
+    rundir.ran(out, file, run.engine, {k: r.cfg.get(k) for k in job.sweep})
+    return r, run

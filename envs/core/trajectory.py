@@ -228,7 +228,7 @@ def noisy(values: dict, chans: dict, noise_rel: float, rng) -> dict:
 def trajectory_experiment(cfg, out):
     """The runner of every <robot>_trajectory: the twin's trajectory at robot.* as trajectory.csv +
     trajectory.json (optionally synthetic data: noise and a time offset, said in the sidecar)."""
-    from envs.core import batch
+    from envs.core import batch, rundir
     from envs.core.experiment import Result, options, run_kw
 
     opts = options(cfg)
@@ -246,6 +246,7 @@ def trajectory_experiment(cfg, out):
     run = batch.run_point(robot, type(robot), **dict(kw, cycles=cycles, stop_when_steady=False))
     if run.error:
         raise RuntimeError(f"{robot.name}: the twin's run failed: {run.error}")
+    rundir.ran(out, "trajectory.csv", run.engine, {"robot": robot.name})   # engine=auto: which engine ran it
     rec = record(robot, run, names)
     t = rec.pop("t")
     first = int(np.argmax(t >= offset - 1e-12))           # cycles x samples_per_cycle intervals: a span of cycles T

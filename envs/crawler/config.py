@@ -104,6 +104,8 @@ plain_experiment("crawler_psi_omega_map")
 class SlipPattern(Experiment):
     """Fig. 5: per foot, the fraction of the steady cycle in stick, slip forward and slip backward."""
 
+    warp = "crawler_slip_pattern's twin traces are single C-engine runs sampled every step"
+
     omega: List[float] = param([0.3, 5.1, 16.0], "rad/s", note="one point per range of Fig. 4; each in (0, 200]")
     engines: str = param("both", choices=("both",) + ENGINES)
     v_stick_rel: float = param(0.01, gt=0, lt=1, note="twin stick threshold on |x_i'| as a fraction of the "

@@ -59,7 +59,7 @@ def frequency_sweep(job, out) -> Result:
     stored = {"results.csv": rows, **({f"results_{overlay}.csv": curves[overlay]} if overlay else {})}
     tables = {}
     if engine in sw.BATCH_ENGINES:      # one twin run's time series: the configured robot point (robot.*)
-        r, run = configured_run(job)
+        r, run = configured_run(job, out)
         if not run.error:
             tables["timeseries.csv"] = outputs.timeseries(r, run)
         summary["timeseries_point"] = {"omega": r.cfg["omega"], "cycles": run.cycles, "error": run.error}

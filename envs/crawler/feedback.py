@@ -65,7 +65,7 @@ def feedback(job, out) -> Result:
         traces, seqs, errors, liftoff, pen, ran_on = warp_feedback_runs(base, law_kw, cycles, run_kw(job))
         if engine == "auto":               # summary.json's engine_split: the engine that ran each run
             for k, e in ran_on.items():
-                rundir.ran_on(out, "results.csv").setdefault(e, []).append({"control": k})
+                rundir.ran(out, "results.csv", e, {"control": k})
     else:
         traces, seqs, errors, liftoff, pen = {}, {}, {}, {}, {}
         for k in ("open", "feedback"):

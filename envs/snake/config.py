@@ -53,7 +53,7 @@ class Params:
 
 for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "snake_servo_sweep"):
     plain_experiment(_name)           # the generic sweep (envs.snake.experiments.sweep), its grid in the YAML
-plain_experiment("snake_table1")
+plain_experiment("snake_table1", warp="snake_table1 is closed-form (eqs. 12-14), it simulates nothing")
 plain_experiment("snake_table2")
 plain_experiment("snake_intervals")
 plain_experiment("snake_convergence")

@@ -96,7 +96,7 @@ def table2(job, out) -> Result:
                            for r in ok})
     print("\n".join(lines))
     tables = {"table2.md": "\n".join(lines) + "\n"}
-    r, run = ts.configured_run(job, cycles=TIMESERIES_CYCLES)      # the configured point's time series
+    r, run = ts.configured_run(job, out, cycles=TIMESERIES_CYCLES)      # the configured point's time series
     if not run.error:
         tables["timeseries.csv"] = timeseries(r, run)
     summary["timeseries_point"] = dict(n=r.cfg["n"], alpha_deg=r.cfg["alpha_deg"], cycles=run.cycles, error=run.error)

@@ -1,0 +1,111 @@
+"""summary.json names the engine that ran (issue #29: results are never silently wrong).
+
+An experiment that simulates nothing through the batch engine (Experiment.warp: snake_table1,
+crawler_slip_pattern) falls back under engine=warp/auto like an unsupported robot (engine: mujoco,
+engine_requested, engine_fallback); an output computed by a single run outside sweep.run_rows (a
+C-engine time series, a trajectory, a fit's candidates under engine=auto) is named in engine_split."""
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from envs.core import config, experiment
+from envs.core import sweep as sw
+from envs.core.identify_problem import fit_engine, ran_by
+
+WARP = importlib.util.find_spec("mujoco_warp") is not None
+needs_warp = pytest.mark.skipif(not WARP, reason="mujoco_warp not installed")
+
+
+@pytest.mark.parametrize("engine", ["warp", "auto"])
+def test_an_experiment_outside_the_batch_engine_says_it_ran_on_c(tmp_path, engine):
+    """snake_table1 (closed form) under engine=warp/auto: summary.json says engine mujoco, the engine
+    asked for and why (no warp needed: the fallback is decided before the extra is looked for)."""
+    experiment.compute(config.compose(["robot=snake", "experiment=snake_table1", "sweep.n=[2,3]",
+                                       f"engine={engine}"]), tmp_path)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert (s["engine"], s["engine_requested"]) == ("mujoco", engine)
+    assert "simulates nothing" in s["engine_fallback"]
+    v = config.validate(config.compose(["experiment=crawler_slip_pattern", f"engine={engine}"]))
+    assert (v["engine"], v["engine_requested"]) == ("mujoco", engine) and "C-engine" in v["engine_fallback"]
+
+
+def test_a_fits_candidate_is_filed_under_the_one_engine_that_ran_it():
+    """engine=auto: a fit's engine files rows under mujoco or warp with the fit's own settings; a
+    candidate whose runs the split put on both engines is refused, never filed under one of them."""
+    base = sw.batch_engine(dict(engine="auto", cycles=1))
+    e = fit_engine(base, None, dict(data="sha", fit="identify 1"))
+    assert [p.name for p in e.parts] == ["mujoco", "warp"] and e.name == "auto"
+    assert all(p.settings["data"] == "sha" and p.settings["fit"] == "identify 1" for p in e.parts)
+    assert ran_by(e, ["warp", "warp"]) == ("warp",)
+    with pytest.raises(RuntimeError, match="split one candidate"):
+        ran_by(e, ["mujoco", "warp"])
+    plain = fit_engine(sw.batch_engine(dict(cycles=1)), None, dict(data="sha"))
+    assert plain.parts == () and ran_by(plain, ["mujoco", "warp"]) == ()
+
+
+FREQ = ["experiment=crawler_frequency_sweep", "sweep.omega=[100.0]", "robot.omega=100", "run.cycles=1",
+        "run.device=cpu", "run.progress=false"]
+ON_C = {"mujoco": {"points": 1, "keys": [{"omega": 100.0}]}}
+
+
+@needs_warp
+def test_the_c_engine_time_series_of_an_auto_sweep_is_named(tmp_path):
+    """CI: crawler_frequency_sweep under engine=auto on Warp's CPU device (the split gives the point to
+    the C engine): engine_split names results.csv's point and timeseries.csv's, each on the C engine."""
+    experiment.compute(config.compose(FREQ + ["engine=auto"]), tmp_path)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    split = s["engine_split"]
+    assert s["engine"] == "auto" and list(split) == ["results.csv", "timeseries.csv"]
+    assert split["timeseries.csv"] == ON_C and list(split["results.csv"]) == ["mujoco"]
+    assert [k["omega"] for k in split["results.csv"]["mujoco"]["keys"]] == [100.0]
+
+
+@needs_warp
+@pytest.mark.slow
+def test_the_c_engine_time_series_of_a_warp_sweep_is_named(tmp_path):
+    """crawler_frequency_sweep on warp (Warp's CPU device, one point of 1 cycle; ~40 s, mostly Warp's
+    start-up): results.csv is warp's, and engine_split says timeseries.csv ran on the C engine."""
+    experiment.compute(config.compose(FREQ + ["engine=warp"]), tmp_path)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert s["engine"] == "warp" and s["engine_split"] == {"timeseries.csv": ON_C}
+
+
+@needs_warp
+def test_a_trajectory_under_auto_names_the_engine_that_ran_it(tmp_path):
+    """crawler_trajectory under engine=auto: engine_split names the engine of its one run (the one its
+    sidecar names; on Warp's CPU device the split gives it to the C engine)."""
+    experiment.compute(config.compose(["experiment=crawler_trajectory", "robot.omega=16", "experiment.cycles=1",
+                                       "experiment.time_offset=0", "run.device=cpu", "run.progress=false",
+                                       "engine=auto"]), tmp_path)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    ran = json.loads((tmp_path / "trajectory.json").read_text())["engine"]
+    assert s["engine"] == "auto" and list(s["engine_split"]) == ["trajectory.csv"]
+    assert list(s["engine_split"]["trajectory.csv"]) == [ran]
+
+
+@needs_warp
+def test_a_fit_under_auto_files_each_candidate_under_its_engine(tmp_path):
+    """crawler_identify under engine=auto (Warp's CPU device: the split gives every candidate to the C
+    engine), from a trajectory and from a per-cycle table: engine_split names candidates.csv's points and
+    the fitted twin's run, each on the C engine (the table fit's candidates were a TypeError before)."""
+    from envs.core import cycle_table
+    fit = ["experiment=crawler_identify", "robot.omega=16", "experiment.params=[mu]", "experiment.n_global=2",
+           "experiment.max_nfev=1", "experiment.starts=1", "run.progress=false", "run.device=cpu", "engine=auto"]
+    (tmp_path / "data").mkdir()
+    experiment.compute(config.compose(["experiment=crawler_trajectory", "robot.omega=16", "experiment.cycles=1",
+                                       "experiment.time_offset=0", "run.progress=false"]), tmp_path / "data")
+    cycle_table.write(tmp_path / "table.csv", "crawler", {"omega": [16.0, 20.0], "S": [0.01, 0.01]},
+                      {"omega": "rad/s", "S": "m"}, source="test: engine names")
+    for name, data, table in (("traj", tmp_path / "data" / "trajectory.csv", "fitted_trajectory.csv"),
+                              ("table", tmp_path / "table.csv", None)):
+        (tmp_path / name).mkdir()
+        experiment.compute(config.compose(fit + [f"experiment.data={data}", "run.cycles=1"]), tmp_path / name)
+        s = json.loads((tmp_path / name / "summary.json").read_text())
+        split = s["engine_split"]
+        assert s["engine"] == "auto" and list(split["candidates.csv"]) == ["mujoco"], split
+        assert split["candidates.csv"]["mujoco"]["points"] >= 2
+        if table:
+            assert list(split[table]) == ["mujoco"]
