@@ -109,3 +109,14 @@ def test_a_fit_under_auto_files_each_candidate_under_its_engine(tmp_path):
         assert split["candidates.csv"]["mujoco"]["points"] >= 2
         if table:
             assert list(split[table]) == ["mujoco"]
+
+
+@needs_warp
+def test_a_wrapped_batch_engine_takes_auto_s_engine_name(tmp_path):
+    """miniaq_geometry_map wraps the batch engine's `add` (it keeps a few values): under engine=auto the
+    engine's name comes as a keyword the wrapper passes on (it was a 4th positional: a TypeError)."""
+    experiment.compute(config.compose(["robot=miniaq", "experiment=miniaq_geometry_map", "engine=auto",
+                                       "experiment.l1=[0.018]", "experiment.theta1_deg=[130]", "run.cycles=2",
+                                       "run.progress=false"]), tmp_path)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert s["engine"] == "auto" and s["engine_split"]["results.csv"]["mujoco"]["points"] == 1, s

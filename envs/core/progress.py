@@ -20,7 +20,7 @@ import time
 from typing import Callable, Optional
 
 # What a bar says for each engine: the twin (MuJoCo), or a reference engine.
-ENGINE_LABELS = {"mujoco": "twin", "warp": "twin (MuJoCo Warp)", "hybrid": "exact model", "paper": "paper model"}
+ENGINE_LABELS = {"mujoco": "twin", "warp": "twin (MuJoCo Warp)", "auto": "twin (C + MuJoCo Warp)", "hybrid": "exact model", "paper": "paper model"}
 
 # Seconds a point relative to one twin point, for the ETA of stages not yet started.  Measured on the
 # crawler's main job at its defaults (18 omegas, 20 cycles; 2 shared cores at load 8-10, 2026-11-26):

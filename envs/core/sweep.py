@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import math
 import pathlib
 import time
@@ -112,7 +113,7 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
         def on_result(j, run):
             nonlocal steps
             steps += run.cycles * robots[j].steps_per_cycle
-            add(j, *batch.batch_values(robots[j], run), *((run.engine,) if name == "auto" else ()))
+            add(j, *batch.batch_values(robots[j], run), **({"by": run.engine} if name == "auto" else {}))
         batch.run_points(robots, type(robots[0]), on_result=on_result, **kw)
         return steps
 
@@ -198,6 +199,12 @@ def columns_of(robot_cls, key, extra_columns=(), engine_metrics=(), metrics=None
     return list(key) + list(dict.fromkeys(rest)) + ["error"]
 
 
+def _engine_of(ident: str, docs: dict, default: str) -> str:
+    """The engine (a key of docs) an intact stored row's identity names; `default` if none of them."""
+    name = (json.loads(ident).get("engine") or {}).get("name")
+    return name if name in docs else default
+
+
 def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None, extra_columns=(),
              filename="results.csv", progress=True, retry_failed=False, metrics=None) -> tuple[list, dict]:
     """The shared resumable loop: one row per robot point in out/filename (exported from
@@ -265,7 +272,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             elif not s.intact:
                 why = "damaged row"
             elif s.identity not in {v[i][0] for v in idents.values()}:
-                why = st.stale_reason(s.ident, docs[first][i])
+                why = st.stale_reason(s.ident, docs[_engine_of(s.ident, docs, first)][i])   # against its own engine
             elif retry_failed and s.error:
                 why = "previous error"
             elif not s.error and not _has_result(s.values(), result_cols):

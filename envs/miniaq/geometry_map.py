@@ -94,7 +94,7 @@ def geometry_map(job, out) -> Result:
         inner = sw.batch_engine(run_kw(job), **launch_kw(job))
 
         def simulate(todo, add) -> int:
-            return inner.simulate(todo, lambda j, s, err=None: add(j, keep(s), err))
+            return inner.simulate(todo, lambda j, s, err=None, **by: add(j, keep(s), err, **by))
         eng = dataclasses.replace(inner, simulate=simulate)
     # the same declared columns in both engines: the geometry, MAP_COLUMNS, health, error
     rows, stats = sw.run_rows(robots, out, key=key, engine=eng, meta=meta, metrics=MAP_COLUMNS,
