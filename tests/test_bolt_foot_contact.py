@@ -64,12 +64,25 @@ def test_plastic_contact_with_the_default_loops_is_refused():
     np.testing.assert_allclose(m.geom_solref[m.geom("foot").id], [0.0, -5000.0])
 
 
+def test_plastic_contact_refuses_a_coarse_step_and_an_ineffective_contact_timeconst():
+    """With plastic loops stiff enough, a step over loop_timeconst/2 is the timestep's fault (the error names it
+    and a range that can be met); contact_timeconst off its default is refused where no bumper uses it."""
+    with pytest.raises(ConfigError, match=r"^timestep=5e-05 .*\(0, loop_timeconst/2\] s with foot_contact=plastic"):
+        Bolt(foot_contact="plastic", loop_timeconst=5e-5, timestep=5e-5)
+    plastic = dict(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5, contact_timeconst=2e-3)
+    for no_bumper in (dict(bumper_height=None), dict(body_fixed=True)):
+        with pytest.raises(ConfigError, match="^contact_timeconst=0.002 .*no bumper"):
+            Bolt(**plastic, **no_bumper)
+    Bolt(**plastic)                                       # the bumper (default 0.4 m) uses it
+    Bolt(contact_timeconst=2e-3, bumper_height=None)      # the soft foot uses it
+
+
 def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_running", "robot.foot_contact=plastic",
                         f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 2, p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1 and "loop_timeconst" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "timestep" in p.stderr
     assert not out.exists()
 
 
@@ -91,7 +104,7 @@ def test_foot_group_with_an_inconsistent_step_exit_2_nothing_written(tmp_path):
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot/foot=plastic",
                         "robot.timestep=5e-5", f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 2, p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1 and "loop_timeconst" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "timestep" in p.stderr
     assert not out.exists()
 
 

@@ -37,9 +37,18 @@ class BoltModel:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
                               "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
                               "the impact; robot/foot=plastic sets all three: models/bolt/README.md 'Foot impact test')")
+        if self.timestep > p["loop_timeconst"] / 2:
+            raise ConfigError("timestep", self.cfg["timestep"], "(0, loop_timeconst/2] s with foot_contact=plastic "
+                              f"(loop_timeconst={self.cfg['loop_timeconst']:g} s: the loops need two steps)")
         for k in ("pad_stiffness", "spring_stiffness"):
             if p[k] is not None:
                 raise ConfigError(k, self.cfg[k], "null with foot_contact=plastic (the paper's rigid foot)")
+        # the plastic foot's solref comes from loop_timeconst; contact_timeconst then acts on the bumper alone
+        no_bumper = p["bumper_height"] is None or p["body_fixed"]
+        if no_bumper and p["contact_timeconst"] != self.Params.contact_timeconst:
+            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{self.Params.contact_timeconst:g} "
+                              "s (its default) with foot_contact=plastic and no bumper (bumper_height=null or "
+                              "body_fixed)", "it would have no effect")
 
     # ---- model ----------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:

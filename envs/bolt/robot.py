@@ -112,7 +112,7 @@ class Bolt(BoltModel, Robot):
                "foot_path_error",                                                                  # body fixed
                "speed", "crank_period_measured", "belt_speed", "speed_over_belt", "stride_time",  # running
                "touchdowns", "touchdowns_per_revolution", "stride_length", "duty_factor", "stance_impulse",
-               "impact_force",                "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
+               "impact_force", "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:
@@ -128,11 +128,11 @@ class Bolt(BoltModel, Robot):
                               "held body)")
         if not p["loop_dmin"] <= p["loop_dmax"]:
             raise ConfigError("loop_dmin", self.cfg["loop_dmin"], f"(0, loop_dmax={self.cfg['loop_dmax']:g}]")
+        self.check_foot_contact()   # first: with plastic, a too-coarse step is the timestep's fault
         for name in ("loop_timeconst", "contact_timeconst"):
             if p[name] < 2 * self.timestep:
                 raise ConfigError(name, self.cfg[name], f"[{2 * self.timestep:g}, 1] s (at least two "
                                   f"time steps, else MuJoCo silently softens it)")
-        self.check_foot_contact()
         g = Geometry.of(p)
         # points on links must lie on them: C on HFE (D..B), B on the femur (A..E), G on the tibia (E..F)
         for name, whole in (("l_s", "l_2"), ("l_f", "l_4"), ("l_t", "l_5")):
