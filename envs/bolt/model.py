@@ -25,6 +25,12 @@ PIN_JOINTS = ("q_2", "q_3", "q_4", "q_5")
 LOOP_PINS = dict(B=dict(q_1=1.0, q_2=1.0, q_4=-1.0), G=dict(q_1=1.0, q_2=1.0, q_3=1.0, q_4=-1.0, q_5=-1.0))
 
 
+def plastic_contact(p: dict) -> tuple:
+    """The plastic foot's (solref, solimp[:3]) for parameters p (SI): direct form [-K, -B] with K = 0 and
+    B = PLASTIC_RATE / loop_timeconst, and the loop closures' impedance."""
+    return [0.0, -PLASTIC_RATE / p["loop_timeconst"]], [p["loop_dmin"], p["loop_dmax"], 0.001]
+
+
 class BoltModel:
     """The `spec()` of a Bolt point and its helpers (self: a Bolt)."""
 
@@ -96,9 +102,8 @@ class BoltModel:
         foot = spec.geom("foot")
         foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
         foot.solref = [p["contact_timeconst"], 1.0]
-        if p["foot_contact"] == "plastic":    # direct form [-K, -B]: K = 0, B; the loop closures' impedance
-            foot.solref = [0.0, -PLASTIC_RATE / p["loop_timeconst"]]
-            foot.solimp[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        if p["foot_contact"] == "plastic":
+            foot.solref, foot.solimp[:3] = plastic_contact(p)
         spec.body("foot").pos = [g.l_5, 0, 0]
         spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
         if p["spring_stiffness"] is not None:
