@@ -51,9 +51,9 @@ class BoltModel:
                 raise ConfigError(k, self.cfg[k], "null with foot_contact=plastic (the paper's rigid foot)")
         # the plastic foot's solref comes from loop_timeconst; contact_timeconst then acts on the bumper alone
         no_bumper = p["bumper_height"] is None or p["body_fixed"]
-        if no_bumper and p["contact_timeconst"] != self.Params.contact_timeconst:
-            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{self.Params.contact_timeconst:g} "
-                              "s (its default) with foot_contact=plastic and no bumper (bumper_height=null or "
+        default = self.Params.contact_timeconst
+        if no_bumper and p["contact_timeconst"] != default:
+            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact=plastic and no bumper (bumper_height=null or "
                               "body_fixed)", "it would have no effect")
 
     # ---- model ----------------------------------------------------------------------
