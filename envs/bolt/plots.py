@@ -231,6 +231,6 @@ def twin_vs_paper(rows, tol_speed, tol_duty, bumper, path) -> None:
     for a in ax[1]:
         a.set_xlabel("crank rate [rev/s]")
     rig = "no bumper" if bumper is None else f"boom bumper at {bumper:g} m"
-    fig.suptitle(f"BOLT twin vs paper model, {rig} (target where the paper model runs 1 touch-down/rev: speed within "
-                 f"{tol_speed:.0%}, duty within {tol_duty:g})", fontsize=10)
+    fig.suptitle(f"BOLT twin vs paper model, {rig} (target where the paper model runs 1 touch-down/rev: "
+                 f"speed within {tol_speed:.0%}, duty within {tol_duty:g})", fontsize=10)
     save_figure(fig, path, dpi=120)
