@@ -486,3 +486,30 @@ def test_treadmill_experiment_writes_contract_files(tmp_path):
     s = json.loads((out / "summary.json").read_text())
     assert s["mass_set"] == "hardware" and "crank_period_for_target" in s
     assert (out / "treadmill.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("foot", ["soft", "plastic"])
+def test_stance_impulse_integrates_the_foot_force_every_step(foot):
+    """The foot's normal impulse (AUX foot_impulse) is the sum over every step of the touch sensor x timestep, not
+    the 200 samples per revolution: the C runner's record against the same closed loop stepped here, one revolution
+    at 0.3 s (both runs deterministic: tolerance 1e-9 relative); it never falls.  Measured at 0.3 s, 6 revolutions:
+    the sampled sum read 13 % (soft) and 53 % (plastic) below it (models/bolt/README.md "Twin vs paper model")."""
+    import copy
+    kw = dict(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5) if foot == "plastic" else {}
+    r = Bolt(crank_period=0.3, **kw)
+    (run,) = batch.run_points([r], Bolt, cycles=1, nthread=1)
+    cum = run.aux[:, Bolt.AUX.index("foot_impulse")]
+    m = copy.copy(r.model())
+    d = mujoco.MjData(m)
+    mujoco.mj_setState(m, d, r.initial_state(m), mujoco.mjtState.mjSTATE_INTEGRATION)
+    mujoco.mj_forward(m, d)
+    touch, total, f0 = m.sensor("foot_touch").adr[0], 0.0, None
+    for _ in range(r.steps_per_cycle):     # the row at step N: the force of the states before it (+ the first twice)
+        d.ctrl[:] = r.controls(np.array([d.time]))[0]
+        f0 = d.sensordata[touch] if f0 is None else f0
+        r.feedback(m, d)
+        mujoco.mj_step(m, d)
+        total += d.sensordata[touch] * m.opt.timestep
+    assert total > 0.5                                       # it touched down
+    assert cum[-1] == pytest.approx(total + f0 * m.opt.timestep, rel=1e-9)
+    assert np.all(np.diff(cum) >= 0)

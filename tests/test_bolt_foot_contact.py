@@ -2,6 +2,7 @@
 paper model's touch-down state (studies/bolt_foot_restitution.py; models/bolt/README.md "Foot impact test"),
 and `foot_contact=plastic`.  CI: about a second each; the sweep against the target is `slow`."""
 import json
+import math
 import pathlib
 import subprocess
 import sys
@@ -64,12 +65,25 @@ def test_plastic_contact_with_the_default_loops_is_refused():
     np.testing.assert_allclose(m.geom_solref[m.geom("foot").id], [0.0, -5000.0])
 
 
+def test_plastic_contact_refuses_a_coarse_step_and_an_ineffective_contact_timeconst():
+    """With plastic loops stiff enough, a step over loop_timeconst/2 is the timestep's fault (the error names it
+    and a range that can be met); contact_timeconst off its default is refused where no bumper uses it."""
+    with pytest.raises(ConfigError, match=r"^timestep=5e-05 .*\(0, loop_timeconst/2\] s with foot_contact=plastic"):
+        Bolt(foot_contact="plastic", loop_timeconst=5e-5, timestep=5e-5)
+    plastic = dict(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5, contact_timeconst=2e-3)
+    for no_bumper in (dict(bumper_height=None), dict(body_fixed=True)):
+        with pytest.raises(ConfigError, match="^contact_timeconst=0.002 .*no bumper"):
+            Bolt(**plastic, **no_bumper)
+    Bolt(**plastic)                                       # the bumper (default 0.4 m) uses it
+    Bolt(contact_timeconst=2e-3, bumper_height=None)      # the soft foot uses it
+
+
 def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_running", "robot.foot_contact=plastic",
                         f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 2, p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1 and "loop_timeconst" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "timestep" in p.stderr
     assert not out.exists()
 
 
@@ -91,7 +105,7 @@ def test_foot_group_with_an_inconsistent_step_exit_2_nothing_written(tmp_path):
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot/foot=plastic",
                         "robot.timestep=5e-5", f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 2, p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1 and "loop_timeconst" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "timestep" in p.stderr
     assert not out.exists()
 
 
@@ -154,3 +168,32 @@ def test_plastic_twin_within_target_of_paper_model_sweep(tmp_path):
     s = json.loads((out / "summary.json").read_text())
     assert s["speed_tolerance"] == 0.1 and s["duty_tolerance"] == 0.05
     assert s["compared_crank_periods"] == [0.3, 0.25, 0.2] and s["target_met"]
+
+
+def test_plastic_limit_rule_on_the_measured_ladder_and_nan():
+    """studies/bolt_plastic_limit.py's rule on the README's measured ladder (3 digits; speed, duty, touch-downs
+    per revolution): 0.4 s is skipped (1.67, 1.33 td/rev at rungs 3-4), no rung meets the rule (3 -> 4 moves the
+    duty 0.040 at 0.5 s, tolerance 0.01); and a NaN change fails it instead of passing as max() would."""
+    import bolt_plastic_limit as lim
+    periods = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)
+    ref = dict(zip(periods, ((0.506, 0.438), (0.689, 0.438), (0.831, 0.282), (0.960, 0.081), (1.078, 0.082),
+                             (1.296, 0.075))))
+    speed = ((0.535, 0.725, 0.938, 0.974, 1.090, 1.396), (0.532, 0.722, 0.930, 1.013, 1.186, 1.339),
+             (0.528, 0.720, 0.908, 0.983, 1.148, 1.411), (0.525, 0.719, 0.859, 0.974, 1.125, 1.357),
+             (0.524, 0.718, 0.865, 0.970, 1.121, 1.334))
+    duty = ((0.439, 0.399, 0.105, 0.055, 0.050, 0.050), (0.439, 0.356, 0.087, 0.050, 0.055, 0.043),
+            (0.439, 0.316, 0.063, 0.042, 0.040, 0.048), (0.439, 0.293, 0.053, 0.032, 0.033, 0.038),
+            (0.439, 0.253, 0.043, 0.023, 0.022, 0.027))
+    tdrev = {1: 1.33, 3: 1.67, 4: 1.33}   # at 0.4 s; 1 elsewhere
+    res = {k: [(v, d, tdrev.get(k, 1.0) if T == 0.4 else 1.0, False) for T, v, d in zip(periods, speed[k], duty[k])]
+           for k in range(5)}
+    assert lim.usable(res, periods) == [True, True, False, True, True, True]
+    steps = lim.rule(res, ref, periods)
+    assert [w for *_, w in steps] == [False] * 4
+    k0, k1, dv, dd, _ = steps[-1]
+    assert (k0, k1, len(dv)) == (3, 4, 5) and max(dv) == pytest.approx(0.023 / 1.296) and max(dd) == pytest.approx(0.04)
+    flat = {k: [(1.0, 0.1, 1.0, False)] * 2 for k in range(3)}
+    flat[2][1] = (math.nan, 0.1, 1.0, False)
+    assert [w for *_, w in lim.rule(flat, {1: (1.0, 0.1), 2: (1.0, 0.1)}, (1, 2))] == [True, False]
+    flat[2][1] = (1.0, 0.1, 1.0, True)                     # a flag: the period is skipped
+    assert lim.usable(flat, (1, 2)) == [True, False]

@@ -86,3 +86,14 @@ def test_horizontal_momentum_is_constant_in_the_air_and_changes_in_stance():
         assert np.ptp(S["x_dot"][s[1:-1]]) > 0.1                  # the body's own speed does vary (the leg swings)
         assert np.ptp(S["p_x"][s[1:-1]]) < 1e-6
     assert np.ptp(S["p_x"][~air]) > 0.5
+
+
+def test_a_mode_without_its_foot_point_is_a_programming_error_not_a_flagged_point():
+    """split_velocity with the foot point F0 missing in stance (or given in flight) raises TypeError, which
+    paper_run does not catch as a failed point (it catches ValueError from solve_ivp)."""
+    from envs.bolt.paper import STANCE
+    m, Q = _state()
+    with pytest.raises(TypeError, match="F0 is missing"):
+        m.split_velocity(Q, np.zeros(1), STANCE, None, 1e-3)
+    with pytest.raises(TypeError, match="F0 is given"):
+        m.split_velocity(Q, np.zeros(3), FLIGHT, 0j, 1e-3)

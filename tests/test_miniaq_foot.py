@@ -193,3 +193,13 @@ def test_start_depth_is_the_rest_depth_of_the_contact_in_use(contact_law, foot):
         assert len(rows) == n_down, gait
         f = sum(-d.efc_KBIP[j, 0] * d.efc_KBIP[j, 2] * d.efc_pos[j] / d.efc_R[j] for j in rows)
         assert f == pytest.approx(r.p["m"] * 9.81, rel=1e-6), (gait, f / (r.p["m"] * 9.81))
+
+
+def test_a_contact_too_soft_to_carry_the_weight_is_refused_naming_K(tmp_path):
+    """K=1 (inside its declared range) cannot carry the weight at any depth below 1 m: refused at validation with a
+    ConfigError naming K (not a ValueError traceback at the run's start); K = 1e3 carries it (measured depth 0.14 m,
+    hunt_crossley, e = 2); the script exits 2 with one line, nothing written."""
+    with pytest.raises(ConfigError, match=r"^K=1\.0 is not allowed: .*carry the weight"):
+        MiniAQ(K=1.0)
+    MiniAQ(K=1e3)
+    assert_fails_early(tmp_path, "K", "experiment=miniaq_trot", "robot.K=1", text="carry the weight")

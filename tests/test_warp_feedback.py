@@ -62,7 +62,7 @@ def test_bolt_limit_kernel_is_bolt_feedback_on_the_same_state(mode):
     n = len(ds)
     arr = lambda x, t=wp.float32: wp.array(np.asarray(x), dtype=t, device="cpu")   # noqa: E731
     fr = wp.zeros((n, m.nu), dtype=wp.vec2, device="cpu")
-    S = arr(prev[:, None], wp.float64)
+    S = arr(np.column_stack([prev, [d.userdata[1] for d in ds]]), wp.float64)   # phase, cumulative impulse
     aux = arr(np.full((n, hook.naux), AUX_RESET, np.float32))
     wp.launch(limit_kernel, dim=n, inputs=[arr([hook.row(r, m) for _ in ds], wp.float64),
                                            arr([d.sensordata for d in ds]), arr([d.actuator_force for d in ds]),
@@ -74,7 +74,7 @@ def test_bolt_limit_kernel_is_bolt_feedback_on_the_same_state(mode):
         want = np.array(r.feedback(m, d), float)
         stance += d.userdata[0] > 0.5
         np.testing.assert_allclose(fr[k, 0], m.actuator_forcerange[0], rtol=1e-6)
-        assert S[k, 0] == d.userdata[0]
+        assert S[k, 0] == d.userdata[0] and S[k, 1] == pytest.approx(d.userdata[1], rel=1e-6)
         np.testing.assert_allclose(aux[k], want, rtol=1e-6, atol=1e-30)
     assert 0 < stance < n                          # both phases seen
 

@@ -104,7 +104,9 @@ class Params:
     # foot, contact, loop closure (studies/bolt_loop_study.py), boom
     foot_radius: float = param(0.01, "m", gt=0, le=0.05, model=True)
     mu: float = param(1.0, gt=0, le=5, model=True)
-    contact_timeconst: float = param(0.001, "s", gt=0, le=1, model=True)
+    contact_timeconst: float = param(0.001, "s", gt=0, le=1, model=True,
+                                     note="the soft foot's and the bumper's; with foot_contact=plastic the "
+                                          "bumper's alone (refused off its default without a bumper)")
     # "soft": solref (contact_timeconst, 1), MuJoCo's impedance; "plastic": the paper's plastic impact (Sec. 4.4)
     # as a spring-free damper, derived in studies/bolt_foot_restitution.py (README "Foot impact test")
     foot_contact: str = param("soft", choices=("soft", "plastic"), model=True,

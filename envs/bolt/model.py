@@ -25,6 +25,12 @@ PIN_JOINTS = ("q_2", "q_3", "q_4", "q_5")
 LOOP_PINS = dict(B=dict(q_1=1.0, q_2=1.0, q_4=-1.0), G=dict(q_1=1.0, q_2=1.0, q_3=1.0, q_4=-1.0, q_5=-1.0))
 
 
+def plastic_contact(p: dict) -> tuple:
+    """The plastic foot's (solref, solimp[:3]) for parameters p (SI): direct form [-K, -B] with K = 0 and
+    B = PLASTIC_RATE / loop_timeconst, and the loop closures' impedance."""
+    return [0.0, -PLASTIC_RATE / p["loop_timeconst"]], [p["loop_dmin"], p["loop_dmax"], 0.001]
+
+
 class BoltModel:
     """The `spec()` of a Bolt point and its helpers (self: a Bolt)."""
 
@@ -37,9 +43,18 @@ class BoltModel:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
                               "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
                               "the impact; robot/foot=plastic sets all three: models/bolt/README.md 'Foot impact test')")
+        if self.timestep > p["loop_timeconst"] / 2:
+            raise ConfigError("timestep", self.cfg["timestep"], "(0, loop_timeconst/2] s with foot_contact=plastic "
+                              f"(loop_timeconst={self.cfg['loop_timeconst']:g} s: the loops need two steps)")
         for k in ("pad_stiffness", "spring_stiffness"):
             if p[k] is not None:
                 raise ConfigError(k, self.cfg[k], "null with foot_contact=plastic (the paper's rigid foot)")
+        # the plastic foot's solref comes from loop_timeconst; contact_timeconst then acts on the bumper alone
+        no_bumper = p["bumper_height"] is None or p["body_fixed"]
+        default = self.Params.contact_timeconst
+        if no_bumper and p["contact_timeconst"] != default:
+            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact=plastic and no bumper (bumper_height=null or "
+                              "body_fixed)", "it would have no effect")
 
     # ---- model ----------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:
@@ -87,9 +102,8 @@ class BoltModel:
         foot = spec.geom("foot")
         foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
         foot.solref = [p["contact_timeconst"], 1.0]
-        if p["foot_contact"] == "plastic":    # direct form [-K, -B]: K = 0, B; the loop closures' impedance
-            foot.solref = [0.0, -PLASTIC_RATE / p["loop_timeconst"]]
-            foot.solimp[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        if p["foot_contact"] == "plastic":
+            foot.solref, foot.solimp[:3] = plastic_contact(p)
         spec.body("foot").pos = [g.l_5, 0, 0]
         spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
         if p["spring_stiffness"] is not None:

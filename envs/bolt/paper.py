@@ -183,8 +183,8 @@ class Model:
         """(full velocity v, rho, J, J_dot v, Psi, dependent indices, J_z^-1) in `mode` with rates sd of its
         independent coordinates (flight: x_b, y_b, q_1; pinned stance: q_1; sliding stance and bumper: x_b,
         q_1); F0: the foot's ground point (complex), given exactly when the foot is on the ground."""
-        if mode.foot != (F0 is not None):
-            raise ValueError(f"mode {mode.name}: the foot's ground point F0 is {'missing' if mode.foot else 'given'}")
+        if mode.foot != (F0 is not None):   # a programming error, not a failed point (paper_run catches ValueError)
+            raise TypeError(f"mode {mode.name}: the foot's ground point F0 is {'missing' if mode.foot else 'given'}")
         ind = mode.ind
         dep = [i for i in range(7) if i not in ind]
         Qd0 = np.zeros(7)

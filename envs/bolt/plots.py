@@ -209,7 +209,8 @@ def treadmill(rows, target, T_target, path) -> None:
 
 def twin_vs_paper(rows, tol_speed, tol_duty, bumper, path) -> None:
     """Twin and paper model per crank rate: speed, duty factor, touch-downs per revolution, stride time,
-    stance impulse, peak stance torque; the compared points (both one touch-down per revolution) ringed."""
+    stance impulse, peak stance torque; the compared points (the paper model at one touch-down per revolution)
+    ringed."""
     rows = sorted(rows, key=lambda r: r["crank_period"])
     if not rows:
         return
@@ -230,6 +231,6 @@ def twin_vs_paper(rows, tol_speed, tol_duty, bumper, path) -> None:
     for a in ax[1]:
         a.set_xlabel("crank rate [rev/s]")
     rig = "no bumper" if bumper is None else f"boom bumper at {bumper:g} m"
-    fig.suptitle(f"BOLT twin vs paper model, {rig} (target where both run 1 touch-down/rev: speed within "
-                 f"{tol_speed:.0%}, duty within {tol_duty:g})", fontsize=10)
+    fig.suptitle(f"BOLT twin vs paper model, {rig} (target where the paper model runs 1 touch-down/rev: "
+                 f"speed within {tol_speed:.0%}, duty within {tol_duty:g})", fontsize=10)
     save_figure(fig, path, dpi=120)

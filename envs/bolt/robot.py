@@ -99,7 +99,8 @@ class Bolt(BoltModel, Robot):
     gait_parameter = ("crank_period", 0.02)   # viewer keys; no viewer_timestep: the loop time constant needs 2 steps
     closed_loop = True
     engines = ("mujoco", "paper")   # paper: Sec. 4-5 SPF hybrid model (envs/bolt/paper.py), bolt_speed_sweep
-    AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap")
+    AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap",
+           "foot_impulse")   # per-step maxima since the last sample; foot_impulse: N s since t = 0 (cumulative)
     n_aux = len(AUX)
     Params = config.Params
     physics = Physics
@@ -112,7 +113,7 @@ class Bolt(BoltModel, Robot):
                "foot_path_error",                                                                  # body fixed
                "speed", "crank_period_measured", "belt_speed", "speed_over_belt", "stride_time",  # running
                "touchdowns", "touchdowns_per_revolution", "stride_length", "duty_factor", "stance_impulse",
-               "impact_force",                "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
+               "impact_force", "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
 
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:
@@ -128,11 +129,11 @@ class Bolt(BoltModel, Robot):
                               "held body)")
         if not p["loop_dmin"] <= p["loop_dmax"]:
             raise ConfigError("loop_dmin", self.cfg["loop_dmin"], f"(0, loop_dmax={self.cfg['loop_dmax']:g}]")
+        self.check_foot_contact()   # first: with plastic, a too-coarse step is the timestep's fault
         for name in ("loop_timeconst", "contact_timeconst"):
             if p[name] < 2 * self.timestep:
                 raise ConfigError(name, self.cfg[name], f"[{2 * self.timestep:g}, 1] s (at least two "
                                   f"time steps, else MuJoCo silently softens it)")
-        self.check_foot_contact()
         g = Geometry.of(p)
         # points on links must lie on them: C on HFE (D..B), B on the femur (A..E), G on the tibia (E..F)
         for name, whole in (("l_s", "l_2"), ("l_f", "l_4"), ("l_t", "l_5")):
@@ -224,8 +225,8 @@ class Bolt(BoltModel, Robot):
         The touch sensor is the previous step's (contact forces need the constraint solve, which
         needs the actuator force first: a sensor is read before the motor acts), the crank rate
         the current state's.  data.userdata[0] keeps the phase of the last step's limit, so the
-        returned per-step peaks (AUX: |tau| and |tau dq_1/dt| by that phase, foot force, loop
-        gap) describe the step just taken with the limit it had.
+        returned per-step peaks (AUX: |tau| and |tau dq_1/dt| by that phase, foot force, loop gap)
+        describe the step just taken with the limit it had; userdata[1] sums foot force x timestep.
         """
         i_touch, i_rate, i_dof, b1, b2, g1, g2 = self._indices(model)
         sd = data.sensordata
@@ -239,9 +240,11 @@ class Bolt(BoltModel, Robot):
         lim = self.torque_limit(stance, float(data.qvel[i_dof]))
         model.actuator_forcerange[0, 0], model.actuator_forcerange[0, 1] = -lim, lim
         data.userdata[0] = 1.0 if stance else 0.0
+        data.userdata[1] += force * model.opt.timestep
+        imp = float(data.userdata[1])
         if prev_stance:
-            return (0.0, tau, 0.0, power, force, gap)
-        return (tau, 0.0, power, 0.0, force, gap)
+            return (0.0, tau, 0.0, power, force, gap, imp)
+        return (tau, 0.0, power, 0.0, force, gap, imp)
 
     def device_feedback(self):     # `feedback` on the device (engine=warp)
         from envs.bolt.warp_feedback import ActuatorLimit
@@ -347,10 +350,10 @@ class Bolt(BoltModel, Robot):
         out["touchdowns_per_revolution"] = float(len(td_t) / (ncyc - k0)) if ncyc > k0 else math.nan
         out["stride_length"] = float(np.mean(run.cycle_values[k0:])) if ncyc > k0 else math.nan
         out["duty_factor"] = metrics.duty_factor(touch[win]) if n else math.nan
-        # N s per touch-down in the window: the sampled normal force's integral / the touch-downs in it
-        dt = float(np.mean(np.diff(t))) if n > 1 else math.nan
-        fn = run.sensor("foot_touch")[win, 0]
-        out["stance_impulse"] = float(np.sum(fn) * dt / len(td_t)) if len(td_t) else math.nan
+        # N s per touch-down in the window: the foot force's integral over every step (AUX foot_impulse, in
+        # the closed-loop record BOLT's runners keep) / the touch-downs in it
+        cum = run.aux[:, self.AUX.index("foot_impulse")] if len(td_t) and run.aux is not None else None
+        out["stance_impulse"] = float(cum[-1] - cum[k0 * spc]) / len(td_t) if cum is not None else math.nan
         out["impact_force"] = self.impact_force(run, k0)
         if self.p["spring_stiffness"] is not None:   # compression of the die spring (sampled)
             out["max_spring_compression"] = float(-run.sensor("spring")[:, 0].min()) if n else math.nan
@@ -380,9 +383,7 @@ class Bolt(BoltModel, Robot):
 def standing(seconds: float = 1.5, **params):
     """The leg standing still on its foot at the lowest point of the stance arc (no bumper, crank
     held) after `seconds`: (robot, model, data) (README "Compliance")."""
-    import copy
-
-    import mujoco
+    import copy, mujoco   # noqa: E401
     q = np.linspace(0, 2 * np.pi, 721)
     q_low = float(q[np.argmin(loop_kinematics(q, Bolt(**params).geometry)["F"].imag)])
     r = Bolt(**dict(params, bumper_height=None, crank_period=100.0, theta_1_0_deg=math.degrees(q_low)))

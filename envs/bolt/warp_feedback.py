@@ -4,7 +4,8 @@ Before every step, per world: stance (the previous step's foot touch sensor > 0)
 limit P_max / |dq_1/dt| at the current crank rate, flight the torque limit tau_max (limit_mode
 clamp: min(tau_max, P_max / omega) always), written into the world's actuator_forcerange; the
 per-step values (AUX: |tau| and |tau dq_1/dt| by the phase of the previous step's limit, foot
-force, loop gap) are folded into the world's running maxima.  The arithmetic is Bolt.feedback's,
+force, loop gap, the foot's cumulative impulse) are folded into the world's running
+maxima.  The arithmetic is Bolt.feedback's,
 in float64 on float32 inputs (tests/test_warp_feedback.py: the kernel is the hook on the same
 state).  The shared mechanism: envs/core/warp_hook.py."""
 from __future__ import annotations
@@ -15,8 +16,9 @@ import warp as wp
 from envs.core.warp_hook import DeviceFeedback
 
 # P columns: tau_max, P_max, clamp (1: limit_mode clamp), the clamp's limit; then the sensor and
-# dof addresses (as float64, exact): foot_touch, crank_rate, q_1's dof, B_hfe, B_femur, G_kfe, G_tibia
-NPARAM = 11
+# dof addresses (as float64, exact): foot_touch, crank_rate, q_1's dof, B_hfe, B_femur, G_kfe, G_tibia; the
+# time step.  S columns: the previous step's phase, the foot's cumulative impulse (float64)
+NPARAM = 12
 
 
 @wp.func
@@ -60,18 +62,21 @@ def limit_kernel(P: wp.array2d(dtype=wp.float64), sd: wp.array2d(dtype=wp.float3
     aux[w, 3 - k] = wp.max(aux[w, 3 - k], wp.float32(0.0))
     aux[w, 4] = wp.max(aux[w, 4], wp.float32(f))
     aux[w, 5] = wp.max(aux[w, 5], wp.float32(gap))
+    S[w, 1] = S[w, 1] + f * P[w, 11]
+    aux[w, 6] = wp.max(aux[w, 6], wp.float32(S[w, 1]))
 
 
 class ActuatorLimit(DeviceFeedback):
     """Bolt.feedback on the device (AUX = Bolt.AUX)."""
 
-    nparam, nstate, naux = NPARAM, 1, 6
+    nparam, nstate, naux = NPARAM, 2, 7
     fields = ("actuator_forcerange",)
 
     def row(self, robot, model) -> np.ndarray:
         p = robot.p
         return np.array([p["tau_max"], p["P_max"], float(p["limit_mode"] == "clamp"),
-                         min(p["tau_max"], p["P_max"] / robot.omega), *robot._indices(model)], float)
+                         min(p["tau_max"], p["P_max"] / robot.omega), *robot._indices(model), robot.timestep],
+                        float)
 
     def launch(self, M, D, P, S, aux, wstep, device) -> None:
         wp.launch(limit_kernel, dim=D.nworld, inputs=[P, D.sensordata, D.actuator_force, D.qvel,

@@ -112,6 +112,10 @@ def static_force(model, geom: str, r: float) -> float:
     return imp * imp * (-g.solref[0] / g.solimp[1] ** 2) * r / ((1 - imp) * A)
 
 
+class NoStaticDepth(ValueError):
+    """No depth below 1 m lets the feet carry the weight (too soft a contact): MiniAQ.validate names K."""
+
+
 def static_depth(model, geoms, weight: float) -> float:
     """The common depth (m) at which the contacts of foot geoms `geoms` carry `weight` (N) together at rest
     (their `static_force`s, increasing in r, summed), bisected to 1e-12 relative: MiniAQ.initial_pose's start."""
@@ -120,7 +124,8 @@ def static_depth(model, geoms, weight: float) -> float:
     while total(hi) < weight:
         lo, hi = hi, 2 * hi
         if hi > 1.0:
-            raise ValueError(f"geoms {list(geoms)}: no depth below 1 m carries {weight:g} N")
+            raise NoStaticDepth(f"geoms {list(geoms)}: no depth below 1 m carries {weight:g} N (they carry "
+                                f"{total(1.0):.3g} N at 1 m)")
     while hi - lo > 1e-12 * hi:
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if total(mid) < weight else (lo, mid)

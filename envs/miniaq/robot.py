@@ -24,7 +24,7 @@ from envs.core.errors import ConfigError
 from envs.core.inputs import DeviceLaw
 from envs.core.robot import MODELS, Robot
 from envs.miniaq import config
-from envs.miniaq.foot import add_pads, critical_solref, hunt_crossley_point, static_depth
+from envs.miniaq.foot import NoStaticDepth, add_pads, critical_solref, hunt_crossley_point, static_depth
 from envs.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
 from envs.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
                                     grashof_problem, mid_stance_angle, quat_to_euler)
@@ -143,6 +143,12 @@ class MiniAQ(Robot):
         if path["z_min"] + p["pivot_z"] > -p["body_height"] / 2 - p["foot_radius"]:
             raise ConfigError("pivot_z", cfg["pivot_z"], f"< {-path['z_min'] - p['body_height'] / 2:.4g} m",
                               "the feet would not reach below the body")
+        try:                                  # the start (initial_pose): the feet must carry the weight
+            self.initial_pose(self.model(), mujoco.MjData(self.model()))
+        except NoStaticDepth as e:
+            raise ConfigError("K", cfg["K"], f"a K (up to 1e13 N/m^e) whose feet carry the weight m g = "
+                              f"{p['m'] * G:.3g} N at rest at a depth below 1 m (contact_law={cfg['contact_law']}, "
+                              f"e={cfg['e']:g}; the force grows with K)", str(e)) from None
 
     # ---- inputs ---------------------------------------------------------------------
     @property
