@@ -33,7 +33,7 @@ import pathlib
 import _cli
 import numpy as np
 
-CASES = {  # robot: (base overrides, hidden values) -- scripts/identify_targets.py's FULL cases
+CASES = {  # robot: (base overrides, hidden values): the pairs (identify_targets.py's FULL, less the crawler's flat impratio)
     "bolt": (["robot.m_5=0.9754"], {"m_5": 1.05, "contact_timeconst": 0.0012}),
     "miniaq": ([], {"mu_d": 0.33, "kp": 0.55}),
     "crawler": (["robot.omega=5"], {"mu": 0.2, "m0": 0.22}),
