@@ -175,8 +175,7 @@ def teeth(p: Problem, x, r, J, sigma2: float, fd_rel: float) -> float:
     departure of the residuals from their linear model, over the parameters j, s_j = JAG_PROBE sd_j (sd from
     sigma2, clipped to [1e-4, fd_rel / 4]); one batch of 2 p candidates.  A smooth residual departs by its
     curvature (O(s^4) in the cost, small against sigma2); a jagged one by its teeth."""
-    sd = np.sqrt(np.clip(np.diag(sigma2 * np.linalg.pinv(J.T @ J, rcond=1e-12)), 0, None))
-    s = np.clip(JAG_PROBE * sd, 1e-4, fd_rel / 4)
+    s = np.clip(JAG_PROBE * ist.rel_sd(J, sigma2), 1e-4, fd_rel / 4)
     ref = [abs(v) or 1.0 for v in x]          # relative units, as jacobian's (absolute at a zero value)
     X = [np.clip(np.where(np.arange(len(x)) == j, x[j] + sign * s[j] * ref[j], x), p.lo, p.hi)
          for j in range(len(x)) for sign in (1, -1)]

@@ -61,6 +61,11 @@ def covariance(J: np.ndarray, sigma2: float) -> np.ndarray:
     return sigma2 * np.linalg.pinv(H, rcond=1e-12)
 
 
+def rel_sd(J: np.ndarray, sigma2: float) -> np.ndarray:
+    """Each parameter's 1-sigma sd (relative units) from covariance(J, sigma2)."""
+    return np.sqrt(np.clip(np.diag(covariance(J, sigma2)), 0, None))
+
+
 def flat_directions(J, sigma2, names, ident_rel_sd) -> list[dict]:
     """Eigen-directions of J^T J whose sd exceeds ident_rel_sd, worst first."""
     lam, V = np.linalg.eigh(J.T @ J)
@@ -102,8 +107,7 @@ def check(p, J, x, noise_rel: float, ident_rel_sd: float, teeth: float = 0.0) ->
                              sensitivity_per_pct=float(np.linalg.norm(Jc[:, j])) / 100))
     sigma2 = sigma2_check(noise_rel, m)
     cov = covariance(J, sigma2 + teeth)
-    sd = np.sqrt(np.clip(np.diag(cov), 0, None))
-    sd_noise = np.sqrt(np.clip(np.diag(covariance(J, sigma2)), 0, None))
+    sd, sd_noise = rel_sd(J, sigma2 + teeth), rel_sd(J, sigma2)
     summary = dict(
         sensitivity_unit="RMS change of the channel, in units of its std, per unit relative change of the parameter",
         noise_rel=noise_rel, predicted_rel_sd={n: float(s) for n, s in zip(p.names, sd)},
@@ -133,8 +137,7 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = Tru
     converged = converged and not beaten and not misfits
     sigma2 = sigma2_fit(r, k)
     cov = covariance(J, sigma2 + teeth)
-    sd = np.sqrt(np.clip(np.diag(cov), 0, None))
-    sd_noise = np.sqrt(np.clip(np.diag(covariance(J, sigma2)), 0, None))
+    sd, sd_noise = rel_sd(J, sigma2 + teeth), rel_sd(J, sigma2)
     rows = []
     for j, n in enumerate(p.names):
         span = p.hi[j] - p.lo[j]

@@ -258,6 +258,10 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         stored = db.rows(filename)
         todo, reasons, seen = [], {}, {}
         ran_on = rundir.ran_on(out, filename) if engine.parts else None
+
+        def ran(by, i):            # engine=auto: the engine whose row point i has (summary.json's engine_split)
+            if ran_on is not None:
+                ran_on.setdefault(by, []).append({c: keyrows[i].get(c) for c in K})
         for i, k in enumerate(keys):
             h = idents[first][i][0]
             if k in seen:
@@ -278,9 +282,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             elif not s.error and not _has_result(s.values(), result_cols):
                 why = "empty result"               # stored before empty results were flagged
             else:
-                if ran_on is not None:
-                    by = next(n for n, v in idents.items() if v[i][0] == s.identity)
-                    ran_on.setdefault(by, []).append({c: keyrows[i].get(c) for c in K})
+                ran(next(n for n, v in idents.items() if v[i][0] == s.identity), i)
                 continue
             todo.append(i)
             reasons[why] = reasons.get(why, 0) + 1
@@ -301,8 +303,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
             row = {**{c: None for c in metric_cols}, **keyrows[i],
                    **{c: v for c, v in values.items() if c not in K}, "error": error or ""}
             committer.put(keys[i], idents[by][i][0], idents[by][i][1], row, row["error"])   # its own transaction
-            if ran_on is not None:
-                ran_on.setdefault(by, []).append({c: keyrows[i].get(c) for c in K})
+            ran(by, i)
             if bar is not None:
                 bar.update(1)
 
