@@ -144,7 +144,8 @@ class MiniAQ(Robot):
             raise ConfigError("pivot_z", cfg["pivot_z"], f"< {-path['z_min'] - p['body_height'] / 2:.4g} m",
                               "the feet would not reach below the body")
         try:                                  # the start (initial_pose): the feet must carry the weight
-            self.initial_pose(self.model(), mujoco.MjData(self.model()))
+            m = self.model()
+            self.initial_pose(m, mujoco.MjData(m))
         except NoStaticDepth as e:
             raise ConfigError("K", cfg["K"], f"a K (up to 1e13 N/m^e) whose feet carry the weight m g = "
                               f"{p['m'] * G:.3g} N at rest at a depth below 1 m (contact_law={cfg['contact_law']}, "
