@@ -41,10 +41,11 @@ CASES = {  # robot: (base overrides, hidden values): the issue's pairs (identify
 
 
 def problem(root: pathlib.Path, robot: str, cycles: int, channels, seed: int = 4, fine_record=False):
-    """(Problem, hidden x) for the synthetic case of `robot` written under root."""
-    from envs.core import config, cycle_table
-    from envs.core.experiment import options, run
-    from envs.core.identify import Problem, search_box
+    """(Problem, hidden x) for the synthetic case of `robot` written under root: the identify runner's own fit
+    (envs/core/identify.problem_of), the hidden values as its fitted params."""
+    from envs.core import config
+    from envs.core.experiment import run
+    from envs.core.identify import problem_of
     base, hidden = CASES[robot]
     (root / "data").mkdir(parents=True, exist_ok=True)
     run(config.compose([f"experiment={robot}_trajectory", *base, *[f"robot.{k}={v}" for k, v in hidden.items()],
@@ -55,17 +56,12 @@ def problem(root: pathlib.Path, robot: str, cycles: int, channels, seed: int = 4
     if channels:
         over.append(f"experiment.channels=[{','.join(channels)}]")
     cfg = config.compose(over)
-    opts = options(cfg)
-    v = config.validate(cfg)
-    nominal = v["robot_cls"](**v["robot"])
-    names = list(hidden)
-    lo, hi = search_box(v["robot_cls"], names, nominal.cfg, {})
-    data = cycle_table.load(opts["data"], nominal)
     if fine_record:             # the fit's twin recorded at every step (the data keep the twin's usual sampling)
-        cls, steps = v["robot_cls"], nominal.steps_per_cycle
-        cls.samples_per_cycle = steps
+        nominal = config.robot_point(cfg)
+        type(nominal).samples_per_cycle = nominal.steps_per_cycle
     (root / "fit").mkdir(exist_ok=True)
-    return Problem(cfg, root / "fit", opts, data, names, lo, hi), np.array([hidden[k] for k in names], float)
+    p, _, _ = problem_of(cfg, root / "fit")
+    return p, np.array([hidden[k] for k in p.names], float)
 
 
 def cut(p, x_true, j: int, rel) -> dict:

@@ -120,7 +120,8 @@ def test_twin_vs_paper_experiment_writes_both_engines(tmp_path):
 
 def test_a_twin_off_the_one_touchdown_gait_fails_the_target_where_the_paper_model_runs_it():
     """Compared wherever the paper model runs one touch-down per revolution; there the twin must run it too (a twin
-    at 1.33 td/rev, or a failed twin, is compared and not within), tolerances 0.1 / 0.05 given first."""
+    at 1.33 td/rev, a failed twin, or a health-flagged twin whose metrics are within, is compared and not within),
+    tolerances 0.1 / 0.05 given first."""
     from envs.bolt.twin_vs_paper import compare
     pa = dict(touchdowns_per_revolution=1.0, speed=1.0, duty_factor=0.1)
     tw = dict(touchdowns_per_revolution=1.0, speed=1.05, duty_factor=0.12)
@@ -131,6 +132,8 @@ def test_a_twin_off_the_one_touchdown_gait_fails_the_target_where_the_paper_mode
     c = compare(tw, dict(pa, touchdowns_per_revolution=1 / 3), 0.1, 0.05)
     assert not c["compared"] and not c["within_target"]
     assert not compare(tw, {}, 0.1, 0.05)["compared"]                         # the paper model failed
+    c = compare(tw, pa, 0.1, 0.05, "max_penetration 2.1 mm over the limit 1 mm")   # health-flagged, metrics kept
+    assert c["compared"] and not c["within_target"]
 
 
 @pytest.mark.parametrize("args", [["robot.spring_stiffness=65000"], ["engine=paper"], ["experiment.speed_tolerance=0"],

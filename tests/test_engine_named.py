@@ -120,3 +120,24 @@ def test_a_wrapped_batch_engine_takes_auto_s_engine_name(tmp_path):
                                        "run.progress=false"]), tmp_path)
     s = json.loads((tmp_path / "summary.json").read_text())
     assert s["engine"] == "auto" and s["engine_split"]["results.csv"]["mujoco"]["points"] == 1, s
+
+
+@needs_warp
+@pytest.mark.parametrize("name", ["miniaq_trot", "miniaq_turn"])
+def test_a_miniaq_single_run_under_auto_has_every_experiments_shape(tmp_path, name):
+    """miniaq_trot / miniaq_turn under engine=auto (Warp's CPU device, 0.3 s of gait, ~3 s): summary.json says
+    engine auto and engine_split names the engine that ran timeseries.csv's one point, as bolt_running and
+    <robot>_trajectory do (they wrote the engine that ran as `engine`, and nothing said auto was asked for);
+    under engine=mujoco the engine is named and there is no split."""
+    base = ["robot=miniaq", f"experiment={name}", "experiment.duration=0.3", "run.device=cpu", "run.progress=false"]
+    for d in ("auto", "c"):
+        (tmp_path / d).mkdir()
+    experiment.compute(config.compose(base + ["engine=auto"]), tmp_path / "auto")
+    s = json.loads((tmp_path / "auto" / "summary.json").read_text())
+    split = s["engine_split"]
+    assert s["engine"] == "auto" and "engine_requested" not in s and list(split) == ["timeseries.csv"], s
+    (ran, got), = split["timeseries.csv"].items()
+    assert ran in ("mujoco", "warp") and got == {"points": 1, "keys": [{"gait": "trot", "f": 2.5}]}, split
+    experiment.compute(config.compose(base + ["engine=mujoco"]), tmp_path / "c")
+    s = json.loads((tmp_path / "c" / "summary.json").read_text())
+    assert s["engine"] == "mujoco" and "engine_split" not in s

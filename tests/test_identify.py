@@ -18,7 +18,7 @@ from envs.core import config
 from envs.core import trajectory as tj
 from envs.core.errors import ConfigError
 from envs.core.experiment import run
-from tests.util import assert_fails_early
+from tests.util import ROOT, assert_fails_early
 
 TOL_REL = 0.03          # the issue's recovery target, per identifiable parameter
 CRAWLER = ["robot.omega=5"]
@@ -125,6 +125,48 @@ def test_missing_channel_and_bad_params_are_refused(crawler_data, tmp_path):
     with pytest.raises(ConfigError, match="experiment.bounds.mu"):
         _identify(tmp_path, "crawler", CRAWLER, path, "+experiment.bounds.mu=[0.1,6]")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_trajectory_fit_refuses_ray_and_a_table_fit_takes_it(crawler_data, tmp_path, monkeypatch):
+    """run.launcher=ray: a trajectory fit's candidates are recorded and scored in this process, so it is refused
+    (one ConfigError naming run.launcher, nothing written) rather than run locally in silence; a per-cycle table
+    fit builds (its candidates go through the batch path's Ray engine).  Ray itself is not needed: its presence is
+    faked for the config check, and nothing is simulated."""
+    import importlib.util
+
+    from envs.core import cycle_table
+    from envs.core.identify import problem_of
+    from envs.core.identify_cycles import CycleProblem
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "ray" else real(name, *a))
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(ConfigError, match="run.launcher") as e:
+        _identify(out, "crawler", CRAWLER, crawler_data[0], "run.launcher=ray")
+    assert str(e.value).startswith("run.launcher='ray'") and list(out.iterdir()) == []
+    cycle_table.write(tmp_path / "table.csv", "crawler", {"omega": [5.0, 6.0], "S": [0.01, 0.012]},
+                      {"omega": "rad/s", "S": "m"}, source="test: ray")
+    cfg = config.compose(["experiment=crawler_identify", *CRAWLER, f"experiment.data={tmp_path / 'table.csv'}",
+                          "experiment.params=[mu]", "run.launcher=ray", "run.progress=false"])
+    p, _, _ = problem_of(cfg, out)
+    assert isinstance(p, CycleProblem) and p.base_engine.simulate.__module__ == "envs.core.ray_runner"
+
+
+def test_the_landscape_study_builds_the_runners_fit(tmp_path):
+    """studies/identify_landscape.py's fit is the runner's (identify.problem_of: the same channels and search
+    box); at the hidden values its cost is the data's 1 % noise, 5 channels x 1e-4 = 5e-4 (tolerance: a factor
+    2 either way, stated first), and 10 % off them it is higher (crawler, 1 cycle, ~5 s)."""
+    import sys
+
+    from envs.core.identify import search_box
+    sys.path.insert(0, str(ROOT / "studies"))
+    import identify_landscape as study
+    p, x = study.problem(tmp_path, "crawler", 1, None)
+    lo, hi = search_box(p.cls, p.names, p.nominal.cfg, {})
+    assert p.names == ["mu", "m0"] and p.channels == ["x", "z", "theta", "phi1", "phi2"]
+    assert np.array_equal(p.lo, lo) and np.array_equal(p.hi, hi)
+    truth, off = [r["cost"] for r in p.evaluate([x, 1.1 * x])]
+    assert 2.5e-4 <= truth <= 1e-3 and off > truth
 
 
 def test_bad_data_exits_2_and_leaves_no_run_dir(crawler_data, tmp_path):

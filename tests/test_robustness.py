@@ -92,17 +92,19 @@ def test_same_seed_same_draws_and_prefix_stable():
 
 def test_statistics_and_sensitivity_ranking():
     """A known response: y = 3 x0 - 0.5 x1 + noise; x2 unused.  The ranking is x0, x1, x2, the SRCs
-    are the standardized slopes (tolerance 0.05, stated before comparing), failed worlds are left out."""
+    are the standardized slopes (tolerance 0.05, stated before comparing), failed worlds are left out, and so is a
+    health-flagged world that kept its metric (it never counts, not even as the worst case)."""
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, (401, 3))
     y = 3 * X[:, 0] - 0.5 * X[:, 1] + 0.01 * rng.standard_normal(401)
     rows = [dict(world=i, y=v, error="") for i, v in enumerate(y)]
     rows[7]["error"], rows[9]["y"] = "MuJoCo warning", np.nan
+    rows[11].update(y=-100.0, error="max_penetration 3 mm over the limit")   # health-flagged, its metric kept
     res = sn.analyse(rows, X, ["x0", "x1", "x2"], {"y": "max"})["y"]
-    good = np.delete(y, [0, 7, 9])
-    assert res["healthy_worlds"] == 398 and res["nominal"] == y[0]
+    good = np.delete(y, [0, 7, 9, 11])
+    assert res["healthy_worlds"] == 397 and res["nominal"] == y[0] and res["worst"] > -100
     assert res["median"] == np.median(good) and res["p5"] == np.percentile(good, 5)
-    assert res["worst"] == good.min() and res["worst_world"] not in (0, 7, 9)
+    assert res["worst"] == good.min() and res["worst_world"] not in (0, 7, 9, 11)
     assert [s["parameter"] for s in res["sensitivity"]] == ["x0", "x1", "x2"] and res["most_sensitive"] == "x0"
     sd = np.std(good)
     tol = 0.05
@@ -153,6 +155,22 @@ def test_bad_options_exit_2_nothing_written(tmp_path):
     with pytest.raises(ConfigError, match="^engine=") as e:
         rb.batch_path_engine(_cfg("crawler", "engine=hybrid"))
     assert "batch path" in str(e.value)
+
+
+def test_a_parameter_the_robot_fixes_is_refused_at_once_with_the_way_out():
+    """bolt_robustness with BOLT's plastic foot: with no bumper, contact_timeconst has no effect and the robot takes
+    no value but its default, so no width of its spread can be drawn: one ConfigError naming
+    experiment.spread.contact_timeconst says to drop the entry (it said to narrow it); dropped, the worlds draw.  On
+    the experiment's default 0.40 m bumper it acts on the bumper and is drawn.  Nothing is simulated (< 1 s)."""
+    plastic = ["robot=bolt", "robot/foot=plastic", "robot.bumper_height=null"]
+    with pytest.raises(ConfigError, match="drop it") as e:
+        rb.worlds(_cfg("bolt", *plastic))
+    assert str(e.value).startswith("experiment.spread.contact_timeconst=") and "\n" not in str(e.value)
+    robots, *_, dists, _, _ = rb.worlds(_cfg("bolt", *plastic, "~experiment.spread.contact_timeconst"))
+    assert "contact_timeconst" not in [d.name for d in dists] and len(robots) == 3
+    assert len({r.cfg["mu"] for r in robots}) == 3                   # the other spreads still drawn
+    robots, *_, dists, _, _ = rb.worlds(_cfg("bolt", "robot=bolt", "robot/foot=plastic"))
+    assert len({r.cfg["contact_timeconst"] for r in robots}) == 3 and robots[0].cfg["bumper_height"] == 0.4
 
 
 def test_resume_reuses_and_a_new_seed_never_gives_stale_rows(tmp_path):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import hashlib
 import json
 import math
 import pathlib
@@ -77,44 +76,31 @@ def _same_unit(a: str, b: str) -> bool:
 def read(path, robot) -> Table:
     """Read and check a per-cycle table against `robot`'s parameters and per-cycle scalars (module docstring)."""
     path = pathlib.Path(path)
-    side = tj.sidecar_path(path)
-    if not path.is_file():
-        _refuse(path, "no such file")
-    try:
-        meta = json.loads(side.read_text())
-        units, scale = dict(meta["units"]), dict(meta.get("scale") or {})
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        _refuse(path, f"sidecar {side.name} is missing or not valid ({type(e).__name__}: {e}); it needs 'units'")
-    raw = path.read_bytes()
-    rows = [r for r in csv.reader(raw.decode("utf-8", errors="replace").splitlines()) if r]
-    if not rows:
-        _refuse(path, "empty file")
-    header, body = [h.strip() for h in rows[0]], rows[1:]
     fields, cyc = schema.fields(type(robot).Params), tj.cycle_channels(robot)
-    if len(set(header)) != len(header):
-        _refuse(path, f"duplicated column {next(h for h in header if header.count(h) > 1)!r}")
-    unknown = [h for h in header if h not in fields and h not in cyc]
-    if unknown:
-        _refuse(path, f"unknown column {unknown[0]!r}: neither a {robot.name} parameter nor one of its per-cycle "
-                      f"scalars {list(cyc)}")
-    measured = [h for h in header if h in cyc]
-    if not measured:
-        _refuse(path, f"no measured column: {robot.name}'s per-cycle scalars are {list(cyc)}")
-    for h in header:
-        want = cyc[h].unit if h in cyc else fields[h].spec.unit
-        if h not in units:
-            _refuse(path, f"sidecar gives no unit for column {h!r} (expected {want!r})")
-        if not _same_unit(str(units[h]), want):
-            _refuse(path, f"unit mismatch: column {h!r} is {units[h]!r} in the sidecar; declared {want!r}")
+    measured: list = []
+
+    def expect(header) -> dict:
+        unknown = [h for h in header if h not in fields and h not in cyc]
+        if unknown:
+            _refuse(path, f"unknown column {unknown[0]!r}: neither a {robot.name} parameter nor one of its per-cycle "
+                          f"scalars {list(cyc)}")
+        measured.extend(h for h in header if h in cyc)
+        if not measured:
+            _refuse(path, f"no measured column: {robot.name}'s per-cycle scalars are {list(cyc)}")
+        return {h: cyc[h].unit if h in cyc else fields[h].spec.unit for h in header}
+
+    header, a, meta, sha = tj.read_csv(path, _refuse, expect, _same_unit)
+    scale = meta.get("scale") or {}
+    if not isinstance(scale, dict):
+        _refuse(path, f"sidecar scale = {scale!r}: an object {{measured column: a positive number}}")
     for h, s in scale.items():
         if h not in measured or isinstance(s, bool) or not isinstance(s, (int, float)) or not 0 < s < math.inf:
             _refuse(path, f"sidecar scale.{h} = {s!r}: a positive number for a measured column {measured}")
-    if not body:
+    if not len(a):
         _refuse(path, "no rows")
-    a = tj.numbers(path, header, body, _refuse)
     gait_names = [h for h in header if h not in cyc]
     gait = []
-    for i in range(len(body)):
+    for i in range(len(a)):
         g = {h: a[i, j] for j, h in enumerate(header) if h in gait_names}
         g = {h: (int(v) if fields[h].kind is int and v == int(v) else v) for h, v in g.items()}
         try:
@@ -123,8 +109,7 @@ def read(path, robot) -> Table:
             _refuse(path, f"row {i + 2}: {e}")
         gait.append(g)
     values = {h: a[:, j] for j, h in enumerate(header) if h in cyc}
-    return Table(path, gait, gait_names, values, {h: float(s) for h, s in scale.items()}, meta,
-                 hashlib.sha256(raw + side.read_bytes()).hexdigest())
+    return Table(path, gait, gait_names, values, {h: float(s) for h, s in scale.items()}, meta, sha)
 
 
 def write(path, robot_name: str, columns: dict, units: dict, scale: dict | None = None, source: str = "") -> None:

@@ -18,9 +18,10 @@ error in units of its spread).
 Candidates are batched rollouts through the batch path (envs.core.sweep.run_rows: the store
 `results.sqlite`, rows in `candidates.csv`, keyed by the fitted parameters; identity includes the
 data file's hash, channels, weights and offset settings, so a rerun resumes and a changed file
-recomputes).  Global stage (`search`, envs/core/identify_search.py): CMA-ES (the `cmaes` package), a
-seeded Latin hypercube, or the grid of `sweep.<fitted parameter>` lists, `n_global` candidates in batches
-of `batch`; local stage: scipy.optimize.least_squares (trf, bounds) from each of the `starts` lowest-cost
+recomputes).  run.launcher=ray: a per-cycle table's candidates run as Ray tasks; a trajectory fit is
+refused (ConfigError: each candidate's recorded trajectory is scored in this process).  Global stage
+(`search`, envs/core/identify_search.py): CMA-ES (the `cmaes` package), a seeded Latin hypercube, or the
+grid of `sweep.<fitted parameter>` lists, `n_global` candidates in batches of `batch`; local stage: scipy.optimize.least_squares (trf, bounds) from each of the `starts` lowest-cost
 distinct global candidates (distinct: more than DISTINCT of the box apart in some parameter), the lowest final
 cost kept; its Jacobian by central differences as one batch (relative step `fd_rel`, default FD_REL = 5 %: wider
 than the teeth of a jagged cost, so the fit follows the broad valley; studies/identify_landscape.py).
@@ -235,14 +236,15 @@ def multi_start(p: Problem, rows, opts) -> tuple:
     return x, res, log
 
 
-@runner(Identify)
-def identify(cfg, out):
-    """The runner of every <robot>_identify (module docstring)."""
+def problem_of(cfg, out):
+    """The fit `cfg` configures, its candidates stored under `out`: (Problem, or CycleProblem for a per-cycle
+    table; the global stage's method; the sweep lists).  Every input is checked here, before anything is
+    simulated (ConfigError): the fitted params, the data file, the search box.  The runner and
+    studies/identify_landscape.py build their fits with it."""
     from envs.core import cycle_table
     from envs.core import identify_search as search
-    from envs.core.experiment import Result, options, sweep_lists
+    from envs.core.experiment import options, sweep_lists
 
-    t0 = time.perf_counter()
     opts = options(cfg)
     v = config.validate(cfg)
     cls = v["robot_cls"]
@@ -260,11 +262,20 @@ def identify(cfg, out):
     lo, hi = search_box(cls, names, nominal.cfg, opts["bounds"] or {})
     if method == "grid":
         lo, hi = search.grid_box(names, lo, hi, sweep, opts["bounds"] or {})
-    if isinstance(data, cycle_table.Table):
-        p = CycleProblem(cfg, out, opts, data, names, lo, hi)
-    else:
-        p = Problem(cfg, out, opts, data, names, lo, hi)
-    x_nom = np.array([nominal.cfg[k] for k in names], float)
+    kind = CycleProblem if isinstance(data, cycle_table.Table) else Problem
+    return kind(cfg, out, opts, data, names, lo, hi), method, sweep
+
+
+@runner(Identify)
+def identify(cfg, out):
+    """The runner of every <robot>_identify (module docstring)."""
+    from envs.core import identify_search as search
+    from envs.core.experiment import Result
+
+    t0 = time.perf_counter()
+    p, method, sweep = problem_of(cfg, out)
+    cls, names, opts, data, lo, hi = p.cls, p.names, p.opts, p.data, p.lo, p.hi
+    x_nom = np.array([p.nominal.cfg[k] for k in names], float)
     head = dict(robot=cls.name, note=NOTE, data=str(data.path), data_sha256=data.sha256, params=names,
                 channels=p.channels, weights=p.weights.tolist(), **p.describe(), ident_rel_sd=opts["ident_rel_sd"],
                 search_box={k: [float(a), float(z)] for k, a, z in zip(names, lo, hi)})

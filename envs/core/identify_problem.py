@@ -43,6 +43,10 @@ class Problem:
     """The fit's residuals, evaluated as batched rollouts through the store."""
 
     def __init__(self, cfg, out, opts, data: tj.Data, names, lo, hi):
+        launcher = config.validate(cfg)["run"]["launcher"]
+        if launcher != "local":       # its candidates' trajectories are recorded and scored in this process
+            raise ConfigError("run.launcher", launcher, "local for a fit to a trajectory (each candidate's recorded "
+                              "trajectory is scored in this process; a fit to a per-cycle table runs on Ray)")
         self.setup(cfg, out, opts, data, names, lo, hi)
         chans = tj.channels(self.nominal)
         want, self.weights = select_channels(opts, data.names, [n for n in data.names if chans[n].kind == "value"])

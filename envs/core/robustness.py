@@ -18,7 +18,9 @@ An experiment `<robot>_robustness` declares (its options dataclass derives from 
           default to mu; with `size`, every element's nominal is it: MinIAQ's mu_d_feet of mu_d).  The
           whole support (nominal +- half-width, +-3 sd for normal) must lie in the parameter's declared
           range and pass the robot's own checks at both ends: else one ConfigError naming
-          `experiment.spread.<name>`, before anything is written.
+          `experiment.spread.<name>`, before anything is written (a parameter the robot takes at no value
+          but its nominal, e.g. BOLT's contact_timeconst with the plastic foot and no bumper: drop it,
+          `~experiment.spread.<name>`).
   merit   figure-of-merit metric -> its sense: `max` (larger is better: the worst case is the
           smallest), `min` (smaller is better) or `abs` (nearer zero is better: the worst case is
           the largest |value|, e.g. an unwanted yaw rate).  The first is the primary one.
@@ -194,6 +196,26 @@ def _robot_accepts(cls, base: dict, name: str, value, key: str, entry, allowed: 
         raise ConfigError(key, entry, allowed, f"the robot refuses it: {e}") from None
 
 
+def _only_nominal(cls, base: dict, d: Dist, x0: float, width) -> None:
+    """A parameter the robot takes at no value but its nominal with these settings (BOLT's contact_timeconst with the
+    plastic foot and no bumper: it would have no effect) cannot be drawn at any width: one ConfigError saying to drop
+    its entry (rather than to narrow it)."""
+    lo, hi = d.support(x0)
+    step = 1e-6 * (abs(x0) or 1.0)
+    probes = [x for x, side in ((x0 - step, lo < x0), (x0 + step, hi > x0)) if side]
+    why = []
+    for x in probes:
+        try:
+            cls(**{**base, d.name: x})
+            return
+        except ConfigError as e:
+            why.append(str(e))
+    if why:
+        raise ConfigError(f"experiment.spread.{d.name}", width, f"no spread of {d.name} with these robot settings: "
+                          f"drop it (~experiment.spread.{d.name})", f"the robot takes no value of {d.name} but its "
+                          f"nominal {x0:g}: {why[0]}")
+
+
 def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[dict], list[str], np.ndarray]:
     """(points, variable names, X): world 0 is `base` itself; worlds 1..n carry the draws.
     X[i, j] is world i's value of variable j (world 0: the nominal values)."""
@@ -206,6 +228,8 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
         if d.size is not None:                # a length the robot refuses (e.g. its N changed)
             _robot_accepts(cls, base, d.name, x0s, f"experiment.spread.{d.name}.size", d.size,
                            f"the length robot.{d.name} takes")
+        else:
+            _only_nominal(cls, base, d, x0s, width)
         elems = x0s if d.size is not None else [x0s]
         vals, ends = [], []
         for e, x0 in enumerate(elems):

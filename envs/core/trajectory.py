@@ -151,41 +151,53 @@ def numbers(path, header, body, refuse) -> np.ndarray:
     return a
 
 
-def read(path, robot) -> Data:
-    """Read and check a trajectory against `robot`'s declared channels and period (module docstring)."""
+def read_csv(path, refuse, expect, same_unit=lambda a, b: a == b) -> tuple[list, np.ndarray, dict, str]:
+    """The one reader of a CSV with its JSON sidecar (a trajectory here, a per-cycle table in envs/core/cycle_table.py):
+    (header, cells as a (rows, columns) array, sidecar, sha256 of both files).  refuse(path, why) on a missing file
+    or sidecar, a sidecar without a 'units' object, an empty file, a duplicated column, a column unit that is not
+    the one `expect(header)` declares ({column: unit}; it refuses unknown columns itself), a short row, a
+    non-number or a non-finite cell.  Blank lines are skipped."""
     path = pathlib.Path(path)
-    if not path.is_file():
-        _refuse(path, "no such file")
     side = sidecar_path(path)
+    if not path.is_file():
+        refuse(path, "no such file")
     if not side.is_file():
-        _refuse(path, f"its sidecar {side.name} (units) is missing")
+        refuse(path, f"its sidecar {side.name} (units) is missing")
     try:
         meta = json.loads(side.read_text())
         units = dict(meta["units"])
-    except (ValueError, KeyError, TypeError) as e:
-        _refuse(path, f"sidecar {side.name} is not valid ({type(e).__name__}: {e}); it needs a 'units' object")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        refuse(path, f"sidecar {side.name} is not valid ({type(e).__name__}: {e}); it needs a 'units' object")
     raw = path.read_bytes()
-    rows = list(csv.reader(raw.decode("utf-8", errors="replace").splitlines()))
-    if not rows or not rows[0]:
-        _refuse(path, "empty file")
+    rows = [r for r in csv.reader(raw.decode("utf-8", errors="replace").splitlines()) if r]
+    if not rows:
+        refuse(path, "empty file")
     header, body = [h.strip() for h in rows[0]], rows[1:]
-    chans = channels(robot)
-    if header[0] != "t":
-        _refuse(path, f"first column is {header[0]!r}, not 't' (time in s)")
     if len(set(header)) != len(header):
-        _refuse(path, f"duplicated column {next(h for h in header if header.count(h) > 1)!r}")
-    unknown = [h for h in header[1:] if h not in chans]
-    if unknown:
-        _refuse(path, f"unknown column {unknown[0]!r}: {robot.name}'s channels are {list(chans)}")
-    if len(header) < 2:
-        _refuse(path, "no channel columns")
-    for h in header:
-        want = "s" if h == "t" else chans[h].unit
+        refuse(path, f"duplicated column {next(h for h in header if header.count(h) > 1)!r}")
+    for h, want in expect(header).items():
         if h not in units:
-            _refuse(path, f"sidecar gives no unit for column {h!r} (expected {want!r})")
-        if units[h] != want:
-            _refuse(path, f"unit mismatch: column {h!r} is {units[h]!r} in the sidecar; the channel is {want!r} (SI)")
-    a = numbers(path, header, body, _refuse)
+            refuse(path, f"sidecar gives no unit for column {h!r} (expected {want!r})")
+        if not same_unit(str(units[h]), want):
+            refuse(path, f"unit mismatch: column {h!r} is {units[h]!r} in the sidecar; declared {want!r}")
+    return header, numbers(path, header, body, refuse), meta, hashlib.sha256(raw + side.read_bytes()).hexdigest()
+
+
+def read(path, robot) -> Data:
+    """Read and check a trajectory against `robot`'s declared channels and period (module docstring)."""
+    path, chans = pathlib.Path(path), channels(robot)
+
+    def expect(header) -> dict:
+        if header[0] != "t":
+            _refuse(path, f"first column is {header[0]!r}, not 't' (time in s)")
+        unknown = [h for h in header[1:] if h not in chans]
+        if unknown:
+            _refuse(path, f"unknown column {unknown[0]!r}: {robot.name}'s channels are {list(chans)}")
+        if len(header) < 2:
+            _refuse(path, "no channel columns")
+        return {h: "s" if h == "t" else chans[h].unit for h in header}
+
+    header, a, meta, sha = read_csv(path, _refuse, expect)
     t = a[:, 0]
     if len(t) < 2:
         _refuse(path, f"{len(t)} samples: too short for one cycle")
@@ -202,7 +214,7 @@ def read(path, robot) -> Data:
     if t[-1] - t[0] < T * (1 - 1e-9):
         _refuse(path, f"too short for one cycle: it spans {t[-1] - t[0]:.4g} s, the gait period is {T:.4g} s")
     values = {h: a[:, j] for j, h in enumerate(header) if j}
-    return Data(path, t, values, meta, hashlib.sha256(raw + side.read_bytes()).hexdigest())
+    return Data(path, t, values, meta, sha)
 
 
 # ---- experiment <robot>_trajectory ------------------------------------------------------------

@@ -70,8 +70,10 @@ def _summarize(robot, run) -> dict:
     return miniaq_paper.summarize(run)
 
 
-def _single(job):
-    """The robot point and the run of `experiment.duration` seconds (whole cycles, at least)."""
+def _single(job, out):
+    """The robot point and the run of `experiment.duration` seconds (whole cycles, at least); a twin's run is
+    recorded as timeseries.csv's (summary.json's engine_split names the engine that ran it)."""
+    from envs.core import rundir
     cls = robot_cls(job)
     robot = cls(**robot_params(job))
     engine_of(job)
@@ -80,13 +82,18 @@ def _single(job):
     run, wall = _simulate(robot, job, max(2, math.ceil(duration / robot.period - 1e-9)))
     if run.error:
         raise RuntimeError(f"simulation failed: {run.error}")
+    if isinstance(run, batch.Run):
+        rundir.ran(out, "timeseries.csv", run.engine, {k: robot.cfg[k] for k in ("gait", "f")})
     return robot, run, duration, wall
 
 
-def _base_summary(robot, run, duration, wall) -> dict:
+def _base_summary(job, robot, run, duration, wall) -> dict:
+    """engine: the one that ran (mujoco, warp, paper); under engine=auto `auto`, as every experiment's (the engine
+    that ran is in engine_split, envs/core/experiment.compute)."""
     s = _summarize(robot, run)
     sim_time = float(run.t[-1])
-    return dict(s, engine=engine_name(run), max_penetration=run.max_penetration, error=run.problem,
+    engine = "auto" if config.validate(job)["engine"] == "auto" else engine_name(run)
+    return dict(s, engine=engine, max_penetration=run.max_penetration, error=run.problem,
                 all_healthy=run.problem is None,
                 gait=robot.cfg["gait"] if robot.cfg["phase_deg"] is None else "custom",
                 phase_deg=[math.degrees(p) for p in robot.phases], f=robot.cfg["f"],
@@ -97,8 +104,8 @@ def _base_summary(robot, run, duration, wall) -> dict:
 @runner("miniaq_trot")
 def trot(job, out) -> Result:
     """Straight trot (or any gait): trajectory, roll/pitch, gait diagram."""
-    robot, run, duration, wall = _single(job)
-    s = _base_summary(robot, run, duration, wall)
+    robot, run, duration, wall = _single(job, out)
+    s = _base_summary(job, robot, run, duration, wall)
     spc = robot.samples_per_cycle
     g = robot.gait(run, slice(spc, len(run.t)))
     summary = dict(
@@ -145,8 +152,8 @@ COMPARE_KEYS = ("speed", "roll_amplitude_deg", "pitch_amplitude_deg", "yaw_rate_
 @runner("miniaq_turn")
 def turn(job, out) -> Result:
     """In-place turning: one side's motors reversed (Fig. 7)."""
-    robot, run, duration, wall = _single(job)
-    s = _base_summary(robot, run, duration, wall)
+    robot, run, duration, wall = _single(job, out)
+    s = _base_summary(job, robot, run, duration, wall)
     pos = run.sensor("torso_pos")
     keep = run.t <= duration + 1e-9
     summary = dict(yaw_rate_deg_s=s["yaw_rate_deg_s"],
