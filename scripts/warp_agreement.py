@@ -6,6 +6,8 @@ time, Warp steps/s and the metrics' differences, each against its stated toleran
     .venv/bin/python scripts/warp_agreement.py --holdout [...]   # the out-of-sample points (HOLDOUT)
     .venv/bin/python scripts/warp_agreement.py --f32-state --robots snake   # diagnostic: C with float32 state
     .venv/bin/python scripts/warp_agreement.py --event-timing [...]   # diagnostic: + one-step time shifts
+    .venv/bin/python scripts/warp_agreement.py --f32-state-members [...]   # candidate v3: + F32_STATE
+    .venv/bin/python scripts/warp_agreement.py --teeth [--f32-state-members]   # the wrong-world check, C only
 
 The tolerance of each metric at each point is derived from the C engine alone, before warp runs:
 
@@ -32,6 +34,20 @@ failed (their envelope 4.4e-5 m/s against warp's 2.2e-3), and they widened the c
 envelope 1000-fold (6.6e-7 -> 6.5e-4 m at omega 16), so that the crawler at a 10 % higher mu
 passed: a check that can no longer fail.  The criterion stays ENSEMBLE v2; the members are kept
 as a diagnostic.
+Candidate ENSEMBLE v3, F32_STATE (--f32-state-members; fixed 2026-11-27 before any run under it): the
+C engine run with what MuJoCo Warp holds in float32 rounded to float32 before every step (qpos, qvel,
+act, qacc_warmstart; ctrl after any feedback has written it), at Warp's solver tolerance:
+"f32,tol,state" (model and initial state rounded, as "f32") and "rand<k>,tol,state" (k in SEEDS).
+Why: BOLT's tau_max 15 touch-down that warp takes a step after C (step 3647) is decided by float32
+forward kinematics (studies/warp_bolt_touchdown.py): on warp's own state the foot is 2.0e-8 m
+above the floor in float32 and 2.7e-8 m below it in float64; no ENSEMBLE v2 member perturbs the
+state at every step, so none can move such an event.  Rule, stated before it was run: F32_STATE
+joins ENSEMBLE only if under ENSEMBLE + F32_STATE, for every robot of SWEEPS at every point
+(teeth(), C engine only): (1) a rerun of the same world is within tolerance on every metric;
+(2) the world with the swept parameter x 1.1 (mu; MinIAQ-II mu_d; BOLT tau_max) FAILs the robot's
+progress metric (TEETH_METRIC: crawler S and V at 1 cycle, as
+test_derived_tolerance_rejects_a_world_with_another_friction; snake dx; MinIAQ-II speed; BOLT
+speed; crawler_feedback S).  Else it stays a diagnostic and BOLT's tau_max 15 stays FAIL.
 A contact-rich gait whose metric is ill-conditioned (the snake's dx, MinIAQ's yaw rate) gets a
 wide envelope; a well-conditioned one (the crawler's S) keeps about the floor.  The envelope
 and the tolerance are printed next to each comparison.
@@ -106,6 +122,13 @@ EVENT_TIMING = (  # diagnostic, not the criterion (--event-timing; rejected, mod
     ("t0+dt,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, None, 1),
     ("t0-dt,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, None, -1),
 )
+F32_STATE = (   # candidate ENSEMBLE v3 (module docstring): the 7th field says "round the state every step"
+    ("f32,tol,state", WARP_SOLVER_TOLERANCE, 1.0, 1.0, "f32", 0, True),
+) + tuple((f"rand{k},tol,state", WARP_SOLVER_TOLERANCE, 1.0, 1.0, k, 0, True) for k in SEEDS)
+TEETH = 1.1      # the wrong world: the swept parameter x TEETH
+TEETH_METRIC = {"crawler": ("S", "V"), "snake": ("dx",), "miniaq": ("speed",), "bolt": ("speed",),
+                "crawler_feedback": ("S",)}
+TEETH_CYCLES = {"crawler": 1}     # as test_derived_tolerance_rejects_a_world_with_another_friction
 
 
 def _class(robot: str):
