@@ -48,6 +48,9 @@ joins ENSEMBLE only if under ENSEMBLE + F32_STATE, for every robot of SWEEPS at 
 progress metric (its TEETH_METRIC: crawler S and V at 1 cycle, as
 test_derived_tolerance_rejects_a_world_with_another_friction; snake dx; MinIAQ-II speed; BOLT
 speed; crawler_feedback S).  Else it stays a diagnostic and BOLT's tau_max 15 stays FAIL.
+Outcome (README "Engines"): not adopted.  It moves BOLT's tau_max 15 speed envelope from 2.1e-6 to
+1.4e-5 m/s only (warp: 2.2e-3), and the snake's mu = 0.6 world with mu x 1.1 passes under it (dx 2.2e-3
+against a tolerance of 2.3e-3 m; 1.5e-3 under v2).  Kept as a diagnostic.
 A contact-rich gait whose metric is ill-conditioned (the snake's dx, MinIAQ's yaw rate) gets a
 wide envelope; a well-conditioned one (the crawler's S) keeps about the floor.  The envelope
 and the tolerance are printed next to each comparison.

@@ -168,7 +168,8 @@ def main(argv=None):
               f"touch C {C['touch'][k]:.4g} warp {W['touch'][k]:.4g} N; limit C {C['lim'][k]:.4g} warp {W['lim'][k]:.4g}")
     i_dof = r._indices(m)[2]
     prev_touch = np.r_[0.0, W["touch"][:-1]]
-    rule = np.where(prev_touch > 0, POINT["P_max"] / np.maximum(np.abs(W["qvel"][:-1, i_dof]), 1e-9), a.tau_max)
+    rate = np.maximum(np.abs(W["qvel"][:-1, i_dof].astype(float)), 1e-9)
+    rule = np.where(prev_touch > 0, POINT["P_max"] / rate, a.tau_max)
     print(f"2. kernel limit vs Bolt.torque_limit on warp's own state: max rel diff "
           f"{np.max(np.abs(W['lim'] - rule) / rule):.1e} over {a.steps} steps; warp ctrl vs float32(C ctrl): "
           f"{np.abs(W['ctrl'][:, 0] - ctrl[:, 0].astype(np.float32)).max():.1e} rad (vs float64: "
