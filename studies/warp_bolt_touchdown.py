@@ -170,8 +170,8 @@ def main(argv=None):
     prev_touch = np.r_[0.0, W["touch"][:-1]]
     rate = np.maximum(np.abs(W["qvel"][:-1, i_dof].astype(float)), 1e-9)
     rule = np.where(prev_touch > 0, POINT["P_max"] / rate, a.tau_max)
-    print(f"2. kernel limit vs Bolt.torque_limit on warp's own state: max rel diff "
-          f"{np.max(np.abs(W['lim'] - rule) / rule):.1e} over {a.steps} steps; warp ctrl vs float32(C ctrl): "
+    print(f"2. kernel limit (float32) vs Bolt.torque_limit on warp's own state, rounded to float32: max rel diff "
+          f"{np.max(np.abs(W['lim'] - rule.astype(np.float32)) / rule):.1e} over {a.steps} steps; warp ctrl vs float32(C ctrl): "
           f"{np.abs(W['ctrl'][:, 0] - ctrl[:, 0].astype(np.float32)).max():.1e} rad (vs float64: "
           f"{np.abs(W['ctrl'][:, 0] - ctrl[:, 0]).max():.1e})")
     D = one_step_defects(r, W, C, ctrl)
