@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one short check for a lent GPU machine (<= 8.6 min of section limits on an H100, kernel compiles included).
+# The one short check for a lent GPU machine (<= 8 min: section limits 475 s on cuda, kernel compiles included).
 # On the device it runs from the bundle (../shared/device/gpu-bundle.sh: no pip there; go.sh sets
 # PYTHONPATH and python3 is 3.12 with numpy/scipy):
 #     bash .gpu-bundle/b/go.sh bash scripts/gpu_check.sh --out $OUT
@@ -20,7 +20,22 @@
 #   --out DIR  where the summary goes (default: a new directory gpu_check-<UTC time> under /tmp)
 #   --quick    Warp's CPU device and tiny sizes: the whole script end to end on a machine without a GPU
 # Environment: CYCLES (bench a's cycles, default 2 on cuda), NWORLD (default 16384), PY (the python),
-#   L1 L2 L3 L4 L5 (the section limits in s on cuda: agreement 230, a 130, c 40, b 70, niter 45).
+#   L1 L2 L3 L4 L5 (the section limits in s on cuda: agreement 225, a 100, c 40, b 65, niter 45).
+# How each cuda limit was set (the H100 run of 2026-11-26, README "Engines", limits 170/140/50/120 s;
+# a section past its limit is recorded as killed, the later ones still run):
+#   agreement 225: crawler + MinIAQ-II finished inside 170 s there (crawler's first call 55.9 s, the
+#     compile); BOLT and crawler_feedback came later: their C references run closed-loop in Python, one
+#     point at a time (crawler_feedback's eq. 19 at ~4,000 steps/s here: ~60 s for its 32 runs), so the
+#     most time goes here; crawler_feedback runs last, so a kill costs only its rows
+#   a 100: measured 25.5 s inside it (warp 22.4 s for 16,384 worlds x 4000 steps, first step 0.9 s with
+#     the kernels cached, C side 256 points x 4000 steps at 463,628 steps/s = 2.2 s) plus start-up and the
+#     host setup of 16,384 points (not timed there): ~4x the measured part
+#   c 40: bare step 500 x 1.2 ms = 0.6 s plus its own 1-cycle sweep (16,384 x 2000 steps at 2.92 M
+#     world-steps/s = 11.2 s) and h (host only): ~12 s measured; it finished inside 50 s there
+#   b 65: the Fig. 6 map under engine=auto, not yet measured on a card (warp alone: 279.8 s, 1521 of 1600
+#     points at 99 s); the target is 60 s, so 65 s says whether it is met and records progress if not
+#   niter 45: not yet measured on a card (15 points x 2 windows x 100 steps, one world each, each after
+#     a C run into its second cycle)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="" QUICK=0
@@ -28,7 +43,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || { echo "error: --out needs a directory" >&2; exit 2; }; OUTDIR=$2; shift 2;;
     --quick) QUICK=1; shift;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0;;
     *) echo "error: unknown argument '$1' (allowed: --out DIR, --quick, --help)" >&2; exit 2;;
   esac
 done
@@ -54,7 +69,7 @@ if [ $QUICK = 1 ]; then DEV=cpu; else DEV=cuda; fi
 # limits (s): agreement, bench a, bench c, bench b
 if [ $QUICK = 1 ]; then L1=800 L2=200 L3=120 L4=200 L5=120; ROBOTS="crawler bolt crawler_feedback"; BENCH="--quick"
   NITER="--quick"
-else L1=${L1:-230} L2=${L2:-130} L3=${L3:-40} L4=${L4:-70} L5=${L5:-45}; ROBOTS="crawler miniaq bolt crawler_feedback"
+else L1=${L1:-225} L2=${L2:-100} L3=${L3:-40} L4=${L4:-65} L5=${L5:-45}; ROBOTS="crawler miniaq bolt crawler_feedback"
   BENCH="--nworld ${NWORLD:-16384} --cycles ${CYCLES:-2}"; NITER="--steps 100 --windows 2 --psi-deg 0 90 180"; fi
 t0=$(date +%s)
 say "== gpu_check $(date -u +%FT%TZ) on $(hostname), device $DEV, quick=$QUICK, summary in $OUTDIR"

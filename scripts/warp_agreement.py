@@ -6,6 +6,8 @@ time, Warp steps/s and the metrics' differences, each against its stated toleran
     .venv/bin/python scripts/warp_agreement.py --holdout [...]   # the out-of-sample points (HOLDOUT)
     .venv/bin/python scripts/warp_agreement.py --f32-state --robots snake   # diagnostic: C with float32 state
     .venv/bin/python scripts/warp_agreement.py --event-timing [...]   # diagnostic: + one-step time shifts
+    .venv/bin/python scripts/warp_agreement.py --f32-state-members [...]   # candidate v3: + F32_STATE
+    .venv/bin/python scripts/warp_agreement.py --teeth [--f32-state-members]   # the wrong-world check, C only
 
 The tolerance of each metric at each point is derived from the C engine alone, before warp runs:
 
@@ -32,6 +34,23 @@ failed (their envelope 4.4e-5 m/s against warp's 2.2e-3), and they widened the c
 envelope 1000-fold (6.6e-7 -> 6.5e-4 m at omega 16), so that the crawler at a 10 % higher mu
 passed: a check that can no longer fail.  The criterion stays ENSEMBLE v2; the members are kept
 as a diagnostic.
+Candidate ENSEMBLE v3, F32_STATE (--f32-state-members; fixed 2026-11-27 before any run under it): the
+C engine run with what MuJoCo Warp holds in float32 rounded to float32 before every step (qpos, qvel,
+act, qacc_warmstart; ctrl after any feedback has written it), at Warp's solver tolerance:
+"f32,tol,state" (model and initial state rounded, as "f32") and "rand<k>,tol,state" (k in SEEDS).
+Why: BOLT's tau_max 15 touch-down that warp takes a step after C (step 3647) is decided by float32
+forward kinematics (studies/warp_bolt_touchdown.py): on warp's own state the foot is 2.0e-8 m
+above the floor in float32 and 2.7e-8 m below it in float64; no ENSEMBLE v2 member perturbs the
+state at every step, so none can move such an event.  Rule, stated before it was run: F32_STATE
+joins ENSEMBLE only if under ENSEMBLE + F32_STATE, for every robot of SWEEPS at every point
+(warp_diagnostics.teeth, C engine only): (1) a rerun of the same world is within tolerance on every metric;
+(2) the world with the swept parameter x 1.1 (mu; MinIAQ-II mu_d; BOLT tau_max) FAILs the robot's
+progress metric (its TEETH_METRIC: crawler S and V at 1 cycle, as
+test_derived_tolerance_rejects_a_world_with_another_friction; snake dx; MinIAQ-II speed; BOLT
+speed; crawler_feedback S).  Else it stays a diagnostic and BOLT's tau_max 15 stays FAIL.
+Outcome (README "Engines"): not adopted.  It moves BOLT's tau_max 15 speed envelope from 2.1e-6 to
+1.4e-5 m/s only (warp: 2.2e-3), and the snake's mu = 0.6 world with mu x 1.1 passes under it (dx 2.2e-3
+against a tolerance of 2.3e-3 m; 1.5e-3 under v2).  Kept as a diagnostic.
 A contact-rich gait whose metric is ill-conditioned (the snake's dx, MinIAQ's yaw rate) gets a
 wide envelope; a well-conditioned one (the crawler's S) keeps about the floor.  The envelope
 and the tolerance are printed next to each comparison.
@@ -106,8 +125,9 @@ EVENT_TIMING = (  # diagnostic, not the criterion (--event-timing; rejected, mod
     ("t0+dt,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, None, 1),
     ("t0-dt,tol", WARP_SOLVER_TOLERANCE, 1.0, 1.0, None, -1),
 )
-
-
+F32_STATE = (   # candidate ENSEMBLE v3 (module docstring): the 7th field says "round the state every step"
+    ("f32,tol,state", WARP_SOLVER_TOLERANCE, 1.0, 1.0, "f32", 0, True),
+) + tuple((f"rand{k},tol,state", WARP_SOLVER_TOLERANCE, 1.0, 1.0, k, 0, True) for k in SEEDS)
 def _class(robot: str):
     """The Robot class of a SWEEPS name: a registered robot, or crawler_feedback (the crawler under
     eq. 19, a closed_loop variant that is no robot of its own)."""
@@ -187,12 +207,15 @@ def float32_model(m, how):
     return m
 
 
-def member(cls, point: dict, name: str | None, tol: float | None, fp: float, fq: float, model=None, shift=0):
+def member(cls, point: dict, name: str | None, tol: float | None, fp: float, fq: float, model=None, shift=0,
+           state32=False):
     """The Robot of one ensemble member: `point` with its swept parameter `name` scaled by fp, the
     model's opt.tolerance set to tol (None: kept), the initial qpos scaled by fq, the model
     float32_model(how=model) (None: as compiled; "f32" rounds the initial state to float32 too),
     and its time origin moved by `shift` steps: inputs at t + shift x dt (the initial state's
-    controls too) and the initial state's time shift x dt (a feedback law reading data.time sees it)."""
+    controls too) and the initial state's time shift x dt (a feedback law reading data.time sees it);
+    state32: a closed-loop run whose hook rounds qpos, qvel, act, qacc_warmstart (then, after the
+    robot's own feedback, ctrl) to float32 before every step (F32_STATE)."""
     import mujoco
     p = dict(point)
     if name is not None and fp != 1.0:
@@ -219,6 +242,16 @@ def member(cls, point: dict, name: str | None, tol: float | None, fp: float, fq:
             mujoco.mj_getState(mm, d, s, spec)
             return s.astype(np.float32).astype(np.float64) if f32 else s
         r.initial_state = initial_state
+    if state32:
+        fb = r.feedback if r.closed_loop else None
+
+        def rounded(m, d, fb=fb):
+            for a in (d.qpos, d.qvel, d.act, d.qacc_warmstart):
+                a[:] = a.astype(np.float32)
+            out = fb(m, d) if fb is not None else ()
+            d.ctrl[:] = d.ctrl.astype(np.float32)
+            return out
+        r.feedback, r.closed_loop = rounded, True     # this instance only
     return r
 
 
@@ -244,7 +277,11 @@ def reference(robot: str, chunk=1000, cycles=None, sweeps=None, ensemble=ENSEMBL
     if _refused(cls):              # refused by engine=warp: nothing to compare
         return pts, name, kw, c, [{} for _ in c], c_s
     ens = [member(cls, p, name if p.get(name) is not None else None, *spec[1:]) for p in pts for spec in ensemble]
-    runs = batch.run_points(ens, **kw)
+    runs: list = [None] * len(ens)
+    for loop in (False, True):      # the runner takes a layout's points all closed-loop or all not
+        idx = [i for i, r in enumerate(ens) if r.closed_loop == loop]
+        for i, r in zip(idx, batch.run_points([ens[i] for i in idx], **kw) if idx else []):
+            runs[i] = r
     n = len(ensemble)
     envs_ = [envelope(metrics(rc), {spec[0]: {} if r.problem else metrics(r)
                                     for spec, r in zip(ensemble, runs[i * n:(i + 1) * n])})
@@ -289,41 +326,6 @@ def print_envelopes(robot: str, sweeps=None, ensemble=ENSEMBLE) -> None:
             print(f"| {name}={p.get(name)} | {k} | {m[k]:.6g} | {e:.2g} ({by}) | {tolerance(k, m[k], e):.2g} |")
 
 
-def f32_state(robot: str) -> list:
-    """Diagnostic, not part of the tolerance: the C engine stepped with its state (qpos, qvel, act,
-    warm start) rounded to float32 after every step, as Warp stores it.  Per point of the sweep:
-    (point, change of the robot's progress coordinate over the sweep's run, the same with rounding)."""
-    import mujoco
-
-    from envs.core.stepper import Stepper
-    cls = _class(robot)
-    base, name, vals, cycles = SWEEPS[robot]
-    out = []
-    for v in vals:
-        r = cls(**dict(base, **({name: v} if v is not None else {})))
-        change = []
-        for rounded in (False, True):
-            st = Stepper(r)
-            m, d = st.model, st.data
-            x0 = float(np.ravel(r.progress(d.sensordata.copy(), m))[0])
-            for _ in range(cycles * r.steps_per_cycle):
-                st(1)
-                if rounded:
-                    for arr in (d.qpos, d.qvel, d.act, d.qacc_warmstart):
-                        arr[:] = arr.astype(np.float32)
-            mujoco.mj_forward(m, d)
-            change.append(float(np.ravel(r.progress(d.sensordata.copy(), m))[0]) - x0)
-        out.append((f"{name}={v}", *change))
-    return out
-
-
-def print_f32_state(robot: str) -> None:
-    cycles = SWEEPS[robot][3]
-    print(f"\n{robot} ({cycles} cycle(s))\n| point | progress change, C | C with float32 state | abs diff |\n|---|---|---|---|")
-    for point, c, c32 in f32_state(robot):
-        print(f"| {point} | {c:.6g} | {c32:.6g} | {abs(c32 - c):.2g} |")
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default=None, help="Warp device (default: cuda if usable, else cpu)")
@@ -335,13 +337,22 @@ def main(argv=None):
                                                                 "with EVENT_TIMING's one-step time shifts")
     ap.add_argument("--f32-state", action="store_true", help="diagnostic: the C engine with its state rounded "
                                                              "to float32 after every step (no warp needed)")
+    ap.add_argument("--f32-state-members", action="store_true", help="candidate ENSEMBLE v3: + F32_STATE")
+    ap.add_argument("--teeth", action="store_true", help="the rule's check, C only: a rerun passes, the swept "
+                                                         "parameter x 1.1 FAILs the progress metric")
     a = ap.parse_args(argv)
     sweeps = HOLDOUT if a.holdout else SWEEPS
-    ens = ENSEMBLE + (EVENT_TIMING if a.event_timing else ())
+    ens = ENSEMBLE + (EVENT_TIMING if a.event_timing else ()) + (F32_STATE if a.f32_state_members else ())
     warnings.filterwarnings("ignore")
+    if a.teeth or a.f32_state:
+        import warp_diagnostics as diag
+    if a.teeth:
+        good = [diag.print_teeth(robot, ens) for robot in a.robots]
+        print(f"\nteeth: {'every robot' if all(good) else 'NOT every robot'}")
+        return 0 if all(good) else 1
     if a.f32_state:
         for robot in a.robots:
-            print_f32_state(robot)
+            diag.print_f32_state(robot)
         return 0
     if a.envelope:
         for robot in a.robots:

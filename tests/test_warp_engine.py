@@ -290,8 +290,42 @@ def test_f32_state_diagnostic_rounds_only_the_state():
     """--f32-state: without rounding the Stepper reproduces the batch runner's progress exactly; with
     the state rounded to float32 each step the crawler's 2-cycle progress moves, by less than 1e-4 m."""
     from envs.crawler.robot import Crawler
-    (point, c, c32), _ = wa.f32_state("crawler")
+    import warp_diagnostics as diag
+    (point, c, c32), _ = diag.f32_state("crawler")
     base, name, vals, cycles = wa.SWEEPS["crawler"]
     run = batch.run_point(dict(base, **{name: vals[0]}), Crawler, cycles=cycles, stop_when_steady=False)
     assert c == pytest.approx(float(sum(run.cycle_values)), abs=1e-12)
     assert 0 < abs(c32 - c) < 1e-4
+
+
+def test_f32_state_members_round_the_state_every_step_and_keep_the_robots_feedback():
+    """F32_STATE (candidate v3, not in ENSEMBLE: its rule failed, README "Engines"): a member is a
+    closed-loop run whose hook rounds qpos, qvel, act, the warm start and (after the robot's own
+    feedback) ctrl to float32; BOLT's limit still runs in it; the cached models are untouched."""
+    import mujoco
+    import numpy as np
+    from envs.bolt.robot import Bolt
+    from envs.crawler.robot import Crawler
+    assert not {e[0] for e in wa.F32_STATE} & {e[0] for e in wa.ENSEMBLE}
+    assert all(e[-1] is True and e[1] == wa.WARP_SOLVER_TOLERANCE for e in wa.F32_STATE)
+    spec = dict((e[0], e[1:]) for e in wa.F32_STATE)["f32,tol,state"]
+    p = dict(wa.SWEEPS["bolt"][0], tau_max=15.0)
+    r = wa.member(Bolt, p, "tau_max", *spec)
+    assert r.closed_loop and r.model() is not Bolt(**p).model()
+    m = r.model()
+    d = mujoco.MjData(m)
+    mujoco.mj_setState(m, d, r.initial_state(m), mujoco.mjtState.mjSTATE_INTEGRATION)
+    mujoco.mj_forward(m, d)
+    d.qpos[:] += 1e-9 * np.arange(m.nq)        # not float32 values
+    d.ctrl[:] = 0.123456789
+    aux = r.feedback(m, d)
+    assert len(aux) == Bolt.n_aux and m.actuator_forcerange[0, 1] == p["tau_max"]   # flight: BOLT's limit ran
+    for a in (d.qpos, d.qvel, d.ctrl):
+        np.testing.assert_array_equal(a, a.astype(np.float32))
+    assert d.ctrl[0] != 0.123456789
+    q = wa.member(Crawler, dict(omega=16.0, mu=0.172), "mu", *spec)
+    assert q.closed_loop and not Crawler.closed_loop and Crawler(omega=16.0, mu=0.172).closed_loop is False
+    kw = dict(cycles=1, stop_when_steady=False)
+    run_c, run_q = batch.run_point(dict(omega=16.0, mu=0.172), Crawler, **kw), batch.run_point(q, Crawler, **kw)
+    s_c, s_q = wa.metrics(run_c)["S"], wa.metrics(run_q)["S"]
+    assert 0 < abs(s_q - s_c) < 1e-4
