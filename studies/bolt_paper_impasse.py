@@ -33,6 +33,11 @@ RULE (written and committed before any run, 2026-11-27 05:10 UTC):
   An extra rung (0.00625) may be run at a period whose last pair is not within tolerance, reported as extra;
   the verdict stays the rule's.
 
+Added after the first ladder had run (instrumentation, no change to the rule or its verdicts): per run the
+number of impasses resolved by the stopping impulse (`stops`; the others are releases where the sliding mode
+would start at den <= den_min) and the foot's slip speed that impulse removes (max, median).  If it vanishes as
+den_min -> 0, the impulse (our rule's kind, not only its threshold) becomes immaterial in the limit.
+
 Writes one CSV row per (crank period, den_min) as it goes (a rerun skips the rows already there), then prints
 the table and the verdicts.  ~1 min per run with nice on 2 cores (24 runs).
 
@@ -57,7 +62,8 @@ CYCLES, BUMPER = 6, 0.40
 TOL_SPEED, TOL_DUTY = 0.02, 0.01                    # determined: per successive pair (relative, absolute)
 TARGET_SPEED, TARGET_DUTY = 0.10, 0.05              # the target: the spread a judging reference may have
 COLUMNS = ("crank_period", "den_min", "speed", "duty_factor", "touchdowns_per_revolution", "painleve_impasses",
-           "slide_fraction", "grazing_impacts", "error", "wall_s")
+           "slide_fraction", "grazing_impacts", "stops", "stop_slip_speed_max", "stop_slip_speed_median", "error",
+           "wall_s")
 
 
 def run_one(T: float, den_min: float) -> dict:
@@ -66,6 +72,9 @@ def run_one(T: float, den_min: float) -> dict:
     s = paper_run.summarize(run) if not run.error else {}
     out = dict(crank_period=T, den_min=den_min, error=run.error or "", wall_s=round(run.wall_s, 1))
     out.update({k: s.get(k, "") for k in COLUMNS[2:8]})
+    # added after the first ladder (not part of the rule): the slip speed the impasse's tangential impulse stops
+    out.update(stops=len(run.stops), stop_slip_speed_max=max(run.stops, default=""),
+               stop_slip_speed_median=float(sorted(run.stops)[len(run.stops) // 2]) if run.stops else "")
     return out
 
 
@@ -94,15 +103,20 @@ def judge(rows: list) -> list:
     return out
 
 
+def g(r, k):
+    return f"{float(r[k]):.3g}" if r.get(k) not in ("", None) else "-"
+
+
 def print_table(rows, verdicts):
     print("| crank period [s] | den_min | speed [m/s] | duty | td / rev | Painleve impasses | sliding share | grazes | "
-          "wall [s] | error |")
-    print("|---" * 10 + "|")
+          "stops by impulse | slip speed stopped, max / median [m/s] | wall [s] | error |")
+    print("|---" * 12 + "|")
     for r in sorted(rows, key=lambda r: (-float(r["crank_period"]), -float(r["den_min"]))):
         f = lambda k: f"{float(r[k]):.4g}" if r[k] not in ("", None) else "-"   # noqa: E731
         print(f"| {float(r['crank_period']):g} | {float(r['den_min']):g} | {f('speed')} | {f('duty_factor')} | "
               f"{f('touchdowns_per_revolution')} | {r['painleve_impasses']} | {f('slide_fraction')} | "
-              f"{r['grazing_impacts']} | {r['wall_s']} | {r['error']} |")
+              f"{r['grazing_impacts']} | {r.get('stops', '-')} | {g(r, 'stop_slip_speed_max')} / "
+              f"{g(r, 'stop_slip_speed_median')} | {r['wall_s']} | {r['error']} |")
     print(f"\nverdicts (successive pairs {JUDGED}: speed <= {TOL_SPEED:.0%}, duty <= {TOL_DUTY}; spread over all "
           f"rungs vs target {TARGET_SPEED:.0%} / {TARGET_DUTY}):")
     for v in verdicts:
