@@ -35,8 +35,11 @@ RULE (written and committed before any run, 2026-11-27 05:10 UTC):
 
 Added after the first ladder had run (instrumentation, no change to the rule or its verdicts): per run the
 number of impasses resolved by the stopping impulse (`stops`; the others are releases where the sliding mode
-would start at den <= den_min) and the foot's slip speed that impulse removes (max, median).  If it vanishes as
-den_min -> 0, the impulse (our rule's kind, not only its threshold) becomes immaterial in the limit.
+would start at den <= den_min), the foot's slip speed that impulse removes (max, median), and the impulse itself
+(eq. 18-19's no-slip impulse on the flight rates, which the stop is): its smallest normal part and largest
+|F_T| / F_N.  If the slip speed vanished as den_min -> 0, the impulse (our rule's kind, not only its threshold)
+would become immaterial in the limit; if the impulse lies outside the cone (|F_T| > mu F_N, or F_N <= 0), the rule
+is not Coulomb's.
 
 Writes one CSV row per (crank period, den_min) as it goes (a rerun skips the rows already there), then prints
 the table and the verdicts.  ~1 min per run with nice on 2 cores (24 runs).
@@ -62,8 +65,8 @@ CYCLES, BUMPER = 6, 0.40
 TOL_SPEED, TOL_DUTY = 0.02, 0.01                    # determined: per successive pair (relative, absolute)
 TARGET_SPEED, TARGET_DUTY = 0.10, 0.05              # the issue's target: the spread a judging reference may have
 COLUMNS = ("crank_period", "den_min", "speed", "duty_factor", "touchdowns_per_revolution", "painleve_impasses",
-           "slide_fraction", "grazing_impacts", "stops", "stop_slip_speed_max", "stop_slip_speed_median", "error",
-           "wall_s")
+           "slide_fraction", "grazing_impacts", "stops", "stop_slip_speed_max", "stop_slip_speed_median",
+           "stop_impulse_normal_min", "stop_impulse_ratio_max", "error", "wall_s")
 
 
 def run_one(T: float, den_min: float) -> dict:
@@ -73,8 +76,11 @@ def run_one(T: float, den_min: float) -> dict:
     out = dict(crank_period=T, den_min=den_min, error=run.error or "", wall_s=round(run.wall_s, 1))
     out.update({k: s.get(k, "") for k in COLUMNS[2:8]})
     # added after the first ladder (not part of the rule): the slip speed the impasse's tangential impulse stops
-    out.update(stops=len(run.stops), stop_slip_speed_max=max(run.stops, default=""),
-               stop_slip_speed_median=float(sorted(run.stops)[len(run.stops) // 2]) if run.stops else "")
+    sp = sorted(d["slip_speed"] for d in run.stops)
+    out.update(stops=len(sp), stop_slip_speed_max=sp[-1] if sp else "", stop_slip_speed_median=sp[len(sp) // 2] if sp else "",
+               stop_impulse_normal_min=min((d["impulse"].imag for d in run.stops), default=""),
+               stop_impulse_ratio_max=max((abs(d["impulse"].real) / d["impulse"].imag if d["impulse"].imag > 0 else math.inf
+                                           for d in run.stops), default=""))
     return out
 
 
@@ -85,15 +91,16 @@ def judge(rows: list) -> list:
         by = {float(r["den_min"]): r for r in rows if float(r["crank_period"]) == T}
         ok = {d: r for d, r in by.items() if not r["error"]}
         v = dict(crank_period=T, failed=sorted((d for d in by if d not in ok), reverse=True),
-                 gait_one=all(abs(float(r["touchdowns_per_revolution"]) - 1) < 1e-9 for r in ok.values()))
+                 gait_one=all(abs(float(r["touchdowns_per_revolution"]) - 1) < 1e-9 for d, r in ok.items() if d in LADDER))
         for m, tol, target, rel in (("speed", TOL_SPEED, TARGET_SPEED, True), ("duty_factor", TOL_DUTY, TARGET_DUTY, False)):
-            val = {d: float(r[m]) for d, r in ok.items()}
+            val = {d: float(r[m]) for d, r in ok.items() if d in LADDER}     # extra rungs: in the table only
             steps = []
             for a, b in zip(JUDGED, JUDGED[1:]):
                 if a in val and b in val:
                     steps.append(abs(val[a] - val[b]) / (abs(val[b]) if rel else 1.0))
             ref = val.get(0.05, math.nan)
-            spread = (max(val.values()) - min(val.values())) / (abs(ref) if rel else 1.0) if val else math.nan
+            spread = ((max(val.values()) - min(val.values())) / (abs(ref) if rel else 1.0)
+                      if val and not any(map(math.isnan, val.values())) else math.nan)     # NaN: not within
             v[m] = dict(steps=steps, spread=spread,
                         determined=len(steps) == len(JUDGED) - 1 and all(s <= tol for s in steps),
                         shown=len(steps) == len(JUDGED) - 1,
@@ -109,14 +116,16 @@ def g(r, k):
 
 def print_table(rows, verdicts):
     print("| crank period [s] | den_min | speed [m/s] | duty | td / rev | Painleve impasses | sliding share | grazes | "
-          "stops by impulse | slip speed stopped, max / median [m/s] | wall [s] | error |")
-    print("|---" * 12 + "|")
+          "stops by impulse | slip speed stopped, max / median [m/s] | stop impulse: min F_N [N s], max |F_T|/F_N | "
+          "wall [s] | error |")
+    print("|---" * 13 + "|")
     for r in sorted(rows, key=lambda r: (-float(r["crank_period"]), -float(r["den_min"]))):
         f = lambda k: f"{float(r[k]):.4g}" if r[k] not in ("", None) else "-"   # noqa: E731
         print(f"| {float(r['crank_period']):g} | {float(r['den_min']):g} | {f('speed')} | {f('duty_factor')} | "
               f"{f('touchdowns_per_revolution')} | {r['painleve_impasses']} | {f('slide_fraction')} | "
               f"{r['grazing_impacts']} | {r.get('stops', '-')} | {g(r, 'stop_slip_speed_max')} / "
-              f"{g(r, 'stop_slip_speed_median')} | {r['wall_s']} | {r['error']} |")
+              f"{g(r, 'stop_slip_speed_median')} | {g(r, 'stop_impulse_normal_min')}, {g(r, 'stop_impulse_ratio_max')} | "
+              f"{r['wall_s']} | {r['error']} |")
     print(f"\nverdicts (successive pairs {JUDGED}: speed <= {TOL_SPEED:.0%}, duty <= {TOL_DUTY}; spread over all "
           f"rungs vs target {TARGET_SPEED:.0%} / {TARGET_DUTY}):")
     for v in verdicts:

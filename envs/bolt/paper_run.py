@@ -35,7 +35,7 @@ class PaperRun:
     bumps: list = dataclasses.field(default_factory=list)     # bumper landings and releases (robot.bumper_height)
     switches: list = dataclasses.field(default_factory=list)  # stick <-> slip times (paper.foot=coulomb)
     impasses: list = dataclasses.field(default_factory=list)  # Painleve impasses (stopped or released foot)
-    stops: list = dataclasses.field(default_factory=list)     # slip speed [m/s] an impasse's tangential impulse stops
+    stops: list = dataclasses.field(default_factory=list)     # impasse stops: t, slip_speed [m/s], impulse (complex, N s)
 
 
 def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None, pulling_slides=True):
@@ -76,7 +76,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     an addition)."""
     o = check_options(opts)
     eps, coulomb = o["epsilon"], o["foot"] == "coulomb"
-    den_min = o["den_min"]    # sliding ends before Painleve's paradox (den = 1 + mu dir dF_N/dF_T -> 0): README "Paper model"
+    den_min = o["den_min"]    # sliding ends before Painleve's paradox (den -> 0): README "Painleve rule"
     m = Model(robot)
     p, T = robot.p, robot.period
     r_foot, mu = p["foot_radius"], p["mu"]
@@ -259,8 +259,9 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                 continue
         if fired is impasse:                           # a tangential plastic impulse stops the sliding foot
             impasses.append(t)
-            _, _, v = state(y, mode, F0)
-            stops.append(abs(float((m.point(y[:7], v, "F")[1] @ v).real)))
+            _, _, v = state(y, mode, F0)      # the stop is eq. 18-19's no-slip impulse on the flight rates: its F_N, F_T
+            stops.append(dict(t=t, slip_speed=abs(float((m.point(y[:7], v, "F")[1] @ v).real)),
+                              impulse=impact(m, y[:7], v[FLIGHT.ind], eps)[1]))
             y = np.concatenate([y[:7], stop_slide(y, F0)])
             fired = sticks
         if fired is sticks:                            # sliding -> pinned where it stopped (or slides back)
