@@ -6,7 +6,8 @@ impulse (then pinned / sliding back / released if neither exists): a modelling c
 At 0.4 s the stance ends in such an impasse (12-16 per run) and its duty (0.2818) is the period no twin meets.
 This study varies den_min and asks whether the reference (models/bolt/paper_reference.csv) moves.
 
-RULE (written and committed before any run, 2026-11-27 05:10 UTC):
+RULE (written and committed before any run: the commit "studies/bolt_paper_impasse.py: the DEN_MIN ladder's
+rule", 2026-11-27 05:05 UTC; the first run started 05:05:45):
 * Ladder: den_min = 0.1, 0.05 (the default), 0.025, 0.0125.  At every crank period of the reference that runs
   one touch-down per revolution: 0.6, 0.5, 0.4, 0.3, 0.25, 0.2 s; otherwise the reference's inputs (bumper
   0.40 m, 6 revolutions from rest, metrics over the last 3 (paper_run.summarize), Radau, rtol 1e-7, atol 1e-9,
