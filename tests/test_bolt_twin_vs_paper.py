@@ -137,7 +137,7 @@ def test_a_twin_off_the_one_touchdown_gait_fails_the_target_where_the_paper_mode
 
 
 @pytest.mark.parametrize("args", [["robot.spring_stiffness=65000"], ["engine=paper"], ["experiment.speed_tolerance=0"],
-                                  ["+paper.foot=slippery"]])
+                                  ["+paper.foot=slippery"], ["+paper.den_min=0"]])
 def test_twin_vs_paper_bad_input_exit_2_nothing_written(tmp_path, args):
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", *args,
@@ -214,6 +214,7 @@ def test_twin_within_target_of_paper_model_sweep(tmp_path):
 
 REFERENCE = ROOT / "models" / "bolt" / "paper_reference.csv"
 REFERENCE_CHECK_PERIOD = 0.2      # s: the committed row a fresh run reproduces in CI (the cheapest to run)
+REFERENCE_DEN_MIN = 0.05          # paper.den_min the committed file was written at (regenerate it if the default moves)
 
 
 def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
@@ -230,6 +231,7 @@ def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
         assert float(r["bumper_height"]) == Bolt().p["bumper_height"] and int(r["cycles"]) == 6
         assert r["foot"] == opts["foot"] and r["method"] == opts["method"] and float(r["rtol"]) == opts["rtol"]
         assert float(r["epsilon"]) == opts["epsilon"] and float(r["atol"]) == opts["atol"]
+    assert opts["den_min"] == REFERENCE_DEN_MIN      # not a column: the file predates the option (written at 0.05)
     out = tmp_path / "ref.csv"
     res = run_script("studies/bolt_paper_reference.py", "--periods", REFERENCE_CHECK_PERIOD, "--out", out)
     assert res.returncode == 0, res.stderr[-2000:]

@@ -143,6 +143,9 @@ class PaperOptions:
     foot: str = param("coulomb", choices=("coulomb", "pinned"),
                       note="pinned: the paper's no-slip pivot as printed; coulomb: it slides when |F_T| > mu F_N "
                            "(robot.mu; an addition, models/bolt/README.md)")
+    den_min: float = param(0.05, gt=0, le=0.5, note="coulomb foot: a sliding stance ends (tangential plastic impulse) "
+                                                    "where 1 + mu dir dF_N/dF_T falls to this (Painleve; a modelling "
+                                                    "choice: models/bolt/README.md \"Painleve rule\")")
 
 
 @experiment("bolt_twin_vs_paper")

@@ -15,7 +15,6 @@ from envs.bolt.paper import BUMPER, FLIGHT, MAX_SWITCHES, PEAK_SAMPLES, SLIDE, S
 from envs.bolt.robot import INITIAL_PENETRATION, Bolt
 from envs.bolt.paper_summary import PAPER_METRICS, summarize  # noqa: F401  (the run's columns)
 
-DEN_MIN = 0.05  # sliding ends before Painleve's paradox (den = 1 + mu dir dF_N/dF_T -> 0): README "Paper model"
 PIERCE = 1e-3   # m: a sample this far through the ground or the bumper ends the run as an error (a missed event)
 DELTA = 1e-6    # m: after a lift-off the foot must rise this far before a touch-down counts (no chatter)
 
@@ -36,6 +35,7 @@ class PaperRun:
     bumps: list = dataclasses.field(default_factory=list)     # bumper landings and releases (robot.bumper_height)
     switches: list = dataclasses.field(default_factory=list)  # stick <-> slip times (paper.foot=coulomb)
     impasses: list = dataclasses.field(default_factory=list)  # Painleve impasses (stopped or released foot)
+    stops: list = dataclasses.field(default_factory=list)     # impasse stops: t, slip_speed [m/s], impulse (complex, N s)
 
 
 def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None, pulling_slides=True):
@@ -76,6 +76,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     an addition)."""
     o = check_options(opts)
     eps, coulomb = o["epsilon"], o["foot"] == "coulomb"
+    den_min = o["den_min"]    # sliding ends before Painleve's paradox (den -> 0): README "Painleve rule"
     m = Model(robot)
     p, T = robot.p, robot.period
     r_foot, mu = p["foot_radius"], p["mu"]
@@ -147,7 +148,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
 
     def impasse(t, y, mode, F0):       # the sliding solution is about to cease to exist (Painleve)
         Q, sd, v = state(y, mode, F0)
-        return m.slide_accel(Q, sd, mode, F0, eps, torque(t, Q[2], v[2], True), slip[0], mu)[4] - DEN_MIN
+        return m.slide_accel(Q, sd, mode, F0, eps, torque(t, Q[2], v[2], True), slip[0], mu)[4] - den_min
     impasse.terminal, impasse.direction = True, -1
 
     def on_ground(t, y, F0, mode, slide=False):
@@ -196,6 +197,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
              "psi")
     S = {k_: np.full(len(grid), np.nan) for k_ in names}
     tds, los, nfev, err, arm, sink, grazes, switches, impasses, bumps = [], [], 0, None, True, -DELTA, [], [], [], []
+    stops = []
     t0 = time.perf_counter()
     while t < t_end - 1e-12:
         if len(tds) + len(los) + len(grazes) + len(switches) + len(impasses) + len(bumps) > MAX_SWITCHES * cycles:   # grazing counts too
@@ -257,6 +259,9 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                 continue
         if fired is impasse:                           # a tangential plastic impulse stops the sliding foot
             impasses.append(t)
+            _, _, v = state(y, mode, F0)      # the stop is eq. 18-19's no-slip impulse on the flight rates: its F_N, F_T
+            stops.append(dict(t=t, slip_speed=abs(float((m.point(y[:7], v, "F")[1] @ v).real)),
+                              impulse=impact(m, y[:7], v[FLIGHT.ind], eps)[1]))
             y = np.concatenate([y[:7], stop_slide(y, F0)])
             fired = sticks
         if fired is sticks:                            # sliding -> pinned where it stopped (or slides back)
@@ -300,7 +305,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         y, mode, F0, arm = np.concatenate([y[:7], v[FLIGHT.ind]]), FLIGHT, None, False
         sink = min(m.point(y[:7], v, "F")[0].imag - r_foot, 0.0) - DELTA
     wall = time.perf_counter() - t0
-    return PaperRun(robot, grid, S, tds, los, cycles, err, wall, nfev, o, grazes, bumps, switches, impasses)
+    return PaperRun(robot, grid, S, tds, los, cycles, err, wall, nfev, o, grazes, bumps, switches, impasses, stops)
 
 
 def _sample(S, j, m, t, y, mode, F0, dynamics, r_foot):
