@@ -423,18 +423,57 @@ def test_summary_json_has_no_bare_nan(tmp_path):
     assert _strict_json(tmp_path / "run" / "summary.json")["steps_per_s"] is None
 
 
-def test_json_and_csv_writes_are_all_or_nothing(tmp_path):
-    """summary.json and results.csv are replaced whole (csvio.replace_atomically): a write that fails keeps
-    the old file and leaves no temporary beside it."""
+class _DiskFull:
+    """A text file whose write stops half-way with ENOSPC (a full disk), after writing the first half."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, text):
+        self.f.write(text[: len(text) // 2])
+        self.f.flush()
+        raise OSError(28, "No space left on device")
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+@pytest.mark.parametrize("step", ["write", "fsync", "replace"])
+def test_json_and_csv_writes_are_all_or_nothing(tmp_path, monkeypatch, step):
+    """summary.json and results.csv are replaced whole (csvio.replace_atomically): a write interrupted at any
+    step (the disk full half-way through the text, fsync or the rename failing) keeps the old file byte for
+    byte and leaves no temporary beside it.  (A write straight into the file fails this test: the old file
+    is gone half-way.)"""
     from envs.core import csvio
     p, c = tmp_path / "summary.json", tmp_path / "results.csv"
-    csvio.write_json(p, dict(a=1.0))
+    csvio.write_json(p, dict(a=1.0, b="old"))
     csvio.write_csv(c, ["a"], [dict(a=1.0)])
+    old = {f: f.read_bytes() for f in (p, c)}
     with pytest.raises(TypeError):
-        csvio.write_json(p, dict(a=object()))                 # not JSON
+        csvio.write_json(p, dict(a=object()))                 # not JSON: fails before any file is opened
     with pytest.raises(ZeroDivisionError):
         csvio.write_csv(c, ["a"], (dict(a=1 / x) for x in (1.0, 0.0)))   # fails half-way through the rows
-    assert json.loads(p.read_text()) == dict(a=1.0) and _csv(c) == [dict(a="1.0")]
+    assert {f: f.read_bytes() for f in (p, c)} == old
+
+    def fail(*a, **k):
+        raise OSError(5, f"Input/output error (at {step})")
+    if step == "write":
+        monkeypatch.setattr(csvio, "open", lambda *a, **k: _DiskFull(open(*a, **k)), raising=False)
+    else:
+        monkeypatch.setattr(csvio.os, step, fail)
+    with pytest.raises(OSError, match="No space|Input/output"):
+        csvio.write_json(p, dict(a=2.0, b="new " * 1000))
+    with pytest.raises(OSError, match="No space|Input/output"):
+        csvio.write_csv(c, ["a"], [dict(a=float(i)) for i in range(1000)])
+    monkeypatch.undo()
+    assert {f: f.read_bytes() for f in (p, c)} == old
+    assert json.loads(p.read_text()) == dict(a=1.0, b="old") and _csv(c) == [dict(a="1.0")]
     assert sorted(f.name for f in tmp_path.iterdir()) == ["results.csv", "summary.json"]
 
 
