@@ -92,8 +92,14 @@ def run_kw(cfg) -> dict:
     return kw
 
 
+def runner_kw(kw: dict) -> dict:
+    """run_kw's keywords for the batch runner itself (batch.run_point / run_points): without retry_failed,
+    which only decides whether sweep.run_rows reuses a stored failure."""
+    return {k: v for k, v in kw.items() if k != "retry_failed"}
+
+
 def launch_kw(cfg) -> dict:
-    """Where a sweep's points run (`run.launcher`, `run.ray_*`, checked): keywords of sweep.batch_engine."""
+    """Where a sweep's points run (`run.launcher`, `run.ray_*`, checked): keywords of engines.batch_engine."""
     r = config.validate(cfg)["run"]
     return dict(launcher=r["launcher"], address=r["ray_address"], points_per_task=r["ray_points"])
 
