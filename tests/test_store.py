@@ -145,6 +145,33 @@ def test_asked_points_once_in_order_keyed_once(tmp_path):
     assert rundir.asked(tmp_path, "r.csv").rows == []
 
 
+def test_a_run_of_many_calls_writes_results_csv_at_its_end_the_same_file(tmp_path, monkeypatch):
+    """Each run_rows call of a run used to read and rewrite every row the run had asked for (an identification's
+    calls: quadratic in the run).  In a run (rundir.new_run) a call reads only its own points and writes
+    results.csv at most every EXPORT_EVERY_S (30 s: here only the first call) and at the run's end
+    (rundir.finish_run): the same rows returned, the same file byte for byte as a write on every call."""
+    from envs.core import rundir
+    eng = sw.Engine("fake", lambda rs, add: [add(j, {"y": 2 * r.cfg["omega"]}) for j, r in enumerate(rs)] and 0,
+                    {}, metrics=("y",))
+    calls = [[1.0, 2.0], [3.0], [2.0, 4.0], [5.0], [0.5]]
+
+    def run(out):
+        return [sw.run_rows([Crawler(omega=w) for w in ws], out, key=["omega"], engine=eng, progress=False)[0]
+                for ws in calls]
+    every = run(tmp_path / "every")                     # outside a run: each call writes the file
+    writes, write_csv = [], store.write_csv
+    monkeypatch.setattr(store, "write_csv", lambda path, *a: (writes.append(path.name), write_csv(path, *a)))
+    rundir.new_run(tmp_path / "run")
+    assert run(tmp_path / "run") == every and writes == ["results.csv"]
+    rundir.finish_run(tmp_path / "run")
+    assert writes == ["results.csv"] * 2
+    assert (tmp_path / "run" / "results.csv").read_bytes() == (tmp_path / "every" / "results.csv").read_bytes()
+    assert [float(r["omega"]) for r in _csv(tmp_path / "run" / "results.csv")] == [1.0, 2.0, 3.0, 4.0, 5.0, 0.5]
+    rundir.finish_run(tmp_path / "run")                 # nothing left: not written again
+    sw.run_rows([Crawler(omega=6.0)], tmp_path / "run", key=["omega"], engine=eng, progress=False)
+    assert writes == ["results.csv"] * 3                # after the run: each call writes the file again
+
+
 # ---- 2. damaged files ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):

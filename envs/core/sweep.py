@@ -4,7 +4,8 @@ A sweep is `sweep.<name>: [values]` in the config: the cartesian product of all 
 each value overriding the robot parameter of the same config name.  `run_rows` is the
 shared loop: every finished point is committed to the run directory's store
 (`results.sqlite`, envs/core/store.py) in its own transaction, and `results.csv` is exported
-from it: the points this run asked for, in grid order (`rundir.new_run`; the store keeps the others).
+from it: the points this run asked for, in grid order (`rundir.new_run`; the store keeps the others),
+after each call -- within a run (experiment.compute) at most every EXPORT_EVERY_S and at its end.
 A rerun reuses a stored row only when the point's identity (all robot parameters, the run
 settings that change results, the model files and the MuJoCo version) matches, and
 recomputes anything else; its stats say how many rows were reused and why the others were not.
@@ -153,7 +154,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         keys = [st.key_of(kr, K) for kr in keyrows]
         asked = rundir.asked(out, filename)
         asked.extend(keyrows)            # results.csv: this run's points (every call's), in the order asked
-        stored = db.rows(filename)
+        stored = db.rows(filename, keys)         # this call's points only
         todo, reasons, seen = [], {}, {}
         ran_on = rundir.ran_on(out, filename) if engine.parts else None
 
@@ -219,7 +220,10 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                 K_now = db.key_columns(filename)
                 if K_now != K:       # another writer widened the key columns meanwhile: re-address
                     keys = [st.key_of(kr, K_now) for kr in keyrows]
-                file_header, exported = db.export(filename, asked.keys(K_now))
+                if asked.due(EXPORT_EVERY_S):    # in a run: at most this often, and at its end (rundir.finish_run)
+                    _, exported = db.export(filename, asked.keys(K_now))
+                else:
+                    _, exported = db.export(filename, keys, write=False)     # this call's rows, not written
         wall = time.perf_counter() - t0
     by_key = dict(exported)
     ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order
