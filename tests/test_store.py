@@ -172,6 +172,23 @@ def test_a_run_of_many_calls_writes_results_csv_at_its_end_the_same_file(tmp_pat
     assert writes == ["results.csv"] * 3                # after the run: each call writes the file again
 
 
+def test_a_failing_runner_still_leaves_results_csv_of_its_finished_calls(tmp_path, monkeypatch):
+    """experiment.compute writes the results files a run left to its end (rundir.finish_run) also when its
+    runner fails after some calls: results.csv holds every point those calls finished, as before."""
+    from envs.core import config, experiment
+    eng = sw.Engine("fake", lambda rs, add: [add(j, {"y": 2 * r.cfg["omega"]}) for j, r in enumerate(rs)] and 0,
+                    {}, metrics=("y",))
+
+    def runner(job, out):
+        for w in (1.0, 2.0, 3.0):
+            sw.run_rows([Crawler(omega=w)], out, key=["omega"], engine=eng, progress=False)
+        raise RuntimeError("the runner fails after three calls")
+    monkeypatch.setattr(experiment, "runner_of", lambda cls: runner)
+    with pytest.raises(RuntimeError, match="three calls"):
+        experiment.compute(config.compose(["run.progress=false"]), tmp_path)
+    assert [float(r["omega"]) for r in _csv(tmp_path / "results.csv")] == [1.0, 2.0, 3.0]
+
+
 # ---- 2. damaged files ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
