@@ -15,6 +15,9 @@ Measured in this run:
 The estimated slowdown of an N-point sweep is
   (N (1) + one-off costs + max(0, N (2) - N (3))) / (N (3)),
 the last term counting commits only where they would outpace the simulation.
+  (4) a run of many run_rows calls (an identification: one new point per call, the same fake
+      engine as (1)): ms per call at its start and end (flat: a call reads only its own rows, and
+      results.csv is written at most every 30 s and at the run's end), and the run's final export.
 Also the single-thread steps/s of each robot (what sizes run.max_steps).
 The last line is machine-readable:
   store_ms_per_point=<critical path ms> commit_ms_per_point=<ms> sim_s_per_point=<s> store_overhead_1000=<percent>%
@@ -74,6 +77,26 @@ def store_per_point(n: int, template: dict) -> dict:
     commit = st["store_commit_s"] / n
     return dict(critical=timing["add"] / n, commit=commit,
                 oneoff=max(0.0, total - timing["add"] - st["store_commit_s"]), export=export)
+
+
+def run_of_calls(m: int, template: dict) -> tuple[float, float, float]:
+    """(ms per call over the first 10 calls, over the last 10, ms of the final export) of a run of m calls."""
+    from envs.core import rundir
+    values = {k: v for k, v in template.items() if k in Crawler.metrics or k in Crawler.health_columns()}
+    engine = sw.Engine("bench", lambda rs, add: [add(j, dict(values), None) for j in range(len(rs))] and 0,
+                       dict(cycles=10))
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp)
+        rundir.new_run(out)
+        for w in np.linspace(0.5, 16.0, m):
+            t0 = time.perf_counter()
+            sw.run_rows([Crawler(omega=float(w))], out, key=list(Crawler.columns), engine=engine, progress=False)
+            times.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        rundir.finish_run(out)
+        final = time.perf_counter() - t0
+    return np.mean(times[:10]) * 1e3, np.mean(times[-10:]) * 1e3, final * 1e3
 
 
 def end_to_end(points, cycles: int, nthread: int, repeats: int = 2) -> tuple[float, float]:
@@ -141,6 +164,10 @@ def main(argv=None) -> int:
           f"one-off {c['oneoff']:.2f} s, commits {1000 * c['commit']:.1f} s + exports {exports:.1f} s in the "
           f"background -> overhead {overhead * 100:.3f} % (limit 2 %)")
     print(f"    (were commits on the critical path: {(1000 * c['commit'] + c['oneoff']) / sweep_s * 100:.2f} %)")
+    m = 40 if args.quick else 400
+    first, last, final = run_of_calls(m, template)
+    print(f"(4) a run of {m} run_rows calls, one new point each: {first:.1f} ms per call over the first 10, "
+          f"{last:.1f} ms over the last 10; the run's final export of {m} rows {final:.0f} ms")
     for name, sps in robot_speeds().items():
         print(f"    {name:8s} single-thread {sps:12,.0f} steps/s: run.max_steps={batch.DEFAULT_MAX_STEPS:.0e} "
               f"is {batch.DEFAULT_MAX_STEPS / sps / 60:.0f} min of one core")

@@ -14,7 +14,7 @@ from envs.core import robustness as rb
 from envs.core import sensitivity as sn
 from envs.core import sweep as sw
 from envs.core.errors import ConfigError
-from envs.core.experiment import robot_params, run, run_kw
+from envs.core.experiment import robot_params, run, run_kw, runner_kw
 from tests.util import assert_fails_early
 
 ROBOTS = ("crawler", "snake", "bolt", "miniaq")
@@ -30,8 +30,7 @@ def _plain_run(cfg) -> dict:
     """The nominal point through the normal single-run path (batch.run_point), its results values."""
     cls = envs.robot_class(cfg.robot.name)
     r = cls(**robot_params(cfg))
-    kw = run_kw(cfg)
-    kw.pop("retry_failed")
+    kw = runner_kw(run_kw(cfg))
     values, error = batch.batch_values(r, batch.run_point(r, cls, **kw))
     return dict(values, error=error or "")
 

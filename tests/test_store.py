@@ -145,6 +145,50 @@ def test_asked_points_once_in_order_keyed_once(tmp_path):
     assert rundir.asked(tmp_path, "r.csv").rows == []
 
 
+def test_a_run_of_many_calls_writes_results_csv_at_its_end_the_same_file(tmp_path, monkeypatch):
+    """Each run_rows call of a run used to read and rewrite every row the run had asked for (an identification's
+    calls: quadratic in the run).  In a run (rundir.new_run) a call reads only its own points and writes
+    results.csv at most every EXPORT_EVERY_S (30 s: here only the first call) and at the run's end
+    (rundir.finish_run): the same rows returned, the same file byte for byte as a write on every call."""
+    from envs.core import rundir
+    eng = sw.Engine("fake", lambda rs, add: [add(j, {"y": 2 * r.cfg["omega"]}) for j, r in enumerate(rs)] and 0,
+                    {}, metrics=("y",))
+    calls = [[1.0, 2.0], [3.0], [2.0, 4.0], [5.0], [0.5]]
+
+    def run(out):
+        return [sw.run_rows([Crawler(omega=w) for w in ws], out, key=["omega"], engine=eng, progress=False)[0]
+                for ws in calls]
+    every = run(tmp_path / "every")                     # outside a run: each call writes the file
+    writes, write_csv = [], store.write_csv
+    monkeypatch.setattr(store, "write_csv", lambda path, *a: (writes.append(path.name), write_csv(path, *a)))
+    rundir.new_run(tmp_path / "run")
+    assert run(tmp_path / "run") == every and writes == ["results.csv"]
+    rundir.finish_run(tmp_path / "run")
+    assert writes == ["results.csv"] * 2
+    assert (tmp_path / "run" / "results.csv").read_bytes() == (tmp_path / "every" / "results.csv").read_bytes()
+    assert [float(r["omega"]) for r in _csv(tmp_path / "run" / "results.csv")] == [1.0, 2.0, 3.0, 4.0, 5.0, 0.5]
+    rundir.finish_run(tmp_path / "run")                 # nothing left: not written again
+    sw.run_rows([Crawler(omega=6.0)], tmp_path / "run", key=["omega"], engine=eng, progress=False)
+    assert writes == ["results.csv"] * 3                # after the run: each call writes the file again
+
+
+def test_a_failing_runner_still_leaves_results_csv_of_its_finished_calls(tmp_path, monkeypatch):
+    """experiment.compute writes the results files a run left to its end (rundir.finish_run) also when its
+    runner fails after some calls: results.csv holds every point those calls finished, as before."""
+    from envs.core import config, experiment
+    eng = sw.Engine("fake", lambda rs, add: [add(j, {"y": 2 * r.cfg["omega"]}) for j, r in enumerate(rs)] and 0,
+                    {}, metrics=("y",))
+
+    def runner(job, out):
+        for w in (1.0, 2.0, 3.0):
+            sw.run_rows([Crawler(omega=w)], out, key=["omega"], engine=eng, progress=False)
+        raise RuntimeError("the runner fails after three calls")
+    monkeypatch.setattr(experiment, "runner_of", lambda cls: runner)
+    with pytest.raises(RuntimeError, match="three calls"):
+        experiment.compute(config.compose(["run.progress=false"]), tmp_path)
+    assert [float(r["omega"]) for r in _csv(tmp_path / "results.csv")] == [1.0, 2.0, 3.0]
+
+
 # ---- 2. damaged files ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
@@ -423,18 +467,57 @@ def test_summary_json_has_no_bare_nan(tmp_path):
     assert _strict_json(tmp_path / "run" / "summary.json")["steps_per_s"] is None
 
 
-def test_json_and_csv_writes_are_all_or_nothing(tmp_path):
-    """summary.json and results.csv are replaced whole (csvio.replace_atomically): a write that fails keeps
-    the old file and leaves no temporary beside it."""
+class _DiskFull:
+    """A text file whose write stops half-way with ENOSPC (a full disk), after writing the first half."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, text):
+        self.f.write(text[: len(text) // 2])
+        self.f.flush()
+        raise OSError(28, "No space left on device")
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+@pytest.mark.parametrize("step", ["write", "fsync", "replace"])
+def test_json_and_csv_writes_are_all_or_nothing(tmp_path, monkeypatch, step):
+    """summary.json and results.csv are replaced whole (csvio.replace_atomically): a write interrupted at any
+    step (the disk full half-way through the text, fsync or the rename failing) keeps the old file byte for
+    byte and leaves no temporary beside it.  (A write straight into the file fails this test: the old file
+    is gone half-way.)"""
     from envs.core import csvio
     p, c = tmp_path / "summary.json", tmp_path / "results.csv"
-    csvio.write_json(p, dict(a=1.0))
+    csvio.write_json(p, dict(a=1.0, b="old"))
     csvio.write_csv(c, ["a"], [dict(a=1.0)])
+    old = {f: f.read_bytes() for f in (p, c)}
     with pytest.raises(TypeError):
-        csvio.write_json(p, dict(a=object()))                 # not JSON
+        csvio.write_json(p, dict(a=object()))                 # not JSON: fails before any file is opened
     with pytest.raises(ZeroDivisionError):
         csvio.write_csv(c, ["a"], (dict(a=1 / x) for x in (1.0, 0.0)))   # fails half-way through the rows
-    assert json.loads(p.read_text()) == dict(a=1.0) and _csv(c) == [dict(a="1.0")]
+    assert {f: f.read_bytes() for f in (p, c)} == old
+
+    def fail(*a, **k):
+        raise OSError(5, f"Input/output error (at {step})")
+    if step == "write":
+        monkeypatch.setattr(csvio, "open", lambda *a, **k: _DiskFull(open(*a, **k)), raising=False)
+    else:
+        monkeypatch.setattr(csvio.os, step, fail)
+    with pytest.raises(OSError, match="No space|Input/output"):
+        csvio.write_json(p, dict(a=2.0, b="new " * 1000))
+    with pytest.raises(OSError, match="No space|Input/output"):
+        csvio.write_csv(c, ["a"], [dict(a=float(i)) for i in range(1000)])
+    monkeypatch.undo()
+    assert {f: f.read_bytes() for f in (p, c)} == old
+    assert json.loads(p.read_text()) == dict(a=1.0, b="old") and _csv(c) == [dict(a="1.0")]
     assert sorted(f.name for f in tmp_path.iterdir()) == ["results.csv", "summary.json"]
 
 

@@ -13,7 +13,7 @@ from envs.core import sweep as sw
 from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
 from envs.core.errors import ConfigError
 from envs.bolt import plots
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 
 
 def _twin_engine(job) -> None:
@@ -31,8 +31,7 @@ def _single(job):
         if k not in cls.defaults:
             raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
     robots = [cls(**dict(robot_params(job), **combo)) for combo in sw.grid(lists)]   # validation first
-    kw = run_kw(job)
-    kw.pop("retry_failed")
+    kw = runner_kw(run_kw(job))
     kw["nthread"] = 1 if kw["nthread"] is None else kw["nthread"]
     return cls, robots, kw
 
@@ -255,8 +254,7 @@ def treadmill(job, out) -> Result:
     _twin_engine(job)
     ex = options(job)
     tol, max_iter, target = float(ex["tolerance"]), int(ex["max_iter"]), float(ex["target_speed"])
-    kw = run_kw(job)
-    kw.pop("retry_failed")
+    kw = runner_kw(run_kw(job))
     kw["stop_when_steady"] = False
     for T in periods:          # validation before anything runs; the step budget bounds the point's every run
         cls(**dict(params, crank_period=T, belt_speed=0.0)).check_steps(

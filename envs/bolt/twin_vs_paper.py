@@ -14,7 +14,7 @@ import numpy as np
 from envs.bolt import paper, paper_run, plots
 from envs.core import batch
 from envs.core.errors import ConfigError
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 
 METRICS = ("speed", "stride_time", "touchdowns_per_revolution", "duty_factor", "stance_impulse",
            "peak_torque_flight", "peak_torque_stance", "peak_power_flight", "peak_power_stance", "max_loop_gap")
@@ -52,8 +52,7 @@ def run(job, out) -> Result:
     periods = [float(T) for T in sweep_lists(job).get("crank_period", [params["crank_period"]])]
     robots = [cls(**dict(params, crank_period=T)) for T in periods]     # validation before anything runs
     opts = paper.check_job(params, robots, dict(job.paper))
-    kw = run_kw(job)
-    kw.pop("retry_failed")
+    kw = runner_kw(run_kw(job))
     kw["stop_when_steady"] = False
     t0 = time.perf_counter()
     twins = batch.run_points(robots, cls, **kw)

@@ -10,6 +10,7 @@ these helpers (plain copies); a runner never sees an unchecked value.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import sys
@@ -92,8 +93,14 @@ def run_kw(cfg) -> dict:
     return kw
 
 
+def runner_kw(kw: dict) -> dict:
+    """run_kw's keywords for the batch runner itself (batch.run_point / run_points): without retry_failed,
+    which only decides whether sweep.run_rows reuses a stored failure."""
+    return {k: v for k, v in kw.items() if k != "retry_failed"}
+
+
 def launch_kw(cfg) -> dict:
-    """Where a sweep's points run (`run.launcher`, `run.ray_*`, checked): keywords of sweep.batch_engine."""
+    """Where a sweep's points run (`run.launcher`, `run.ray_*`, checked): keywords of engines.batch_engine."""
     r = config.validate(cfg)["run"]
     return dict(launcher=r["launcher"], address=r["ray_address"], points_per_task=r["ray_points"])
 
@@ -112,7 +119,7 @@ def compute(cfg, out) -> Result:
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
-    from envs.core.rundir import new_run
+    from envs.core.rundir import finish_run, new_run
 
     v = config.validate(cfg)
     out = pathlib.Path(out)
@@ -124,7 +131,13 @@ def compute(cfg, out) -> Result:
         print(f"note: {note}", file=sys.stderr)
     from envs.core import progress
     progress.plan()                  # this run's bars share one ETA (a runner may declare its stages)
-    result = runner_of(v.options_cls)(v, out)
+    try:
+        result = runner_of(v.options_cls)(v, out)
+    except BaseException:
+        with contextlib.suppress(Exception):     # the runner's error is the one to see
+            finish_run(out)
+        raise
+    finish_run(out)                  # the results files sweep.run_rows left to the run's end
     if not isinstance(result, Result):
         result = Result(result)
     if v["engine_fallback"]:

@@ -19,7 +19,7 @@ FAILED_COST = 1e6             # a candidate whose simulation failed
 
 
 def fit_engine(base: sw.Engine, simulate, identity: dict) -> sw.Engine:
-    """The batch engine `base` (sweep.batch_engine) computing a fit's candidates with `simulate`, a
+    """The batch engine `base` (engines.batch_engine) computing a fit's candidates with `simulate`, a
     candidate's identity adding `identity`; engine=auto: its parts likewise, so that each candidate's
     row is filed under the engine that ran it (summary.json's engine_split names it)."""
     parts = tuple(dataclasses.replace(p, settings=dict(p.settings, **identity)) for p in base.parts)
@@ -86,9 +86,9 @@ class Problem:
         """The store's engine of this fit: the batch path's (run.* with `run_over`, run.launcher) as `self.base_engine`,
         wrapped so that a candidate's identity adds `identity` (the data's hash, channels, ...) and its values are
         this fit's (self._simulate)."""
-        from envs.core.experiment import launch_kw, run_kw
+        from envs.core.experiment import launch_kw, run_kw, runner_kw
         kw = dict(run_kw(cfg), **run_over)
-        self.run_kw = {k: x for k, x in kw.items() if k != "retry_failed"}
+        self.run_kw = runner_kw(kw)
         base = self.base_engine = sw.batch_engine(kw, **launch_kw(cfg))
         return fit_engine(base, self._simulate, identity)
 

@@ -258,7 +258,7 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
 
 # ---- the experiment ---------------------------------------------------------------------------
 def batch_path_engine(job) -> sw.Engine:
-    """The engine the worlds run on: the configured engine's batch path (envs.core.sweep.engine_for:
+    """The engine the worlds run on: the configured engine's batch path (envs.core.engines.engine_for:
     the native batch runner, locally or through Ray, or MuJoCo Warp).  A reference engine (the
     crawler's hybrid model, MinIAQ's paper model) is refused, never silently replaced."""
     from envs.core.experiment import launch_kw, run_kw

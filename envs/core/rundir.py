@@ -12,6 +12,8 @@
   experiment, the store keeps both) may share it, one with different settings is refused.
 - `aside(path)`: a free name beside `path` to move a file the store cannot verify to
   (`results.csv.bak`, `results.csv.bak1`, ...): a user's file is never overwritten.
+- `new_run(out)` ... `finish_run(out)` (experiment.compute): a run's own points (`asked`), the
+  engine of each (`ran_on`), and its results files written at its end where a sweep call left them.
 
 Refusals are RunDirError: one line, exit code 2 from scripts/run.py, nothing written.
 """
@@ -225,6 +227,7 @@ def aside(path) -> pathlib.Path:
 # ---- the run's own points ---------------------------------------------------------------------
 _ASKED: dict = {}          # (run dir, results file) -> the key values of every point this run asked for
 _RAN_ON: dict = {}         # (run dir, results file) -> {engine name: [key values]}: which engine's row each is
+_RUNS: set = set()         # run dirs of the runs started (new_run) and not yet finished (finish_run)
 
 
 def new_run(out) -> None:
@@ -235,6 +238,24 @@ def new_run(out) -> None:
     for reg in (_ASKED, _RAN_ON):
         for k in [k for k in reg if k[0] == out]:
             del reg[k]
+    _RUNS.add(out)
+
+
+def finish_run(out) -> None:
+    """End the run into `out` (experiment.compute, also when its runner failed): write the results files
+    whose last points sweep.run_rows left to the run's end (Asked.due)."""
+    from envs.core.store import Store
+    out = str(pathlib.Path(out).resolve())
+    _RUNS.discard(out)
+    mine = [(f, a) for (o, f), a in _ASKED.items() if o == out and a.in_run]
+    for _, a in mine:
+        a.in_run = False           # later calls (after the run) write the file themselves
+    behind = [(f, a) for f, a in mine if a.behind]
+    if behind:
+        with Store(out, check=False) as db:
+            for f, a in behind:
+                db.export(f, a.keys(db.key_columns(f)))
+                a.behind = False
 
 
 class Asked:
@@ -242,10 +263,24 @@ class Asked:
     first asked (sweep.run_rows extends it on every call: an identification calls it many times).
     keys(columns) addresses them by key columns, each point's key computed once per column set."""
 
-    def __init__(self):
+    def __init__(self, in_run: bool = False):
         self.rows: list = []
         self._seen: set = set()
         self._keys: dict = {}          # key columns -> keys of self.rows[:len] under them
+        self.in_run = in_run           # a run (new_run) whose end (finish_run) writes the file
+        self.written = None            # time.monotonic() when sweep.run_rows last wrote the file
+        self.behind = False            # the file lacks points computed since: finish_run writes it
+
+    def due(self, every: float) -> bool:
+        """Whether sweep.run_rows writes the results file now: outside a run on every call (nothing else
+        writes it); in a run at most every `every` seconds and at its end (finish_run), so that a run of
+        many calls (an identification) does not rewrite all its rows on every call: the same file."""
+        now = time.monotonic()
+        if self.in_run and self.written is not None and now - self.written < every:
+            self.behind = True
+            return False
+        self.written, self.behind = now, False
+        return True
 
     def extend(self, keyrows) -> None:
         from envs.core.store import dumps
@@ -265,7 +300,8 @@ class Asked:
 
 def asked(out, file: str) -> Asked:
     """The points this run has asked for in out/file (key-value dicts, in order): an Asked to extend."""
-    return _ASKED.setdefault((str(pathlib.Path(out).resolve()), file), Asked())
+    out = str(pathlib.Path(out).resolve())
+    return _ASKED.setdefault((out, file), Asked(in_run=out in _RUNS))
 
 
 def ran_on(out, file: str) -> dict:

@@ -8,31 +8,7 @@ writers and damaged files are therefore handled by the database, not by CSV repa
 sweep loses at most the points still running, a results.csv cut or edited by hand is simply
 rewritten, and two processes writing different grids into one run directory both keep all
 their rows in the store (`gaittwin export RUNDIR` writes every stored row: results_all.csv).
-
-Identity
---------
-A stored row is reused only when its *identity* matches the point asked for: the sha256 of
-the canonical JSON of the identity document
-
-    {"store": 1,                          # identity version (bumped when the definition changes)
-     "robot": "<Robot class name>",
-     "params": {...},                     # ALL resolved robot parameters, not only the swept ones
-     "meta": {...},                       # per-point extra key columns (e.g. mass ratios)
-     "engine": {"name": "mujoco", "cycles": 20, "min_cycles": 3, "stop_when_steady": true,
-                "steady_kw": {...}, ...},  # the run settings that change results or metrics
-     "versions": {"mujoco": "3.17.0",     # the simulator ...
-                  "models": "<sha256>",   # ... the robot's model files (models/<robot>/*)
-                  "code": "<sha256>"},    # ... and its code (envs/<robot>/*.py, Robot.code_hash)
-     "schema": [...]}                     # the declared metric and health columns
-
-Canonical encoding: numbers of any type (bool, int, float, numpy scalars) are the float they
-equal, written with repr (exact: 1.0 and 1.0 + 1e-12 differ, True == 1 == 1.0, so BOLT's
-`body_fixed: false` and 0.0 agree); NaN and infinities are the strings "nan", "inf", "-inf";
-strings, null and lists as themselves; objects with sorted keys.  Run settings that cannot
-change a result (threads, chunk size, progress bars, the step budget) are not part of it.
-Anything else is recomputed, and `Plan.reasons` counts why: "new point", "robot parameters changed",
-"run settings changed", "model files changed", "MuJoCo version changed", "code changed", "results
-schema changed", "damaged row" (checksum mismatch), "previous error" (only with retry_failed).
+A stored row is reused only when its identity matches the point asked for (envs/core/identity.py).
 
 Schema (version 1)
 ------------------
@@ -78,21 +54,18 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 import pathlib
 import queue
 import sqlite3
 import threading
 import time
 
-import numpy as np
-
 from envs.core.csvio import _json_default, fmt, parse, read_csv, write_csv  # noqa: F401  (CSV: csvio.py)
 from envs.core.errors import StoreError
+from envs.core.identity import IDENTITY_VERSION, REASONS, canon, dumps, identity_of, key_of, stale_reason  # noqa: F401
 
 DB_NAME = "results.sqlite"
 SCHEMA_VERSION = "1"
-IDENTITY_VERSION = 1
 BUSY_TIMEOUT_S = 600.0       # concurrent writers wait this long for the lock (cluster jobs)
 
 _SCHEMA = """
@@ -106,42 +79,6 @@ CREATE TABLE IF NOT EXISTS points(
 """
 
 
-# ---- canonical encoding -----------------------------------------------------------------
-def canon(v):
-    """The canonical, type-stable form of a value (see the module docstring)."""
-    if v is None or isinstance(v, str):
-        return v
-    if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
-        x = float(v)
-        if math.isnan(x):
-            return "nan"
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return x
-    if isinstance(v, dict):
-        return {str(k): canon(v[k]) for k in sorted(v, key=str)}
-    if isinstance(v, (list, tuple, np.ndarray)):
-        return [canon(x) for x in v]
-    if hasattr(v, "item"):
-        return canon(v.item())
-    return str(v)
-
-
-def dumps(obj) -> str:
-    """Canonical JSON (sorted keys, exact floats via repr, no whitespace)."""
-    return json.dumps(canon(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def key_of(values: dict, columns) -> str:
-    return dumps([values.get(c) for c in columns])
-
-
-def identity_of(doc: dict) -> tuple[str, str]:
-    """(sha256 hex, canonical JSON) of an identity document."""
-    text = dumps(doc)
-    return hashlib.sha256(text.encode()).hexdigest(), text
-
-
 def _raw(obj) -> str:
     """A row as JSON with its own types (NaN kept), for storage."""
     return json.dumps(obj, default=_json_default, separators=(",", ":"))
@@ -149,34 +86,6 @@ def _raw(obj) -> str:
 
 def _digest(ident: str, row: str, error: str) -> str:
     return hashlib.sha256(b"\0".join(x.encode() for x in (ident, row, error))).hexdigest()
-
-
-# ---- why a stored row is not reused -----------------------------------------------------
-REASONS = (("robot", "robot parameters changed"), ("params", "robot parameters changed"),
-           ("meta", "robot parameters changed"), ("engine", "run settings changed"),
-           ("schema", "results schema changed"), ("store", "identity definition changed"))
-
-
-def stale_reason(old_ident: str, new_doc: dict) -> str:
-    """Why a stored identity document differs from a new one (the first difference that matters)."""
-    try:
-        old = json.loads(old_ident)
-    except ValueError:
-        return "damaged row"
-    new = json.loads(dumps(new_doc))
-    for part, why in REASONS:
-        if old.get(part) != new.get(part):
-            return why
-    ov, nv = old.get("versions", {}), new.get("versions", {})
-    if ov.get("models") != nv.get("models"):
-        return "model files changed"
-    if ov.get("mujoco") != nv.get("mujoco"):
-        return "MuJoCo version changed"
-    if ov.get("code") != nv.get("code"):
-        return "code changed"       # the robot package's modules or the shared model code (Robot.code_hash)
-    if ov != nv:
-        return "software version changed"
-    return "identity changed"
 
 
 # ---- the database -----------------------------------------------------------------------
@@ -272,15 +181,19 @@ class Store:
                             (json.dumps(key), json.dumps(header), file))
             return key, header
 
-    def rows(self, file: str) -> dict:
-        """key -> StoredRow for every row of a results file (one consistent read)."""
-        out = {}
+    def rows(self, file: str, keys=None) -> dict:
+        """key -> StoredRow for every row of a results file in the order finished, or for those of `keys`
+        that are stored (a run's call reads only its own points); one consistent read."""
+        cols = "SELECT key, identity, ident, row, error, finished, digest FROM points WHERE file=?"
         with self._read() as con:
-            cur = con.execute("SELECT key, identity, ident, row, error, finished, digest FROM points "
-                              "WHERE file=? ORDER BY finished, key", (file,))
-            for key, identity, ident, raw, error, finished, digest in cur:
-                out[key] = StoredRow(key, identity, ident, raw, error, finished, digest)
-        return out
+            if keys is None:
+                found = con.execute(f"{cols} ORDER BY finished, key", (file,)).fetchall()
+            else:
+                keys, found = list(dict.fromkeys(keys)), []
+                for i in range(0, len(keys), 500):       # within SQLite's limit of bound variables
+                    part = keys[i:i + 500]
+                    found += con.execute(f"{cols} AND key IN ({','.join('?' * len(part))})", (file, *part)).fetchall()
+        return {r[0]: StoredRow(*r) for r in found}
 
     def header(self, file: str) -> list:
         row = self.con.execute("SELECT columns FROM results_files WHERE file=?", (file,)).fetchone()
@@ -288,6 +201,9 @@ class Store:
 
     @contextlib.contextmanager
     def _read(self):
+        if self.con.in_transaction:         # within another read: part of that one
+            yield self.con
+            return
         self.con.execute("BEGIN")
         try:
             yield self.con
@@ -315,21 +231,19 @@ class Store:
     def files(self) -> list:
         return [r[0] for r in self.con.execute("SELECT file FROM results_files ORDER BY file")]
 
-    def export(self, file: str, keys=None, to=None) -> tuple[list, list]:
+    def export(self, file: str, keys=None, to=None, write: bool = True) -> tuple[list, list]:
         """Write `to` (default out/<file>) atomically: the stored rows of `keys` in that order (a run's grid;
         other grids' rows stay in the store), or, keys None, every stored row in the order finished
-        (`gaittwin export`).  Returns (header, [(key, row as a dict of header columns)] in file order)."""
-        with self._read() as con:
+        (`gaittwin export`).  Returns (header, [(key, row as a dict of header columns)] in file order);
+        write False: only returns them."""
+        with self._read():
             header = self.header(file)
-            stored = {}
-            for key, raw, ident, error, digest in con.execute(
-                    "SELECT key, row, ident, error, digest FROM points WHERE file=? ORDER BY finished, key", (file,)):
-                if digest != _digest(ident, raw, error):
-                    continue            # damaged: not exported (it is recomputed on the next run)
-                stored[key] = json.loads(raw)
-        order = list(stored) if keys is None else list(dict.fromkeys(k for k in keys if k in stored))
+            stored = {k: s.values() for k, s in self.rows(file, keys).items()
+                      if s.intact}      # damaged: not exported (it is recomputed on the next run)
+        order = list(stored) if keys is None else [k for k in dict.fromkeys(keys) if k in stored]
         rows = [(k, {c: stored[k].get(c) for c in header}) for k in order]
-        write_csv(to or self.dir / file, header, [r for _, r in rows])
+        if write:
+            write_csv(to or self.dir / file, header, [r for _, r in rows])
         return header, rows
 
 

@@ -49,10 +49,10 @@ def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = 
     on the C engine, over at most `cycles` periods (None: run.cycles); recorded as the C engine's
     point of out/file, so that summary.json's engine_split says so under engine=warp/auto."""
     from envs.core import batch, rundir
-    from envs.core.experiment import robot_cls, robot_params, run_kw
-    from envs.core.sweep import WARP_KW
+    from envs.core.engines import WARP_KW
+    from envs.core.experiment import robot_cls, robot_params, run_kw, runner_kw
 
-    kw = {k: v for k, v in run_kw(job).items() if k != "retry_failed" and k not in WARP_KW}
+    kw = {k: v for k, v in runner_kw(run_kw(job)).items() if k not in WARP_KW}
     if cycles is not None:
         kw["cycles"] = min(kw["cycles"], int(cycles))
         kw["min_cycles"] = min(kw["min_cycles"], kw["cycles"])

@@ -241,7 +241,7 @@ def trajectory_experiment(cfg, out):
     """The runner of every <robot>_trajectory: the twin's trajectory at robot.* as trajectory.csv +
     trajectory.json (optionally synthetic data: noise and a time offset, said in the sidecar)."""
     from envs.core import batch, rundir
-    from envs.core.experiment import Result, options, run_kw
+    from envs.core.experiment import Result, options, run_kw, runner_kw
 
     opts = options(cfg)
     robot = config.robot_point(cfg)
@@ -254,7 +254,7 @@ def trajectory_experiment(cfg, out):
     rng = np.random.default_rng(opts["seed"])
     offset = float(rng.uniform(0.0, T)) if opts["time_offset"] is None else float(opts["time_offset"])
     cycles = int(opts["cycles"]) + math.ceil(offset / T - 1e-12) + 1
-    kw = {k: v for k, v in run_kw(cfg).items() if k != "retry_failed"}
+    kw = runner_kw(run_kw(cfg))
     run = batch.run_point(robot, type(robot), **dict(kw, cycles=cycles, stop_when_steady=False))
     if run.error:
         raise RuntimeError(f"{robot.name}: the twin's run failed: {run.error}")

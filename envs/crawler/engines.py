@@ -1,6 +1,6 @@
 """The crawler's engines for every experiment: `engine=mujoco` (the MuJoCo twin, native batch
 runner) or `engine=hybrid` (the paper's exact hybrid model, envs/crawler/hybrid.py, points in a
-process pool as a `envs.core.sweep.Engine`), both through the one entry to physics
+process pool as a `envs.core.engines.Engine`), both through the one entry to physics
 (`envs.core.sweep.simulate`): the same results.csv columns either way.  `simulate_rows` adds only
 the crawler's row keys (every parameter that varies or differs from its default) and engine choice.
 """

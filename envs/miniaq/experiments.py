@@ -26,7 +26,7 @@ import numpy as np
 
 from envs.core import batch, config
 from envs.core import sweep as sw
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, sweep_lists
+from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from envs.miniaq.robot import LEGS
@@ -55,8 +55,7 @@ def _simulate(robot, job, cycles, engine=None):
         from envs.miniaq import paper as miniaq_paper
         run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(job))
         return run, run.wall_s
-    kw = dict(run_kw(job), cycles=cycles, stop_when_steady=False)
-    kw.pop("retry_failed")
+    kw = dict(runner_kw(run_kw(job)), cycles=cycles, stop_when_steady=False)
     kw["nthread"] = 1
     t0 = time.perf_counter()
     run = batch.run_point(robot, type(robot), **kw)
