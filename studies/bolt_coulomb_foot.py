@@ -70,6 +70,44 @@ Results (2026-11-27, 2 shared cores, load ~2-5, `nice -n 10`; twin speed [m/s] /
   and 0.4 s is where it fails the step rule worst and misses the duty.
   Cost: two extra forward passes per step; 4 periods x 6 settings took 224 s (the lagged first version: 55 s).
 
+Candidate 2, the paper model's impasse resolution (`--impasse stop`; `--impasse lag` is the law above), written
+before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
+
+* The paper model (envs/bolt/paper_run.py) ends a sliding stance where its sliding solution is about to cease to
+  exist, den = 1 + mu dir N1 <= DEN_MIN = 0.05, with a tangential plastic impulse that stops the foot (`stop_slide`:
+  the foot's slip velocity zero after, its height held, no cone bound on the impulse), then pins it if the cone
+  holds, slides it back if that is consistent, releases it if neither.  Mirrored here per step: the hook's den is
+  1 - b (b: the normal force's gain per newton of the applied friction / |u|, from the probe forward pass; the
+  same b as above, with the regularised |u| = mu |v_t| / sqrt(|v_t|^2 + v_eps^2) in place of mu).
+* Impasse step: a step with the foot-floor contact (frictionless F_n = a > 0, the probe's contact kept) and
+  1 - b <= DEN_MIN (0.05, the paper model's value, not tuned).  All other steps exactly as the law above (the
+  lost-probe-contact fallback included, counted apart).
+* At an impasse step the hook applies the STOP force instead: f along e = -v_t/|v_t|, the value that brings the
+  contact point's slip predicted at the end of the step to zero, e.v_t + dt (e.J qacc_0 + k_t f) = 0 (qacc_0: the
+  frictionless forward pass's; k_t: the probe's tangential response per newton; the integrator's implicit
+  damping and J's change over the step neglected, their residual measured), clipped to [0, f_max]: f_max is the
+  cone with the normal force the stop itself produces, F_n(f) = a + k_n f, i.e. mu a / (1 - mu k_n) where
+  1 - mu k_n > 0 and unbounded where 1 - mu k_n <= 0 (there every f lies inside its own cone: the paper model's
+  plastic impulse, f dt, needs no bound).  Pinned / slides back / released then follow from the next steps' law
+  (v_t ~ 0 < v_eps: the regularised law's stick up to mu F_n, sliding back beyond it; F_n -> 0: released).
+* Unit check first (CI, seconds; tests/test_bolt_coulomb_stop.py): Painleve's rod (a slender rod on a
+  frictionless-cone plastic contact, mu 2, 60 deg, sliding with its top leaning the way it slides), one step
+  from the constructed state: the state is an impasse (1 - b <= 0.05), the slip after the step is below 2 % of
+  the slip before, F_n after > 0, and the applied |F_t| <= f_max; the same rod leaning the other way is not an
+  impasse and gets the sliding law (|F_t| = |u| F_n to 1e-6).
+* Setting: as above (rung 2 loops 5e-5 s, B 5000, bumper 0.40 m, 6 revolutions, metrics over the last 3, mu 1),
+  v_eps 0.005 (the choice above, made at dt 2.5e-5 under the old law; not re-chosen here unless time allows).
+* Ladder and order (2 shared cores): 0.4 s and 0.3 s first at dt 2.5e-5, 1.25e-5, 6.25e-6 s (loops unchanged).
+  The other four periods (0.6, 0.5, 0.25, 0.2 s) at 1.25e-5 and 6.25e-6 only if 0.4 and 0.3 s meet the rule
+  on the last halving.
+* Convergence rule (unchanged): a halving of dt moves the speed by <= 2 % of the paper model's speed and the duty
+  by <= 0.01 at every period run; a NaN or a flagged run fails.  Converged means the last halving
+  (1.25e-5 -> 6.25e-6) meets it at every period; only then are the 6.25e-6 results read against the target
+  (speed 10 %, duty 0.05, at every period of models/bolt/paper_reference.csv with one touch-down per revolution).
+* Measured at every rung whatever the verdict: impasse steps (all revolutions and the last three), lost-probe
+  steps, the crank phase of the impasse steps (30 deg bins of the crank's turn since t = 0), the largest
+  |F_t| / (mu F_n) of a stop, the slip at the step after a stop (median, max).
+
     nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all] [--periods ...]
         [--v-eps V] [--timestep DT] [--chatter-period T]
 """
