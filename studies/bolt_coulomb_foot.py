@@ -94,7 +94,10 @@ before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
   frictionless-cone plastic contact, mu 2, 60 deg, sliding with its top leaning the way it slides), one step
   from the constructed state: the state is an impasse (1 - b <= 0.05), the slip after the step is below 2 % of
   the slip before, F_n after > 0, and the applied |F_t| <= f_max; the same rod leaning the other way is not an
-  impasse and gets the sliding law (|F_t| = |u| F_n to 1e-6).
+  impasse and gets the sliding law (|F_t| = |u| F_n to 1e-6).  [Corrected before any run: the impasse rod slides
+  with its FOOT leading (top trailing): a_n = F_n/m (1 + 3 cos^2 - 3 mu sin cos) for friction against that
+  slip, < 0 at mu 2, 60 deg; "top leaning the way it slides" was the wrong way round.  The 1e-6 check is on F_n:
+  MuJoCo's normal force under the applied friction equals the hook's consistent F_n, the stop's a + k_n f.]
 * Setting: as above (rung 2 loops 5e-5 s, B 5000, bumper 0.40 m, 6 revolutions, metrics over the last 3, mu 1),
   v_eps 0.005 (the choice above, made at dt 2.5e-5 under the old law; not re-chosen here unless time allows).
 * Ladder and order (2 shared cores): 0.4 s and 0.3 s first at dt 2.5e-5, 1.25e-5, 6.25e-6 s (loops unchanged).
@@ -108,15 +111,14 @@ before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
   steps, the crank phase of the impasse steps (30 deg bins of the crank's turn since t = 0), the largest
   |F_t| / (mu F_n) of a stop, the slip at the step after a stop (median, max).
 
-    nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all] [--periods ...]
-        [--v-eps V] [--timestep DT] [--chatter-period T]
+    nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder]
+        [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
+The hook (CoulombFoot, CoulombBolt): studies/bolt_coulomb_hook.py.
 """
 import argparse
-import math
 import pathlib
 import sys
 
-import mujoco
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
@@ -125,96 +127,8 @@ from envs.core import batch  # noqa: E402
 from envs.core.stepper import Stepper  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bolt_coulomb_hook import CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: E402,F401
 from bolt_contact_study import REFERENCE, reference  # noqa: E402
-
-PROBE = 0.05   # the trial friction, a fraction of the frictionless step's: small, so the contact set stays
-
-
-class CoulombFoot:
-    """The friction force of one compiled model; call(model, data) before each mj_step sets xfrc_applied on the
-    foot body (and its reaction on the floor's body when that moves) and returns (F_n, |F_t|, |v_t|)."""
-
-    def __init__(self, model, mu: float, v_eps: float):
-        self.mu, self.v_eps = float(mu), float(v_eps)
-        self.foot, self.floor = model.geom("foot").id, model.geom("floor").id
-        self.body, self.floor_body = int(model.geom_bodyid[self.foot]), int(model.geom_bodyid[self.floor])
-        self.jac = np.zeros((3, model.nv))
-        self.f6 = np.zeros(6)
-        self.inconsistent = 0
-
-    def velocity(self, model, data, body: int, point) -> np.ndarray:
-        mujoco.mj_jac(model, data, self.jac, None, point, body)
-        return self.jac @ data.qvel
-
-    def contact(self, model, data):
-        """(index, F_n) of the foot-floor contact in data (after a forward pass), or (None, 0)."""
-        for i in range(data.ncon):
-            c = data.contact[i]
-            if {int(c.geom1), int(c.geom2)} == {self.foot, self.floor}:
-                mujoco.mj_contactForce(model, data, i, self.f6)
-                return i, max(float(self.f6[0]), 0.0)
-        return None, 0.0
-
-    def apply(self, data, f, p) -> None:
-        xf = data.xfrc_applied
-        xf[self.body, :3], xf[self.body, 3:] = f, np.cross(p - data.xipos[self.body], f)
-        if self.floor_body:
-            xf[self.floor_body, :3], xf[self.floor_body, 3:] = -f, np.cross(p - data.xipos[self.floor_body], -f)
-
-    def __call__(self, model, data) -> tuple:
-        """Consistent normal force: F_n is affine in the applied friction (one active set), so a forward pass
-        without it (F_n = a) and one with a trial PROBE a u (F_n = a + b PROBE a) give F_n = a / (1 - b), the normal
-        force the step carries with the friction mu F_n u it is given.  1 - b <= 0 (no consistent F_n: the friction
-        presses the foot in faster than it grows, Painleve-like) or a lost contact keeps the trial's F_n (~ a, the
-        lagged law's) and counts the step in self.inconsistent."""
-        self.apply(data, np.zeros(3), np.zeros(3))
-        mujoco.mj_forward(model, data)
-        i, a = self.contact(model, data)
-        if i is None or a <= 0.0:
-            return 0.0, 0.0, 0.0
-        c = data.contact[i]
-        p, n = c.pos.copy(), c.frame[:3].copy()
-        v = self.velocity(model, data, self.body, p)
-        if self.floor_body:
-            v = v - self.velocity(model, data, self.floor_body, p)
-        vt = v - (v @ n) * n
-        s = float(np.linalg.norm(vt))
-        u = -self.mu / math.sqrt(s * s + self.v_eps ** 2) * vt      # friction per newton of normal force
-        self.apply(data, PROBE * a * u, p)
-        mujoco.mj_forward(model, data)
-        j, a1 = self.contact(model, data)
-        b = (a1 - a) / (PROBE * a)
-        ok = j is not None and a1 > 0 and b < 1.0
-        fn = a / (1.0 - b) if ok else a1
-        self.inconsistent += not ok
-        self.apply(data, fn * u, p)
-        return fn, float(np.linalg.norm(fn * u)), s
-
-
-class CoulombBolt(Bolt):
-    """Bolt with the plastic foot made frictionless and the Coulomb hook; v_eps (m/s) set on the instance."""
-
-    v_eps = 0.005
-
-    def spec(self):
-        s = super().spec()
-        s.geom("foot").condim = 1   # the foot's priority makes its condim the contact's
-        return s
-
-    def feedback(self, model, data):
-        out = super().feedback(model, data)
-        hooks = self.__dict__.setdefault("_coulomb", {})
-        if id(model) not in hooks:
-            hooks[id(model)] = CoulombFoot(model, self.p["mu"], self.v_eps)
-        hooks[id(model)](model, data)   # last: its forward passes overwrite sensordata and actuator_force
-        return out
-
-
-def coulomb_bolt(v_eps: float, **params) -> CoulombBolt:
-    r = CoulombBolt(**params)
-    r.v_eps = v_eps
-    return r
-
 
 TOL_SPEED, TOL_DUTY = 0.10, 0.05
 TOL_STEP_SPEED, TOL_STEP_DUTY = 0.02, 0.01
@@ -222,14 +136,16 @@ V_EPS = (0.04, 0.02, 0.01, 0.005, 0.0025)
 BASE = dict(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5, bumper_height=0.40)
 
 
-def sweep(periods, cycles=6, v_eps=0.005, **kw) -> list:
-    """(speed, duty, touch-downs per revolution, flagged) per period."""
-    robots = [coulomb_bolt(v_eps, **dict(BASE, **kw), crank_period=T) for T in periods]
+def sweep(periods, cycles=6, v_eps=0.005, impasse="lag", diag=None, **kw) -> list:
+    """(speed, duty, touch-downs per revolution, flagged) per period; `diag` (a list) gets each run's hook."""
+    robots = [coulomb_bolt(v_eps, impasse, **dict(BASE, **kw), crank_period=T) for T in periods]
     out = []
     for r, run in zip(robots, batch.run_points(robots, Bolt, cycles=cycles, nthread=1)):
         m = r.summarize(run) if not run.error else {}
         out.append((m.get("speed", np.nan), m.get("duty_factor", np.nan),
                     m.get("touchdowns_per_revolution", np.nan), bool(run.problem or run.error)))
+        if diag is not None:
+            diag.append(next(iter(r.__dict__.get("_coulomb", {}).values()), None))
     return out
 
 
@@ -263,6 +179,36 @@ def converge(ref, periods, cycles):
     print(row(f"v_eps {chosen:g}, dt 1.25e-5", fine, ref, periods))
     print("dt rule (2.5e-5 -> 1.25e-5):", within(res[chosen], fine, ref, periods))
     return chosen
+
+
+LADDER = (2.5e-5, 1.25e-5, 6.25e-6)
+
+
+def describe(hook, T, cycles) -> str:
+    """Candidate 2's per-run counts (docstring): stops, where in the crank's turn, their size, the slip after."""
+    st, sa = np.array(hook.stops), np.array(hook.slip_after + [np.nan])
+    bins = np.bincount(((st % T) / T * 12).astype(int), minlength=12)
+    return (f"{T:g} s: contact steps {hook.contact_steps}, stops {len(st)} (last 3 rev {int((st >= (cycles - 3) * T).sum())}),"
+            f" lag steps {hook.inconsistent}, lost-probe {hook.lost}; stops per 30 deg of the crank's turn {bins.tolist()};"
+            f" max |F_t|/(mu F_n) of a stop {hook.stop_ratio:.3g}; slip after a stop median {np.nanmedian(sa):.2e}"
+            f" max {np.nanmax(sa) if len(sa) > 1 else np.nan:.2e} m/s")
+
+
+def ladder(ref, periods, cycles, v_eps, dts=LADDER):
+    """Candidate 2 (impasse=stop): dt halvings at `periods`, the rule on each halving, the counts per run."""
+    print(f"candidate 2 (stop), v_eps {v_eps:g}: change <= {TOL_STEP_SPEED:.0%} of paper speed, duty <= {TOL_STEP_DUTY}")
+    print("| dt [s] | " + " | ".join(f"{T:g} s: speed / duty (err vs paper)" for T in periods) + " |")
+    print("|---" * (len(periods) + 1) + "|", flush=True)
+    res = {}
+    for dt in dts:
+        diag = []
+        res[dt] = sweep(periods, cycles, v_eps=v_eps, impasse="stop", diag=diag, timestep=dt)
+        print(row(f"{dt:g}", res[dt], ref, periods))
+        for h, T in zip(diag, periods):
+            print("    ", describe(h, T, cycles) if h is not None else f"{T:g} s: no hook (error)", flush=True)
+    for a, b in zip(dts, dts[1:]):
+        print(f"dt rule {a:g} -> {b:g}:", within(res[a], res[b], ref, periods), flush=True)
+    return res
 
 
 def chatter(period, v_eps, cycles=6, **kw):
@@ -299,7 +245,9 @@ def chatter(period, v_eps, cycles=6, **kw):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", default="all", choices=("converge", "chatter", "sweep", "all"))
+    ap.add_argument("--part", default="all", choices=("converge", "chatter", "sweep", "all", "ladder"))
+    ap.add_argument("--timesteps", type=float, nargs="+", default=list(LADDER))
+    ap.add_argument("--impasse", default="lag", choices=("lag", "stop"), help="chatter and sweep: the law")
     ap.add_argument("--periods", type=float, nargs="+", default=[0.6, 0.3])
     ap.add_argument("--v-eps", type=float, default=None)
     ap.add_argument("--chatter-period", type=float, default=0.3)
@@ -308,16 +256,18 @@ def main():
     a = ap.parse_args()
     ref = reference(REFERENCE)
     v_eps = a.v_eps
+    if a.part == "ladder":
+        return ladder(ref, a.periods, a.cycles, v_eps or 0.005, a.timesteps)
     if a.part in ("converge", "all"):
         v_eps = converge(ref, a.periods, a.cycles)
     if v_eps is None:
         return
     if a.part in ("chatter", "all"):
-        chatter(a.chatter_period, v_eps, timestep=a.timestep)
+        chatter(a.chatter_period, v_eps, timestep=a.timestep, impasse=a.impasse)
     if a.part in ("sweep", "all"):
         periods = sorted(ref, reverse=True)
         print(f"sweep, v_eps {v_eps:g}, dt {a.timestep:g}; target speed {TOL_SPEED:.0%}, duty {TOL_DUTY}")
-        res = sweep(periods, a.cycles, v_eps=v_eps, timestep=a.timestep)
+        res = sweep(periods, a.cycles, v_eps=v_eps, impasse=a.impasse, timestep=a.timestep)
         print(row(f"twin v_eps {v_eps:g}", res, ref, periods))
         print("| paper model | " + " | ".join(f"{ref[T][0]:+.3f} / {ref[T][1]:.4f}" for T in periods) + " |")
         print("within target:", [bool(abs(v / ref[T][0] - 1) <= TOL_SPEED and abs(d - ref[T][1]) <= TOL_DUTY)
