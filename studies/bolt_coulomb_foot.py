@@ -191,7 +191,20 @@ def describe(hook, T, cycles) -> str:
     return (f"{T:g} s: contact steps {hook.contact_steps}, stops {len(st)} (last 3 rev {int((st >= (cycles - 3) * T).sum())}),"
             f" lag steps {hook.inconsistent}, lost-probe {hook.lost}; stops per 30 deg of the crank's turn {bins.tolist()};"
             f" max |F_t|/(mu F_n) of a stop {hook.stop_ratio:.3g}; slip after a stop median {np.nanmedian(sa):.2e}"
-            f" max {np.nanmax(sa) if len(sa) > 1 else np.nan:.2e} m/s")
+            f" max {np.nanmax(sa) if len(sa) > 1 else np.nan:.2e} m/s; " + stops_split(hook))
+
+
+def stops_split(hook) -> str:
+    """The stops by kind: den_mu = 1 - mu k_n <= 0 (unbounded: the paper's impulse) or > 0 (bounded by f_max),
+    clipped at f_max or not, and the slip after each kind (median, m/s)."""
+    if not hook.stop_log:
+        return "no stops"
+    log = np.array(hook.stop_log, dtype=float)
+    den, clip, after = log[:, 1], log[:, 2] > 0, log[:, 3]
+    med = lambda k: f"{np.nanmedian(after[k]):.2e}" if np.isfinite(after[k]).any() else "nan"  # noqa: E731
+    return (f"stops with 1 - mu k_n <= 0: {int((den <= 0).sum())} (slip after {med(den <= 0)}), > 0 unclipped: "
+            f"{int(((den > 0) & ~clip).sum())} (slip after {med((den > 0) & ~clip)}), clipped at f_max: "
+            f"{int(clip.sum())} (slip after {med(clip)}); 1 - mu k_n min {den.min():.3f} max {den.max():.3f}")
 
 
 def ladder(ref, periods, cycles, v_eps, dts=LADDER):

@@ -21,7 +21,8 @@ class CoulombFoot:
     impasse: "lag" (the first law: an inconsistent step keeps the trial's F_n) or "stop" (candidate 2: a step with
     1 - b <= DEN_MIN gets the force that stops the slip, docstring).  Counters: inconsistent (lag-law steps
     without a consistent F_n, lost-probe steps included), lost (the probe lost the contact), stops (data.time of
-    each stop), stop_ratio (largest |F_t| / (mu F_n) of a stop), slip_after (|v_t| at the step after a stop);
+    each stop), stop_ratio (largest |F_t| / (mu F_n) of a stop), slip_after (|v_t| at the step after a stop),
+    stop_log ([time, 1 - mu k_n, clipped at f_max, slip after (nan: no contact then)] per stop);
     last: the branch of the last call ("none", "slide", "stop", "lag")."""
 
     def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag"):
@@ -31,7 +32,7 @@ class CoulombFoot:
         self.jac, self.jac_floor = np.zeros((3, model.nv)), np.zeros((3, model.nv))
         self.f6 = np.zeros(6)
         self.inconsistent = self.lost = self.contact_steps = 0
-        self.stops, self.slip_after, self.stop_ratio = [], [], 0.0
+        self.stops, self.slip_after, self.stop_ratio, self.stop_log = [], [], 0.0, []
         self.after_stop, self.last = False, "none"
 
     def jacobian(self, model, data, point) -> np.ndarray:
@@ -79,6 +80,7 @@ class CoulombFoot:
         s = float(np.linalg.norm(vt))
         if after:
             self.slip_after.append(s)
+            self.stop_log[-1][3] = s
         u = -self.mu / math.sqrt(s * s + self.v_eps ** 2) * vt      # friction per newton of normal force
         self.apply(data, PROBE * a * u, p)
         mujoco.mj_forward(model, data)
@@ -108,6 +110,7 @@ class CoulombFoot:
         f = min(max(f, 0.0), f_max)
         fn = a + k_n * f
         self.stops.append(float(data.time))
+        self.stop_log.append([float(data.time), 1.0 - self.mu * k_n, f >= f_max, math.nan])
         self.stop_ratio = max(self.stop_ratio, f / (self.mu * fn) if fn > 0 else math.inf)
         self.after_stop, self.last, self.f_max = True, "stop", f_max
         self.apply(data, -f * t, p)
