@@ -110,6 +110,11 @@ before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
 * Measured at every rung whatever the verdict: impasse steps (all revolutions and the last three), lost-probe
   steps, the crank phase of the impasse steps (30 deg bins of the crank's turn since t = 0), the largest
   |F_t| / (mu F_n) of a stop, the slip at the step after a stop (median, max).
+* Added after the first ladder (05:20 UTC), before running it: at 0.3 s the speed's changes grow (0.5 %, then
+  1.3 % of the paper speed), so a fourth rung, dt 3.125e-6 s, at 0.4 and 0.3 s.  The verdict stays the rule's
+  above; if 6.25e-6 -> 3.125e-6 fails the rule, the report says convergence is NOT established.  Also added
+  (counts only, the law unchanged): contact starts per revolution (the hook's contact after a step without) and
+  the stops' time after the last contact start.
 
     nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder]
         [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
@@ -127,7 +132,7 @@ from envs.core import batch  # noqa: E402
 from envs.core.stepper import Stepper  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bolt_coulomb_hook import CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: E402,F401
+from bolt_coulomb_hook import DEN_MIN, CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: E402,F401
 from bolt_contact_study import REFERENCE, reference  # noqa: E402
 
 TOL_SPEED, TOL_DUTY = 0.10, 0.05
@@ -136,9 +141,9 @@ V_EPS = (0.04, 0.02, 0.01, 0.005, 0.0025)
 BASE = dict(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5, bumper_height=0.40)
 
 
-def sweep(periods, cycles=6, v_eps=0.005, impasse="lag", diag=None, **kw) -> list:
+def sweep(periods, cycles=6, v_eps=0.005, impasse="lag", diag=None, den_min=DEN_MIN, **kw) -> list:
     """(speed, duty, touch-downs per revolution, flagged) per period; `diag` (a list) gets each run's hook."""
-    robots = [coulomb_bolt(v_eps, impasse, **dict(BASE, **kw), crank_period=T) for T in periods]
+    robots = [coulomb_bolt(v_eps, impasse, den_min, **dict(BASE, **kw), crank_period=T) for T in periods]
     out = []
     for r, run in zip(robots, batch.run_points(robots, Bolt, cycles=cycles, nthread=1)):
         m = r.summarize(run) if not run.error else {}
@@ -184,10 +189,17 @@ def converge(ref, periods, cycles):
 LADDER = (2.5e-5, 1.25e-5, 6.25e-6)
 
 
-def describe(hook, T, cycles) -> str:
-    """Candidate 2's per-run counts (docstring): stops, where in the crank's turn, their size, the slip after."""
+def describe(hook, T, cycles, dt) -> str:
+    """Candidate 2's per-run counts (docstring): stops, where in the crank's turn and after the last contact
+    start (ms, last 3 revolutions), their size, the slip after; contact starts per revolution (chatter)."""
     st, sa = np.array(hook.stops), np.array(hook.slip_after + [np.nan])
     bins = np.bincount(((st % T) / T * 12).astype(int), minlength=12)
+    t0, td = (cycles - 3) * T, np.array(hook.touchdowns)
+    late = st[st >= t0]
+    since = (late - td[np.searchsorted(td, late, side="right") - 1]) * 1e3 if len(late) else np.array([np.nan])
+    print(f"     {T:g} s, last 3 rev: contact starts per rev {(td >= t0).sum() / 3:.2f}, stops {len(late)} "
+          f"({len(late) * dt * 1e3:.2f} ms of stop steps), ms after the contact start: min {np.nanmin(since):.2f} "
+          f"median {np.nanmedian(since):.2f} max {np.nanmax(since):.2f}")
     return (f"{T:g} s: contact steps {hook.contact_steps}, stops {len(st)} (last 3 rev {int((st >= (cycles - 3) * T).sum())}),"
             f" lag steps {hook.inconsistent}, lost-probe {hook.lost}; stops per 30 deg of the crank's turn {bins.tolist()};"
             f" max |F_t|/(mu F_n) of a stop {hook.stop_ratio:.3g}; slip after a stop median {np.nanmedian(sa):.2e}"
@@ -207,18 +219,18 @@ def stops_split(hook) -> str:
             f"{int(clip.sum())} (slip after {med(clip)}); 1 - mu k_n min {den.min():.3f} max {den.max():.3f}")
 
 
-def ladder(ref, periods, cycles, v_eps, dts=LADDER):
+def ladder(ref, periods, cycles, v_eps, dts=LADDER, den_min=DEN_MIN):
     """Candidate 2 (impasse=stop): dt halvings at `periods`, the rule on each halving, the counts per run."""
-    print(f"candidate 2 (stop), v_eps {v_eps:g}: change <= {TOL_STEP_SPEED:.0%} of paper speed, duty <= {TOL_STEP_DUTY}")
+    print(f"candidate 2 (stop), v_eps {v_eps:g}, DEN_MIN {den_min:g}: change <= {TOL_STEP_SPEED:.0%} of paper speed, duty <= {TOL_STEP_DUTY}")
     print("| dt [s] | " + " | ".join(f"{T:g} s: speed / duty (err vs paper)" for T in periods) + " |")
     print("|---" * (len(periods) + 1) + "|", flush=True)
     res = {}
     for dt in dts:
         diag = []
-        res[dt] = sweep(periods, cycles, v_eps=v_eps, impasse="stop", diag=diag, timestep=dt)
+        res[dt] = sweep(periods, cycles, v_eps=v_eps, impasse="stop", diag=diag, den_min=den_min, timestep=dt)
         print(row(f"{dt:g}", res[dt], ref, periods))
         for h, T in zip(diag, periods):
-            print("    ", describe(h, T, cycles) if h is not None else f"{T:g} s: no hook (error)", flush=True)
+            print("    ", describe(h, T, cycles, dt) if h is not None else f"{T:g} s: no hook (error)", flush=True)
     for a, b in zip(dts, dts[1:]):
         print(f"dt rule {a:g} -> {b:g}:", within(res[a], res[b], ref, periods), flush=True)
     return res
@@ -260,6 +272,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--part", default="all", choices=("converge", "chatter", "sweep", "all", "ladder"))
     ap.add_argument("--timesteps", type=float, nargs="+", default=list(LADDER))
+    ap.add_argument("--den-min", type=float, default=DEN_MIN, help="ladder: the impasse threshold (a sensitivity)")
     ap.add_argument("--impasse", default="lag", choices=("lag", "stop"), help="chatter and sweep: the law")
     ap.add_argument("--periods", type=float, nargs="+", default=[0.6, 0.3])
     ap.add_argument("--v-eps", type=float, default=None)
@@ -270,7 +283,7 @@ def main():
     ref = reference(REFERENCE)
     v_eps = a.v_eps
     if a.part == "ladder":
-        return ladder(ref, a.periods, a.cycles, v_eps or 0.005, a.timesteps)
+        return ladder(ref, a.periods, a.cycles, v_eps or 0.005, a.timesteps, a.den_min)
     if a.part in ("converge", "all"):
         v_eps = converge(ref, a.periods, a.cycles)
     if v_eps is None:

@@ -22,18 +22,19 @@ class CoulombFoot:
     1 - b <= DEN_MIN gets the force that stops the slip, docstring).  Counters: inconsistent (lag-law steps
     without a consistent F_n, lost-probe steps included), lost (the probe lost the contact), stops (data.time of
     each stop), stop_ratio (largest |F_t| / (mu F_n) of a stop), slip_after (|v_t| at the step after a stop),
-    stop_log ([time, 1 - mu k_n, clipped at f_max, slip after (nan: no contact then)] per stop);
+    stop_log ([time, 1 - mu k_n, clipped at f_max, slip after (nan: no contact then)] per stop), touchdowns (the
+    times of contact steps after a step without; a re-contact counts); den_min: DEN_MIN unless set (a sensitivity);
     last: the branch of the last call ("none", "slide", "stop", "lag")."""
 
-    def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag"):
-        self.mu, self.v_eps, self.impasse = float(mu), float(v_eps), impasse
+    def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag", den_min: float = DEN_MIN):
+        self.mu, self.v_eps, self.impasse, self.den_min = float(mu), float(v_eps), impasse, float(den_min)
         self.foot, self.floor = model.geom("foot").id, model.geom("floor").id
         self.body, self.floor_body = int(model.geom_bodyid[self.foot]), int(model.geom_bodyid[self.floor])
         self.jac, self.jac_floor = np.zeros((3, model.nv)), np.zeros((3, model.nv))
         self.f6 = np.zeros(6)
         self.inconsistent = self.lost = self.contact_steps = 0
         self.stops, self.slip_after, self.stop_ratio, self.stop_log = [], [], 0.0, []
-        self.after_stop, self.last = False, "none"
+        self.after_stop, self.last, self.touchdowns, self.in_contact = False, "none", [], False
 
     def jacobian(self, model, data, point) -> np.ndarray:
         """The foot's point jacobian relative to the floor's body (its velocity: J qvel, the slip's)."""
@@ -70,8 +71,11 @@ class CoulombFoot:
         i, a = self.contact(model, data)
         after, self.after_stop, self.last = self.after_stop, False, "none"
         if i is None or a <= 0.0:
+            self.in_contact = False
             return 0.0, 0.0, 0.0
-        self.contact_steps += 1
+        if not self.in_contact:
+            self.touchdowns.append(float(data.time))
+        self.contact_steps, self.in_contact = self.contact_steps + 1, True
         c = data.contact[i]
         p, n = c.pos.copy(), c.frame[:3].copy()
         J = self.jacobian(model, data, p)
@@ -88,7 +92,7 @@ class CoulombFoot:
         b = (a1 - a) / (PROBE * a)
         lost = j is None or a1 <= 0
         self.lost += lost
-        if self.impasse == "stop" and not lost and s > 0 and 1.0 - b <= DEN_MIN:
+        if self.impasse == "stop" and not lost and s > 0 and 1.0 - b <= self.den_min:
             return self.stop(model, data, a, a1, PROBE * a * float(np.linalg.norm(u)), vt / s, s, acc0, J, p)
         ok = not lost and b < 1.0
         fn = a / (1.0 - b) if ok else a1
@@ -121,7 +125,7 @@ class CoulombBolt(Bolt):
     """Bolt with the plastic foot made frictionless and the Coulomb hook; v_eps (m/s) and impasse ("lag" or
     "stop", CoulombFoot) set on the instance."""
 
-    v_eps, impasse = 0.005, "lag"
+    v_eps, impasse, den_min = 0.005, "lag", DEN_MIN
 
     def spec(self):
         s = super().spec()
@@ -132,12 +136,12 @@ class CoulombBolt(Bolt):
         out = super().feedback(model, data)
         hooks = self.__dict__.setdefault("_coulomb", {})
         if id(model) not in hooks:
-            hooks[id(model)] = CoulombFoot(model, self.p["mu"], self.v_eps, self.impasse)
+            hooks[id(model)] = CoulombFoot(model, self.p["mu"], self.v_eps, self.impasse, self.den_min)
         hooks[id(model)](model, data)   # last: its forward passes overwrite sensordata and actuator_force
         return out
 
 
-def coulomb_bolt(v_eps: float, impasse: str = "lag", **params) -> CoulombBolt:
+def coulomb_bolt(v_eps: float, impasse: str = "lag", den_min: float = DEN_MIN, **params) -> CoulombBolt:
     r = CoulombBolt(**params)
-    r.v_eps, r.impasse = v_eps, impasse
+    r.v_eps, r.impasse, r.den_min = v_eps, impasse, den_min
     return r
