@@ -116,7 +116,7 @@ before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
   (counts only, the law unchanged): contact starts per revolution (the hook's contact after a step without) and
   the stops' time after the last contact start.
 
-    nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder]
+    nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder|cost]
         [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
 The hook (CoulombFoot, CoulombBolt): studies/bolt_coulomb_hook.py.
 """
@@ -187,6 +187,7 @@ def converge(ref, periods, cycles):
 
 
 LADDER = (2.5e-5, 1.25e-5, 6.25e-6)
+ENVELOPE = 5e-3   # s: contacts closer than this are one stance envelope (as bolt_plastic_limit.py's 5 ms)
 
 
 def describe(hook, T, cycles, dt) -> str:
@@ -194,12 +195,21 @@ def describe(hook, T, cycles, dt) -> str:
     start (ms, last 3 revolutions), their size, the slip after; contact starts per revolution (chatter)."""
     st, sa = np.array(hook.stops), np.array(hook.slip_after + [np.nan])
     bins = np.bincount(((st % T) / T * 12).astype(int), minlength=12)
-    t0, td = (cycles - 3) * T, np.array(hook.touchdowns)
+    t0, td, lo = (cycles - 3) * T, np.array(hook.touchdowns), np.array(hook.liftoffs + [np.inf])
     late = st[st >= t0]
-    since = (late - td[np.searchsorted(td, late, side="right") - 1]) * 1e3 if len(late) else np.array([np.nan])
-    print(f"     {T:g} s, last 3 rev: contact starts per rev {(td >= t0).sum() / 3:.2f}, stops {len(late)} "
-          f"({len(late) * dt * 1e3:.2f} ms of stop steps), ms after the contact start: min {np.nanmin(since):.2f} "
-          f"median {np.nanmedian(since):.2f} max {np.nanmax(since):.2f}")
+    if not len(td):
+        return f"{T:g} s: no contact"
+    # stance envelopes: contact starts more than ENVELOPE after the previous contact's end open one
+    gap = td - np.r_[-np.inf, lo[:len(td) - 1]]
+    env = td[gap > ENVELOPE]
+    ends = np.r_[lo[np.flatnonzero(gap > ENVELOPE)[1:] - 1], lo[min(len(td), len(lo)) - 1]]
+    since = (late - env[np.searchsorted(env, late, side="right") - 1]) * 1e3 if len(late) else np.array([np.nan])
+    k = env >= t0
+    print(f"     {T:g} s, last 3 rev: contact starts per rev {(td >= t0).sum() / 3:.2f}, stance envelopes (gaps <= "
+          f"{ENVELOPE * 1e3:g} ms merged) per rev {k.sum() / 3:.2f}, their length [ms] "
+          f"{np.round((ends[k] - env[k]) * 1e3, 1).tolist()}; stops {len(late)} ({len(late) * dt * 1e3:.2f} ms of "
+          f"stop steps), ms after the envelope start: min {np.nanmin(since):.1f} median {np.nanmedian(since):.1f} "
+          f"max {np.nanmax(since):.1f}")
     return (f"{T:g} s: contact steps {hook.contact_steps}, stops {len(st)} (last 3 rev {int((st >= (cycles - 3) * T).sum())}),"
             f" lag steps {hook.inconsistent}, lost-probe {hook.lost}; stops per 30 deg of the crank's turn {bins.tolist()};"
             f" max |F_t|/(mu F_n) of a stop {hook.stop_ratio:.3g}; slip after a stop median {np.nanmedian(sa):.2e}"
@@ -236,6 +246,24 @@ def ladder(ref, periods, cycles, v_eps, dts=LADDER, den_min=DEN_MIN):
     return res
 
 
+def cost(period=0.3, revolutions=1):
+    """Steps per second and wall seconds per revolution (one thread, Stepper): the default foot, the plastic
+    option, and the Coulomb hook (candidate 2) at dt 2.5e-5 and 6.25e-6 (1 revolution from rest each)."""
+    import time
+    cases = [("default (soft foot, dt 1e-4)", Bolt(crank_period=period)),
+             ("robot/foot=plastic (dt 2.5e-5)", Bolt(**BASE, crank_period=period)),
+             ("coulomb stop, dt 2.5e-5", coulomb_bolt(0.005, "stop", **BASE, crank_period=period)),
+             ("coulomb stop, dt 6.25e-6", coulomb_bolt(0.005, "stop", **dict(BASE, timestep=6.25e-6), crank_period=period))]
+    for name, r in cases:
+        s = Stepper(r)
+        n = revolutions * r.steps_per_cycle
+        t = time.perf_counter()
+        s(n)
+        w = time.perf_counter() - t
+        print(f"cost {period:g} s: {name}: {n} steps, {n / w:.0f} steps/s, {w / revolutions:.2f} s per revolution",
+              flush=True)
+
+
 def chatter(period, v_eps, cycles=6, **kw):
     """Every step of the last revolution: contact force intervals, slip, |F_t| / (mu F_n)."""
     r = coulomb_bolt(v_eps, **dict(BASE, **kw), crank_period=period)
@@ -270,7 +298,7 @@ def chatter(period, v_eps, cycles=6, **kw):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", default="all", choices=("converge", "chatter", "sweep", "all", "ladder"))
+    ap.add_argument("--part", default="all", choices=("converge", "chatter", "sweep", "all", "ladder", "cost"))
     ap.add_argument("--timesteps", type=float, nargs="+", default=list(LADDER))
     ap.add_argument("--den-min", type=float, default=DEN_MIN, help="ladder: the impasse threshold (a sensitivity)")
     ap.add_argument("--impasse", default="lag", choices=("lag", "stop"), help="chatter and sweep: the law")
@@ -282,6 +310,8 @@ def main():
     a = ap.parse_args()
     ref = reference(REFERENCE)
     v_eps = a.v_eps
+    if a.part == "cost":
+        return cost(a.chatter_period)
     if a.part == "ladder":
         return ladder(ref, a.periods, a.cycles, v_eps or 0.005, a.timesteps, a.den_min)
     if a.part in ("converge", "all"):

@@ -23,7 +23,7 @@ class CoulombFoot:
     without a consistent F_n, lost-probe steps included), lost (the probe lost the contact), stops (data.time of
     each stop), stop_ratio (largest |F_t| / (mu F_n) of a stop), slip_after (|v_t| at the step after a stop),
     stop_log ([time, 1 - mu k_n, clipped at f_max, slip after (nan: no contact then)] per stop), touchdowns (the
-    times of contact steps after a step without; a re-contact counts); den_min: DEN_MIN unless set (a sensitivity);
+    times of contact steps after a step without; a re-contact counts), liftoffs (the steps without after one with); den_min: DEN_MIN unless set (a sensitivity);
     last: the branch of the last call ("none", "slide", "stop", "lag")."""
 
     def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag", den_min: float = DEN_MIN):
@@ -35,6 +35,7 @@ class CoulombFoot:
         self.inconsistent = self.lost = self.contact_steps = 0
         self.stops, self.slip_after, self.stop_ratio, self.stop_log = [], [], 0.0, []
         self.after_stop, self.last, self.touchdowns, self.in_contact = False, "none", [], False
+        self.liftoffs = []
 
     def jacobian(self, model, data, point) -> np.ndarray:
         """The foot's point jacobian relative to the floor's body (its velocity: J qvel, the slip's)."""
@@ -71,6 +72,8 @@ class CoulombFoot:
         i, a = self.contact(model, data)
         after, self.after_stop, self.last = self.after_stop, False, "none"
         if i is None or a <= 0.0:
+            if self.in_contact:
+                self.liftoffs.append(float(data.time))
             self.in_contact = False
             return 0.0, 0.0, 0.0
         if not self.in_contact:
