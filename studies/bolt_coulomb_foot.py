@@ -115,6 +115,10 @@ before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
   above; if 6.25e-6 -> 3.125e-6 fails the rule, the report says convergence is NOT established.  Also added
   (counts only, the law unchanged): contact starts per revolution (the hook's contact after a step without) and
   the stops' time after the last contact start.
+* Added after the ladder (05:35 UTC), before running it: v_eps was chosen at dt 2.5e-5 under the lag law, a dt
+  now known not converged; so v_eps 0.005 -> 0.0025 at dt 6.25e-6, all six periods, the same rule.  If it fails,
+  the report says v_eps is not converged at the converged dt.  (DEN_MIN 0.025 and 0.1 at 0.4 s, 6.25e-6, were
+  run as a sensitivity of the mirrored threshold, not to choose it.)
 
     nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder|cost]
         [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
