@@ -1,4 +1,6 @@
-"""BOLT's Coulomb foot (issue #24), a candidate tried here only (not a model option: it did not converge, below):
+"""BOLT's Coulomb foot (issue #24), a study, not a model option (the first law did not converge in dt; candidate 2,
+the paper model's impasse stop, did, by its rule, below; its option `robot/foot=coulomb` is proposed in
+models/bolt/README.md, not built):
 the plastic foot (`robot/foot=plastic`, a spring-free damper) made FRICTIONLESS (condim 1, so MuJoCo's convex
 friction cone, which lifts a sliding foot at v_n -> mu |v_t|, is not used), with Coulomb friction applied by the
 per-step hook as a force on the foot at the contact point (xfrc_applied; on the treadmill's belt the reaction):
@@ -119,6 +121,49 @@ before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
   now known not converged; so v_eps 0.005 -> 0.0025 at dt 6.25e-6, all six periods, the same rule.  If it fails,
   the report says v_eps is not converged at the converged dt.  (DEN_MIN 0.025 and 0.1 at 0.4 s, 6.25e-6, were
   run as a sensitivity of the mirrored threshold, not to choose it.)
+
+Results, candidate 2 (2026-11-27 05:09-05:38 UTC, 2 shared cores, load ~1-4, `nice -n 10`; v_eps 0.005, DEN_MIN
+0.05, mu 1; twin speed [m/s] / duty (error against models/bolt/paper_reference.csv: % of its speed, duty)):
+
+  dt       | 0.6 s          | 0.5 s          | 0.4 s                 | 0.3 s                 | 0.25 s         | 0.2 s
+  2.5e-5   |                |                | 0.833 / 0.2180 (-0.1, -0.064) | 0.965 / 0.0799 (+0.6, -0.001) |  |
+  1.25e-5  | 0.535 / 0.4393 | 0.728 / 0.4343 | 0.832 / 0.2429 (-0.3, -0.039) | 0.960 / 0.0799 (-0.0, -0.001) | 1.121 / 0.0799 | 1.347 / 0.0815
+  6.25e-6  | 0.535 / 0.4393 | 0.728 / 0.4343 | 0.827 / 0.2496 (-0.9, -0.032) | 0.947 / 0.0799 (-1.3, -0.001) | 1.103 / 0.0799 | 1.324 / 0.0782
+   (error) | (+5.3, +0.001) | (+5.3, -0.004) |                       |                       | (+2.3, -0.002) | (+2.1, +0.003)
+  3.125e-6 |                |                | 0.830 / 0.2479 (-0.5, -0.034) | 0.940 / 0.0799 (-2.1, -0.001) |  |
+  v_eps 0.0025, 6.25e-6 | 0.532 / 0.4393 | 0.725 / 0.4343 | 0.835 / 0.2446 | 0.958 / 0.0799 | 1.113 / 0.0799 | 1.329 / 0.0782
+  paper    | 0.508 / 0.4384 | 0.692 / 0.4380 | 0.834 / 0.2818        | 0.960 / 0.0810        | 1.078 / 0.0820 | 1.296 / 0.0749
+  One touch-down per revolution (the summary's) in every twin run, as the paper model; no run flagged, no NaN.
+
+* The dt rule: 2.5e-5 -> 1.25e-5 FAILS (0.4 s duty +0.025); 1.25e-5 -> 6.25e-6 holds at all six periods (largest:
+  0.2 s speed 1.8 %, 0.25 s 1.7 %, 0.3 s 1.3 %; 0.4 s duty 0.007); 6.25e-6 -> 3.125e-6 holds at 0.4 and 0.3 s
+  (0.4 %, 0.0017; 0.7 %, 0).  The v_eps check at 6.25e-6 holds at all six (<= 1.1 %, duty <= 0.005).
+  -> CONVERGED by the stated rule at dt 6.25e-6 (v_eps 0.005), and then within the target at every period
+  (speed +5.3, +5.3, -0.9, -1.3, +2.3, +2.1 %; duty +0.001, -0.004, -0.032, -0.001, -0.002, +0.003).  Not
+  monotone: 0.3 s's speed changes are 0.5, 1.3, 0.7 % (they do not shrink by a constant ratio).
+* Where the stop acts: only at 0.4 s in the metric window (0.5 s: 118-306 stops in the first 3 revolutions
+  only; 0.3 s: one stop at 6.25e-6, at the stance's end; 0.6, 0.25, 0.2 s none: there the law is the first
+  one, whose numbers these repeat to the digit).  At 0.4 s, last 3 revolutions, per rung 2.5e-5 / 1.25e-5 /
+  6.25e-6 / 3.125e-6: stop steps 139 / 272 / 713 / 2075 (3.5 / 3.4 / 4.5 / 6.5 ms), all at the end of the
+  stance's long contact (median 81 ms after its start; crank turn 120-210 deg since t = 0).  Two kinds: 1 - mu
+  k_n <= 0 (the paper's unbounded impulse: 76 / 139 / 138 / 85 in 6 revolutions, the slip after 3e-5 -> 4e-6
+  m/s: stopped) and 0 < 1 - mu k_n <= 0.05, clipped at f_max (the step then slides at |F_t| = mu F_n with F_n =
+  a / (1 - mu k_n), up to 20 a; slip after 0.44 m/s): their share grows as dt falls (69, 70, 89, 98 %), since
+  stopping in one step needs a force ~ 1/dt.  The old law's inconsistent steps (b >= 1; 2910 of 6519 contact
+  steps there) are 0 at every rung: the stop catches the slide before den reaches 0.
+* Not one contact at 0.4 s: 413 / 165 / 120 / 97 contact starts per revolution (the frictionless F_n flickering
+  through zero while the friction presses the foot in), falling more slowly each halving (x0.40, 0.73, 0.81);
+  merged (gaps <= 5 ms) three envelopes per revolution, 83, 0.6 and 15.5 ms (6.25e-6).  The paper model's 0.4 s
+  stance is one sliding stance (slide fraction 0.99, 113 ms) with 16 impasses in 6 revolutions.  What converges
+  at 0.4 s is the speed and the contact share, not the contact pattern.  One contact per revolution at 0.3 s from
+  dt 1.25e-5 on (at 2.5e-5: 5) and at 0.6, 0.5, 0.3, 0.25, 0.2 s in the v_eps check (6.25e-6): 262, 219, 25, 20,
+  16 ms.
+* DEN_MIN sensitivity, 0.4 s, 6.25e-6: 0.025 / 0.05 / 0.1 give speed 0.828 / 0.827 / 0.828, duty 0.2479 /
+  0.2496 / 0.2512, stop steps 261 / 713 / 2100 (3 revolutions): the metrics do not depend on it.
+* Cost (`--part cost`, 0.3 s, one revolution, one thread, load ~1): default foot 107k steps/s (0.03 s per
+  revolution), robot/foot=plastic 106k (0.11 s), the Coulomb hook 28k steps/s (3 forward passes and Python per
+  step), at 6.25e-6 1.73 s per revolution: 58x the default, 16x the plastic option.  The six-period sweep at
+  6.25e-6 takes about 4 min here.
 
     nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder|cost]
         [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
