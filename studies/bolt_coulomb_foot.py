@@ -240,8 +240,8 @@ ENVELOPE = 5e-3   # s: contacts closer than this are one stance envelope (as bol
 
 
 def describe(hook, T, cycles, dt) -> str:
-    """Candidate 2's per-run counts (docstring): stops, where in the crank's turn and after the last contact
-    start (ms, last 3 revolutions), their size, the slip after; contact starts per revolution (chatter)."""
+    """Candidate 2's per-run counts (docstring): stops, where in the crank's turn and after the stance
+    envelope's start (ms, last 3 revolutions), their size, the slip after; contact starts per revolution."""
     st, sa = np.array(hook.stops), np.array(hook.slip_after + [np.nan])
     bins = np.bincount(((st % T) / T * 12).astype(int), minlength=12)
     t0, td, lo = (cycles - 3) * T, np.array(hook.touchdowns), np.array(hook.liftoffs + [np.inf])
@@ -259,8 +259,9 @@ def describe(hook, T, cycles, dt) -> str:
           f"{np.round((ends[k] - env[k]) * 1e3, 1).tolist()}; stops {len(late)} ({len(late) * dt * 1e3:.2f} ms of "
           f"stop steps), ms after the envelope start: min {np.nanmin(since):.1f} median {np.nanmedian(since):.1f} "
           f"max {np.nanmax(since):.1f}")
-    return (f"{T:g} s: contact steps {hook.contact_steps}, stops {len(st)} (last 3 rev {int((st >= (cycles - 3) * T).sum())}),"
-            f" lag steps {hook.inconsistent}, lost-probe {hook.lost}; stops per 30 deg of the crank's turn {bins.tolist()};"
+    return (f"{T:g} s: contact steps {hook.contact_steps}, stops {len(st)} (last 3 rev {len(late)}),"
+            f" lag steps {hook.inconsistent}, lost-probe {hook.lost};"
+            f" stops per 30 deg of the crank's turn {bins.tolist()};"
             f" max |F_t|/(mu F_n) of a stop {hook.stop_ratio:.3g}; slip after a stop median {np.nanmedian(sa):.2e}"
             f" max {np.nanmax(sa) if len(sa) > 1 else np.nan:.2e} m/s; " + stops_split(hook))
 
@@ -280,7 +281,8 @@ def stops_split(hook) -> str:
 
 def ladder(ref, periods, cycles, v_eps, dts=LADDER, den_min=DEN_MIN):
     """Candidate 2 (impasse=stop): dt halvings at `periods`, the rule on each halving, the counts per run."""
-    print(f"candidate 2 (stop), v_eps {v_eps:g}, DEN_MIN {den_min:g}: change <= {TOL_STEP_SPEED:.0%} of paper speed, duty <= {TOL_STEP_DUTY}")
+    print(f"candidate 2 (stop), v_eps {v_eps:g}, DEN_MIN {den_min:g}: change <= {TOL_STEP_SPEED:.0%} of paper speed,"
+          f" duty <= {TOL_STEP_DUTY}")
     print("| dt [s] | " + " | ".join(f"{T:g} s: speed / duty (err vs paper)" for T in periods) + " |")
     print("|---" * (len(periods) + 1) + "|", flush=True)
     res = {}
@@ -302,7 +304,8 @@ def cost(period=0.3, revolutions=1):
     cases = [("default (soft foot, dt 1e-4)", Bolt(crank_period=period)),
              ("robot/foot=plastic (dt 2.5e-5)", Bolt(**BASE, crank_period=period)),
              ("coulomb stop, dt 2.5e-5", coulomb_bolt(0.005, "stop", **BASE, crank_period=period)),
-             ("coulomb stop, dt 6.25e-6", coulomb_bolt(0.005, "stop", **dict(BASE, timestep=6.25e-6), crank_period=period))]
+             ("coulomb stop, dt 6.25e-6",
+              coulomb_bolt(0.005, "stop", **dict(BASE, timestep=6.25e-6), crank_period=period))]
     for name, r in cases:
         s = Stepper(r)
         n = revolutions * r.steps_per_cycle

@@ -23,7 +23,8 @@ class CoulombFoot:
     without a consistent F_n, lost-probe steps included), lost (the probe lost the contact), stops (data.time of
     each stop), stop_ratio (largest |F_t| / (mu F_n) of a stop), slip_after (|v_t| at the step after a stop),
     stop_log ([time, 1 - mu k_n, clipped at f_max, slip after (nan: no contact then)] per stop), touchdowns (the
-    times of contact steps after a step without; a re-contact counts), liftoffs (the steps without after one with); den_min: DEN_MIN unless set (a sensitivity);
+    times of contact steps after a step without; a re-contact counts), liftoffs (the steps without after one
+    with); den_min: DEN_MIN unless set (a sensitivity);
     last: the branch of the last call ("none", "slide", "stop", "lag")."""
 
     def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag", den_min: float = DEN_MIN):

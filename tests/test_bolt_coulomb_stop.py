@@ -88,3 +88,21 @@ def test_consistent_sliding_gets_the_sliding_law():
     _, fn_mj = slip(hook, m, d)
     assert fn_mj == pytest.approx(fn, rel=1e-6)
     assert PROBE < 1 and 0 < DEN_MIN < 1
+
+
+def test_dt_rule_on_the_measured_ladder_and_nan():
+    """The study's dt rule (2 % of the paper speed, 0.01 duty, at every period) reapplied to its measured table:
+    2.5e-5 -> 1.25e-5 fails at 0.4 s (duty +0.025), 1.25e-5 -> 6.25e-6 holds at all six; a NaN or a flagged run
+    fails it."""
+    import bolt_coulomb_foot as study
+    ref = study.reference(study.REFERENCE)
+    periods = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)
+    cells = lambda rows: [(v, d, 1.0, False) for v, d in rows]   # noqa: E731
+    fine = cells([(0.535, 0.4393), (0.728, 0.4343), (0.832, 0.2429), (0.960, 0.0799), (1.121, 0.0799),
+                  (1.347, 0.0815)])
+    finer = cells([(0.535, 0.4393), (0.728, 0.4343), (0.827, 0.2496), (0.947, 0.0799), (1.103, 0.0799),
+                   (1.324, 0.0782)])
+    assert study.within(fine, finer, ref, periods)
+    assert not study.within(cells([(0.833, 0.2180)]), cells([(0.832, 0.2429)]), ref, (0.4,))
+    assert not study.within(cells([(0.832, 0.2429)]), cells([(math.nan, 0.2496)]), ref, (0.4,))
+    assert not study.within(cells([(0.832, 0.2429)]), [(0.827, 0.2496, 1.0, True)], ref, (0.4,))
