@@ -317,7 +317,9 @@ def cost(period=0.3, revolutions=1):
 
 
 def chatter(period, v_eps, cycles=6, **kw):
-    """Every step of the last revolution: contact force intervals, slip, |F_t| / (mu F_n)."""
+    """Every step of the last revolution: contact force intervals, slip, |F_t| / (mu F_n).  The hook runs twice
+    per step here (once to read it, once in the step): its counters double and its slip_after is not meaningful;
+    the ladder's counts (describe) are the ones reported."""
     r = coulomb_bolt(v_eps, **dict(BASE, **kw), crank_period=period)
     s = Stepper(r)
     m, d = s.model, s.data
