@@ -73,7 +73,7 @@ Results (2026-11-27, 2 shared cores, load ~2-5, `nice -n 10`; twin speed [m/s] /
   Cost: two extra forward passes per step; 4 periods x 6 settings took 224 s (the lagged first version: 55 s).
 
 Candidate 2, the paper model's impasse resolution (`--impasse stop`; `--impasse lag` is the law above), written
-before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
+before its runs (committed 2026-11-27 05:06 UTC, nothing run under it yet):
 
 * The paper model (envs/bolt/paper_run.py) ends a sliding stance where its sliding solution is about to cease to
   exist, den = 1 + mu dir N1 <= DEN_MIN = 0.05, with a tangential plastic impulse that stops the foot (`stop_slide`:
@@ -112,12 +112,12 @@ before its runs (2026-11-27 05:15 UTC, nothing run under it yet):
 * Measured at every rung whatever the verdict: impasse steps (all revolutions and the last three), lost-probe
   steps, the crank phase of the impasse steps (30 deg bins of the crank's turn since t = 0), the largest
   |F_t| / (mu F_n) of a stop, the slip at the step after a stop (median, max).
-* Added after the first ladder (05:20 UTC), before running it: at 0.3 s the speed's changes grow (0.5 %, then
+* Added after the first ladder (committed 05:19 UTC), before running it: at 0.3 s the speed's changes grow (0.5 %, then
   1.3 % of the paper speed), so a fourth rung, dt 3.125e-6 s, at 0.4 and 0.3 s.  The verdict stays the rule's
   above; if 6.25e-6 -> 3.125e-6 fails the rule, the report says convergence is NOT established.  Also added
   (counts only, the law unchanged): contact starts per revolution (the hook's contact after a step without) and
   the stops' time after the last contact start.
-* Added after the ladder (05:35 UTC), before running it: v_eps was chosen at dt 2.5e-5 under the lag law, a dt
+* Added after the ladder (committed 05:33 UTC), before running it: v_eps was chosen at dt 2.5e-5 under the lag law, a dt
   now known not converged; so v_eps 0.005 -> 0.0025 at dt 6.25e-6, all six periods, the same rule.  If it fails,
   the report says v_eps is not converged at the converged dt.  (DEN_MIN 0.025 and 0.1 at 0.4 s, 6.25e-6, were
   run as a sensitivity of the mirrored threshold, not to choose it.)
