@@ -1,4 +1,6 @@
-"""BOLT's Coulomb foot (issue #24), a candidate tried here only (not a model option: it did not converge, below):
+"""BOLT's Coulomb foot (issue #24), a study, not a model option (the first law did not converge in dt; candidate 2,
+the paper model's impasse stop, did, by its rule, below; its option `robot/foot=coulomb` is proposed in
+models/bolt/README.md, not built):
 the plastic foot (`robot/foot=plastic`, a spring-free damper) made FRICTIONLESS (condim 1, so MuJoCo's convex
 friction cone, which lifts a sliding foot at v_n -> mu |v_t|, is not used), with Coulomb friction applied by the
 per-step hook as a force on the foot at the contact point (xfrc_applied; on the treadmill's belt the reaction):
@@ -70,15 +72,107 @@ Results (2026-11-27, 2 shared cores, load ~2-5, `nice -n 10`; twin speed [m/s] /
   and 0.4 s is where it fails the step rule worst and misses the duty.
   Cost: two extra forward passes per step; 4 periods x 6 settings took 224 s (the lagged first version: 55 s).
 
-    nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all] [--periods ...]
-        [--v-eps V] [--timestep DT] [--chatter-period T]
+Candidate 2, the paper model's impasse resolution (`--impasse stop`; `--impasse lag` is the law above), written
+before its runs (committed 2026-11-27 05:06 UTC, nothing run under it yet):
+
+* The paper model (envs/bolt/paper_run.py) ends a sliding stance where its sliding solution is about to cease to
+  exist, den = 1 + mu dir N1 <= DEN_MIN = 0.05, with a tangential plastic impulse that stops the foot (`stop_slide`:
+  the foot's slip velocity zero after, its height held, no cone bound on the impulse), then pins it if the cone
+  holds, slides it back if that is consistent, releases it if neither.  Mirrored here per step: the hook's den is
+  1 - b (b: the normal force's gain per newton of the applied friction / |u|, from the probe forward pass; the
+  same b as above, with the regularised |u| = mu |v_t| / sqrt(|v_t|^2 + v_eps^2) in place of mu).
+* Impasse step: a step with the foot-floor contact (frictionless F_n = a > 0, the probe's contact kept) and
+  1 - b <= DEN_MIN (0.05, the paper model's value, not tuned).  All other steps exactly as the law above (the
+  lost-probe-contact fallback included, counted apart).
+* At an impasse step the hook applies the STOP force instead: f along e = -v_t/|v_t|, the value that brings the
+  contact point's slip predicted at the end of the step to zero, e.v_t + dt (e.J qacc_0 + k_t f) = 0 (qacc_0: the
+  frictionless forward pass's; k_t: the probe's tangential response per newton; the integrator's implicit
+  damping and J's change over the step neglected, their residual measured), clipped to [0, f_max]: f_max is the
+  cone with the normal force the stop itself produces, F_n(f) = a + k_n f, i.e. mu a / (1 - mu k_n) where
+  1 - mu k_n > 0 and unbounded where 1 - mu k_n <= 0 (there every f lies inside its own cone: the paper model's
+  plastic impulse, f dt, needs no bound).  Pinned / slides back / released then follow from the next steps' law
+  (v_t ~ 0 < v_eps: the regularised law's stick up to mu F_n, sliding back beyond it; F_n -> 0: released).
+* Unit check first (CI, seconds; tests/test_bolt_coulomb_stop.py): Painleve's rod (a slender rod on a
+  frictionless-cone plastic contact, mu 2, 60 deg, sliding with its top leaning the way it slides), one step
+  from the constructed state: the state is an impasse (1 - b <= 0.05), the slip after the step is below 2 % of
+  the slip before, F_n after > 0, and the applied |F_t| <= f_max; the same rod leaning the other way is not an
+  impasse and gets the sliding law (|F_t| = |u| F_n to 1e-6).  [Corrected before any run: the impasse rod slides
+  with its FOOT leading (top trailing): a_n = F_n/m (1 + 3 cos^2 - 3 mu sin cos) for friction against that
+  slip, < 0 at mu 2, 60 deg; "top leaning the way it slides" was the wrong way round.  The 1e-6 check is on F_n:
+  MuJoCo's normal force under the applied friction equals the hook's consistent F_n, the stop's a + k_n f.]
+* Setting: as above (rung 2 loops 5e-5 s, B 5000, bumper 0.40 m, 6 revolutions, metrics over the last 3, mu 1),
+  v_eps 0.005 (the choice above, made at dt 2.5e-5 under the old law; not re-chosen here unless time allows).
+* Ladder and order (2 shared cores): 0.4 s and 0.3 s first at dt 2.5e-5, 1.25e-5, 6.25e-6 s (loops unchanged).
+  The other four periods (0.6, 0.5, 0.25, 0.2 s) at 1.25e-5 and 6.25e-6 only if 0.4 and 0.3 s meet the rule
+  on the last halving.
+* Convergence rule (unchanged): a halving of dt moves the speed by <= 2 % of the paper model's speed and the duty
+  by <= 0.01 at every period run; a NaN or a flagged run fails.  Converged means the last halving
+  (1.25e-5 -> 6.25e-6) meets it at every period; only then are the 6.25e-6 results read against the target
+  (speed 10 %, duty 0.05, at every period of models/bolt/paper_reference.csv with one touch-down per revolution).
+* Measured at every rung whatever the verdict: impasse steps (all revolutions and the last three), lost-probe
+  steps, the crank phase of the impasse steps (30 deg bins of the crank's turn since t = 0), the largest
+  |F_t| / (mu F_n) of a stop, the slip at the step after a stop (median, max).
+* Added after the first ladder (committed 05:19 UTC), before running it: at 0.3 s the speed's changes grow (0.5 %, then
+  1.3 % of the paper speed), so a fourth rung, dt 3.125e-6 s, at 0.4 and 0.3 s.  The verdict stays the rule's
+  above; if 6.25e-6 -> 3.125e-6 fails the rule, the report says convergence is NOT established.  Also added
+  (counts only, the law unchanged): contact starts per revolution (the hook's contact after a step without) and
+  the stops' time after the last contact start.
+* Added after the ladder (committed 05:33 UTC), before running it: v_eps was chosen at dt 2.5e-5 under the lag law, a dt
+  now known not converged; so v_eps 0.005 -> 0.0025 at dt 6.25e-6, all six periods, the same rule.  If it fails,
+  the report says v_eps is not converged at the converged dt.  (DEN_MIN 0.025 and 0.1 at 0.4 s, 6.25e-6, were
+  run as a sensitivity of the mirrored threshold, not to choose it.)
+
+Results, candidate 2 (2026-11-27 05:09-05:38 UTC, 2 shared cores, load ~1-4, `nice -n 10`; v_eps 0.005, DEN_MIN
+0.05, mu 1; twin speed [m/s] / duty (error against models/bolt/paper_reference.csv: % of its speed, duty)):
+
+  dt       | 0.6 s          | 0.5 s          | 0.4 s                 | 0.3 s                 | 0.25 s         | 0.2 s
+  2.5e-5   |                |                | 0.833 / 0.2180 (-0.1, -0.064) | 0.965 / 0.0799 (+0.6, -0.001) |  |
+  1.25e-5  | 0.535 / 0.4393 | 0.728 / 0.4343 | 0.832 / 0.2429 (-0.3, -0.039) | 0.960 / 0.0799 (-0.0, -0.001) | 1.121 / 0.0799 | 1.347 / 0.0815
+  6.25e-6  | 0.535 / 0.4393 | 0.728 / 0.4343 | 0.827 / 0.2496 (-0.9, -0.032) | 0.947 / 0.0799 (-1.3, -0.001) | 1.103 / 0.0799 | 1.324 / 0.0782
+   (error) | (+5.3, +0.001) | (+5.3, -0.004) |                       |                       | (+2.3, -0.002) | (+2.1, +0.003)
+  3.125e-6 |                |                | 0.830 / 0.2479 (-0.5, -0.034) | 0.940 / 0.0799 (-2.1, -0.001) |  |
+  v_eps 0.0025, 6.25e-6 | 0.532 / 0.4393 | 0.725 / 0.4343 | 0.835 / 0.2446 | 0.958 / 0.0799 | 1.113 / 0.0799 | 1.329 / 0.0782
+  paper    | 0.508 / 0.4384 | 0.692 / 0.4380 | 0.834 / 0.2818        | 0.960 / 0.0810        | 1.078 / 0.0820 | 1.296 / 0.0749
+  One touch-down per revolution (the summary's) in every twin run, as the paper model; no run flagged, no NaN.
+
+* The dt rule: 2.5e-5 -> 1.25e-5 FAILS (0.4 s duty +0.025); 1.25e-5 -> 6.25e-6 holds at all six periods (largest:
+  0.2 s speed 1.8 %, 0.25 s 1.7 %, 0.3 s 1.3 %; 0.4 s duty 0.007); 6.25e-6 -> 3.125e-6 holds at 0.4 and 0.3 s
+  (0.4 %, 0.0017; 0.7 %, 0).  The v_eps check at 6.25e-6 holds at all six (<= 1.1 %, duty <= 0.005).
+  -> CONVERGED by the stated rule at dt 6.25e-6 (v_eps 0.005), and then within the target at every period
+  (speed +5.3, +5.3, -0.9, -1.3, +2.3, +2.1 %; duty +0.001, -0.004, -0.032, -0.001, -0.002, +0.003).  Not
+  monotone: 0.3 s's speed changes are 0.5, 1.3, 0.7 % (they do not shrink by a constant ratio).
+* Where the stop acts: only at 0.4 s in the metric window (0.5 s: 118-306 stops in the first 3 revolutions
+  only; 0.3 s: one stop at 6.25e-6, at the stance's end; 0.6, 0.25, 0.2 s none: there the law is the first
+  one, whose numbers these repeat to the digit).  At 0.4 s, last 3 revolutions, per rung 2.5e-5 / 1.25e-5 /
+  6.25e-6 / 3.125e-6: stop steps 139 / 272 / 713 / 2075 (3.5 / 3.4 / 4.5 / 6.5 ms), all at the end of the
+  stance's long contact (median 81 ms after its start; crank turn 120-210 deg since t = 0).  Two kinds: 1 - mu
+  k_n <= 0 (the paper's unbounded impulse: 76 / 139 / 138 / 85 in 6 revolutions, the slip after 3e-5 -> 4e-6
+  m/s: stopped) and 0 < 1 - mu k_n <= 0.05, clipped at f_max (the step then slides at |F_t| = mu F_n with F_n =
+  a / (1 - mu k_n), up to 20 a; slip after 0.44 m/s): their share grows as dt falls (69, 70, 89, 98 %), since
+  stopping in one step needs a force ~ 1/dt.  The old law's inconsistent steps (b >= 1; 2910 of 6519 contact
+  steps there) are 0 at every rung: the stop catches the slide before den reaches 0.
+* Not one contact at 0.4 s: 413 / 165 / 120 / 97 contact starts per revolution (the frictionless F_n flickering
+  through zero while the friction presses the foot in), falling more slowly each halving (x0.40, 0.73, 0.81);
+  merged (gaps <= 5 ms) three envelopes per revolution, 83, 0.6 and 15.5 ms (6.25e-6).  The paper model's 0.4 s
+  stance is one sliding stance (slide fraction 0.99, 113 ms) with 16 impasses in 6 revolutions.  What converges
+  at 0.4 s is the speed and the contact share, not the contact pattern.  One contact per revolution at 0.3 s from
+  dt 1.25e-5 on (at 2.5e-5: 5) and at 0.6, 0.5, 0.3, 0.25, 0.2 s in the v_eps check (6.25e-6): 262, 219, 25, 20,
+  16 ms.
+* DEN_MIN sensitivity, 0.4 s, 6.25e-6: 0.025 / 0.05 / 0.1 give speed 0.828 / 0.827 / 0.828, duty 0.2479 /
+  0.2496 / 0.2512, stop steps 261 / 713 / 2100 (3 revolutions): the metrics do not depend on it.
+* Cost (`--part cost`, 0.3 s, one revolution, one thread, load ~1): default foot 107k steps/s (0.03 s per
+  revolution), robot/foot=plastic 106k (0.11 s), the Coulomb hook 28k steps/s (3 forward passes and Python per
+  step), at 6.25e-6 1.73 s per revolution: 58x the default, 16x the plastic option.  The six-period sweep at
+  6.25e-6 takes about 4 min here.
+
+    nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder|cost]
+        [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
+The hook (CoulombFoot, CoulombBolt): studies/bolt_coulomb_hook.py.
 """
 import argparse
-import math
 import pathlib
 import sys
 
-import mujoco
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
@@ -87,96 +181,8 @@ from envs.core import batch  # noqa: E402
 from envs.core.stepper import Stepper  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bolt_coulomb_hook import DEN_MIN, CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: E402,F401
 from bolt_contact_study import REFERENCE, reference  # noqa: E402
-
-PROBE = 0.05   # the trial friction, a fraction of the frictionless step's: small, so the contact set stays
-
-
-class CoulombFoot:
-    """The friction force of one compiled model; call(model, data) before each mj_step sets xfrc_applied on the
-    foot body (and its reaction on the floor's body when that moves) and returns (F_n, |F_t|, |v_t|)."""
-
-    def __init__(self, model, mu: float, v_eps: float):
-        self.mu, self.v_eps = float(mu), float(v_eps)
-        self.foot, self.floor = model.geom("foot").id, model.geom("floor").id
-        self.body, self.floor_body = int(model.geom_bodyid[self.foot]), int(model.geom_bodyid[self.floor])
-        self.jac = np.zeros((3, model.nv))
-        self.f6 = np.zeros(6)
-        self.inconsistent = 0
-
-    def velocity(self, model, data, body: int, point) -> np.ndarray:
-        mujoco.mj_jac(model, data, self.jac, None, point, body)
-        return self.jac @ data.qvel
-
-    def contact(self, model, data):
-        """(index, F_n) of the foot-floor contact in data (after a forward pass), or (None, 0)."""
-        for i in range(data.ncon):
-            c = data.contact[i]
-            if {int(c.geom1), int(c.geom2)} == {self.foot, self.floor}:
-                mujoco.mj_contactForce(model, data, i, self.f6)
-                return i, max(float(self.f6[0]), 0.0)
-        return None, 0.0
-
-    def apply(self, data, f, p) -> None:
-        xf = data.xfrc_applied
-        xf[self.body, :3], xf[self.body, 3:] = f, np.cross(p - data.xipos[self.body], f)
-        if self.floor_body:
-            xf[self.floor_body, :3], xf[self.floor_body, 3:] = -f, np.cross(p - data.xipos[self.floor_body], -f)
-
-    def __call__(self, model, data) -> tuple:
-        """Consistent normal force: F_n is affine in the applied friction (one active set), so a forward pass
-        without it (F_n = a) and one with a trial PROBE a u (F_n = a + b PROBE a) give F_n = a / (1 - b), the normal
-        force the step carries with the friction mu F_n u it is given.  1 - b <= 0 (no consistent F_n: the friction
-        presses the foot in faster than it grows, Painleve-like) or a lost contact keeps the trial's F_n (~ a, the
-        lagged law's) and counts the step in self.inconsistent."""
-        self.apply(data, np.zeros(3), np.zeros(3))
-        mujoco.mj_forward(model, data)
-        i, a = self.contact(model, data)
-        if i is None or a <= 0.0:
-            return 0.0, 0.0, 0.0
-        c = data.contact[i]
-        p, n = c.pos.copy(), c.frame[:3].copy()
-        v = self.velocity(model, data, self.body, p)
-        if self.floor_body:
-            v = v - self.velocity(model, data, self.floor_body, p)
-        vt = v - (v @ n) * n
-        s = float(np.linalg.norm(vt))
-        u = -self.mu / math.sqrt(s * s + self.v_eps ** 2) * vt      # friction per newton of normal force
-        self.apply(data, PROBE * a * u, p)
-        mujoco.mj_forward(model, data)
-        j, a1 = self.contact(model, data)
-        b = (a1 - a) / (PROBE * a)
-        ok = j is not None and a1 > 0 and b < 1.0
-        fn = a / (1.0 - b) if ok else a1
-        self.inconsistent += not ok
-        self.apply(data, fn * u, p)
-        return fn, float(np.linalg.norm(fn * u)), s
-
-
-class CoulombBolt(Bolt):
-    """Bolt with the plastic foot made frictionless and the Coulomb hook; v_eps (m/s) set on the instance."""
-
-    v_eps = 0.005
-
-    def spec(self):
-        s = super().spec()
-        s.geom("foot").condim = 1   # the foot's priority makes its condim the contact's
-        return s
-
-    def feedback(self, model, data):
-        out = super().feedback(model, data)
-        hooks = self.__dict__.setdefault("_coulomb", {})
-        if id(model) not in hooks:
-            hooks[id(model)] = CoulombFoot(model, self.p["mu"], self.v_eps)
-        hooks[id(model)](model, data)   # last: its forward passes overwrite sensordata and actuator_force
-        return out
-
-
-def coulomb_bolt(v_eps: float, **params) -> CoulombBolt:
-    r = CoulombBolt(**params)
-    r.v_eps = v_eps
-    return r
-
 
 TOL_SPEED, TOL_DUTY = 0.10, 0.05
 TOL_STEP_SPEED, TOL_STEP_DUTY = 0.02, 0.01
@@ -184,14 +190,16 @@ V_EPS = (0.04, 0.02, 0.01, 0.005, 0.0025)
 BASE = dict(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5, bumper_height=0.40)
 
 
-def sweep(periods, cycles=6, v_eps=0.005, **kw) -> list:
-    """(speed, duty, touch-downs per revolution, flagged) per period."""
-    robots = [coulomb_bolt(v_eps, **dict(BASE, **kw), crank_period=T) for T in periods]
+def sweep(periods, cycles=6, v_eps=0.005, impasse="lag", diag=None, den_min=DEN_MIN, **kw) -> list:
+    """(speed, duty, touch-downs per revolution, flagged) per period; `diag` (a list) gets each run's hook."""
+    robots = [coulomb_bolt(v_eps, impasse, den_min, **dict(BASE, **kw), crank_period=T) for T in periods]
     out = []
     for r, run in zip(robots, batch.run_points(robots, Bolt, cycles=cycles, nthread=1)):
         m = r.summarize(run) if not run.error else {}
         out.append((m.get("speed", np.nan), m.get("duty_factor", np.nan),
                     m.get("touchdowns_per_revolution", np.nan), bool(run.problem or run.error)))
+        if diag is not None:
+            diag.append(next(iter(r.__dict__.get("_coulomb", {}).values()), None))
     return out
 
 
@@ -227,8 +235,91 @@ def converge(ref, periods, cycles):
     return chosen
 
 
+LADDER = (2.5e-5, 1.25e-5, 6.25e-6)
+ENVELOPE = 5e-3   # s: contacts closer than this are one stance envelope (as bolt_plastic_limit.py's 5 ms)
+
+
+def describe(hook, T, cycles, dt) -> str:
+    """Candidate 2's per-run counts (docstring): stops, where in the crank's turn and after the stance
+    envelope's start (ms, last 3 revolutions), their size, the slip after; contact starts per revolution."""
+    st, sa = np.array(hook.stops), np.array(hook.slip_after + [np.nan])
+    bins = np.bincount(((st % T) / T * 12).astype(int), minlength=12)
+    t0, td, lo = (cycles - 3) * T, np.array(hook.touchdowns), np.array(hook.liftoffs + [np.inf])
+    late = st[st >= t0]
+    if not len(td):
+        return f"{T:g} s: no contact"
+    # stance envelopes: contact starts more than ENVELOPE after the previous contact's end open one
+    gap = td - np.r_[-np.inf, lo[:len(td) - 1]]
+    env = td[gap > ENVELOPE]
+    ends = np.r_[lo[np.flatnonzero(gap > ENVELOPE)[1:] - 1], lo[min(len(td), len(lo)) - 1]]
+    since = (late - env[np.searchsorted(env, late, side="right") - 1]) * 1e3 if len(late) else np.array([np.nan])
+    k = env >= t0
+    print(f"     {T:g} s, last 3 rev: contact starts per rev {(td >= t0).sum() / 3:.2f}, stance envelopes (gaps <= "
+          f"{ENVELOPE * 1e3:g} ms merged) per rev {k.sum() / 3:.2f}, their length [ms] "
+          f"{np.round((ends[k] - env[k]) * 1e3, 1).tolist()}; stops {len(late)} ({len(late) * dt * 1e3:.2f} ms of "
+          f"stop steps), ms after the envelope start: min {np.nanmin(since):.1f} median {np.nanmedian(since):.1f} "
+          f"max {np.nanmax(since):.1f}")
+    return (f"{T:g} s: contact steps {hook.contact_steps}, stops {len(st)} (last 3 rev {len(late)}),"
+            f" lag steps {hook.inconsistent}, lost-probe {hook.lost};"
+            f" stops per 30 deg of the crank's turn {bins.tolist()};"
+            f" max |F_t|/(mu F_n) of a stop {hook.stop_ratio:.3g}; slip after a stop median {np.nanmedian(sa):.2e}"
+            f" max {np.nanmax(sa) if len(sa) > 1 else np.nan:.2e} m/s; " + stops_split(hook))
+
+
+def stops_split(hook) -> str:
+    """The stops by kind: den_mu = 1 - mu k_n <= 0 (unbounded: the paper's impulse) or > 0 (bounded by f_max),
+    clipped at f_max or not, and the slip after each kind (median, m/s)."""
+    if not hook.stop_log:
+        return "no stops"
+    log = np.array(hook.stop_log, dtype=float)
+    den, clip, after = log[:, 1], log[:, 2] > 0, log[:, 3]
+    med = lambda k: f"{np.nanmedian(after[k]):.2e}" if np.isfinite(after[k]).any() else "nan"  # noqa: E731
+    return (f"stops with 1 - mu k_n <= 0: {int((den <= 0).sum())} (slip after {med(den <= 0)}), > 0 unclipped: "
+            f"{int(((den > 0) & ~clip).sum())} (slip after {med((den > 0) & ~clip)}), clipped at f_max: "
+            f"{int(clip.sum())} (slip after {med(clip)}); 1 - mu k_n min {den.min():.3f} max {den.max():.3f}")
+
+
+def ladder(ref, periods, cycles, v_eps, dts=LADDER, den_min=DEN_MIN):
+    """Candidate 2 (impasse=stop): dt halvings at `periods`, the rule on each halving, the counts per run."""
+    print(f"candidate 2 (stop), v_eps {v_eps:g}, DEN_MIN {den_min:g}: change <= {TOL_STEP_SPEED:.0%} of paper speed,"
+          f" duty <= {TOL_STEP_DUTY}")
+    print("| dt [s] | " + " | ".join(f"{T:g} s: speed / duty (err vs paper)" for T in periods) + " |")
+    print("|---" * (len(periods) + 1) + "|", flush=True)
+    res = {}
+    for dt in dts:
+        diag = []
+        res[dt] = sweep(periods, cycles, v_eps=v_eps, impasse="stop", diag=diag, den_min=den_min, timestep=dt)
+        print(row(f"{dt:g}", res[dt], ref, periods))
+        for h, T in zip(diag, periods):
+            print("    ", describe(h, T, cycles, dt) if h is not None else f"{T:g} s: no hook (error)", flush=True)
+    for a, b in zip(dts, dts[1:]):
+        print(f"dt rule {a:g} -> {b:g}:", within(res[a], res[b], ref, periods), flush=True)
+    return res
+
+
+def cost(period=0.3, revolutions=1):
+    """Steps per second and wall seconds per revolution (one thread, Stepper): the default foot, the plastic
+    option, and the Coulomb hook (candidate 2) at dt 2.5e-5 and 6.25e-6 (1 revolution from rest each)."""
+    import time
+    cases = [("default (soft foot, dt 1e-4)", Bolt(crank_period=period)),
+             ("robot/foot=plastic (dt 2.5e-5)", Bolt(**BASE, crank_period=period)),
+             ("coulomb stop, dt 2.5e-5", coulomb_bolt(0.005, "stop", **BASE, crank_period=period)),
+             ("coulomb stop, dt 6.25e-6",
+              coulomb_bolt(0.005, "stop", **dict(BASE, timestep=6.25e-6), crank_period=period))]
+    for name, r in cases:
+        s = Stepper(r)
+        n = revolutions * r.steps_per_cycle
+        t = time.perf_counter()
+        s(n)
+        w = time.perf_counter() - t
+        print(f"cost {period:g} s: {name}: {n} steps, {n / w:.0f} steps/s, {w / revolutions:.2f} s per revolution",
+              flush=True)
+
+
 def chatter(period, v_eps, cycles=6, **kw):
-    """Every step of the last revolution: contact force intervals, slip, |F_t| / (mu F_n)."""
+    """Every step of the last revolution: contact force intervals, slip, |F_t| / (mu F_n).  The hook runs twice
+    per step here (once to read it, once in the step): its counters double and its slip_after is not meaningful;
+    the ladder's counts (describe) are the ones reported."""
     r = coulomb_bolt(v_eps, **dict(BASE, **kw), crank_period=period)
     s = Stepper(r)
     m, d = s.model, s.data
@@ -261,7 +352,10 @@ def chatter(period, v_eps, cycles=6, **kw):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", default="all", choices=("converge", "chatter", "sweep", "all"))
+    ap.add_argument("--part", default="all", choices=("converge", "chatter", "sweep", "all", "ladder", "cost"))
+    ap.add_argument("--timesteps", type=float, nargs="+", default=list(LADDER))
+    ap.add_argument("--den-min", type=float, default=DEN_MIN, help="ladder: the impasse threshold (a sensitivity)")
+    ap.add_argument("--impasse", default="lag", choices=("lag", "stop"), help="chatter and sweep: the law")
     ap.add_argument("--periods", type=float, nargs="+", default=[0.6, 0.3])
     ap.add_argument("--v-eps", type=float, default=None)
     ap.add_argument("--chatter-period", type=float, default=0.3)
@@ -270,16 +364,20 @@ def main():
     a = ap.parse_args()
     ref = reference(REFERENCE)
     v_eps = a.v_eps
+    if a.part == "cost":
+        return cost(a.chatter_period)
+    if a.part == "ladder":
+        return ladder(ref, a.periods, a.cycles, v_eps or 0.005, a.timesteps, a.den_min)
     if a.part in ("converge", "all"):
         v_eps = converge(ref, a.periods, a.cycles)
     if v_eps is None:
         return
     if a.part in ("chatter", "all"):
-        chatter(a.chatter_period, v_eps, timestep=a.timestep)
+        chatter(a.chatter_period, v_eps, timestep=a.timestep, impasse=a.impasse)
     if a.part in ("sweep", "all"):
         periods = sorted(ref, reverse=True)
         print(f"sweep, v_eps {v_eps:g}, dt {a.timestep:g}; target speed {TOL_SPEED:.0%}, duty {TOL_DUTY}")
-        res = sweep(periods, a.cycles, v_eps=v_eps, timestep=a.timestep)
+        res = sweep(periods, a.cycles, v_eps=v_eps, impasse=a.impasse, timestep=a.timestep)
         print(row(f"twin v_eps {v_eps:g}", res, ref, periods))
         print("| paper model | " + " | ".join(f"{ref[T][0]:+.3f} / {ref[T][1]:.4f}" for T in periods) + " |")
         print("within target:", [bool(abs(v / ref[T][0] - 1) <= TOL_SPEED and abs(d - ref[T][1]) <= TOL_DUTY)
