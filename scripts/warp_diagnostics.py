@@ -4,6 +4,27 @@
   teeth        the wrong-world check of a candidate ensemble (--teeth): per point, a rerun of the same
                world within tolerance on every metric, and the world with the swept parameter x TEETH
                FAIL on the robot's progress metric (TEETH_METRIC; the rule of warp_agreement's F32_STATE)
+
+The teeth rule, v2 (stated 2026-11-27 05:50 UTC and committed before any run under it; the C engine
+only, nothing from warp enters it).  Per robot of SWEEPS at every point, under the criterion as it is
+(ENSEMBLE, SAFETY, TOL unchanged):
+  (1) a rerun of the same world is within tolerance on every metric;
+  (2) the probe world FAILs on every TEETH_METRIC of the robot.
+  The probe is the swept parameter x TEETH (1.1), with one exception, decided on the C engine before
+  the probe is judged:
+  (R2) where the swept parameter x TEETH moves some TEETH_METRIC by less than its floor (TOL's
+       abs + rel*|C|, the tolerance without the envelope), the parameter does not act on progress at
+       that point: no tolerance at the floor could see it, and the floor is a float32 prior shared by
+       every robot, not tuned per point.  There the probe is the point's other parameter (a key of the
+       SWEEPS base point) x TEETH that moves every TEETH_METRIC by at least 2 x its floor with the
+       smallest such move (the most demanding probe the point's physics allows); the report names the
+       point, the swept parameter's move and its floor.  If none qualifies the point has no teeth
+       (the check is False).
+  (R3) a move above the floor that still passes (inside SAFETY x envelope: the envelope is too wide)
+       is not excused and nothing is substituted: the point lacks teeth.  A longer window (more
+       cycles) counts as a fix only if measured (C engine) to narrow the envelope below the move at
+       every point of the robot, and then it is SWEEPS' cycles that change (the agreement itself,
+       warp rerun), not the teeth check's alone.
 """
 from __future__ import annotations
 
