@@ -5,7 +5,7 @@
                world within tolerance on every metric, and the world with the swept parameter x TEETH
                FAIL on the robot's progress metric (TEETH_METRIC; the rule of warp_agreement's F32_STATE)
 
-The teeth rule, v2 (stated 2026-11-27 05:50 UTC and committed before any run under it; the C engine
+The teeth rule, v2 (stated and committed 2026-11-27 05:38 UTC, before any run under it; the C engine
 only, nothing from warp enters it).  Per robot of SWEEPS at every point, under the criterion as it is
 (ENSEMBLE, SAFETY, TOL unchanged):
   (1) a rerun of the same world is within tolerance on every metric;
