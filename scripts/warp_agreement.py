@@ -347,7 +347,7 @@ def main(argv=None):
     if a.teeth or a.f32_state:
         import warp_diagnostics as diag
     if a.teeth:
-        good = [diag.print_teeth(robot, ens) for robot in a.robots]
+        good = [diag.print_teeth(robot, ens, sweeps) for robot in a.robots]
         print(f"\nteeth: {'every robot' if all(good) else 'NOT every robot'}")
         return 0 if all(good) else 1
     if a.f32_state:
