@@ -38,6 +38,16 @@ TEETH = 1.1      # the wrong world: the swept parameter x TEETH
 TEETH_METRIC = {"crawler": ("S", "V"), "snake": ("dx",), "miniaq": ("speed",), "bolt": ("speed",),
                 "crawler_feedback": ("S",)}
 TEETH_CYCLES = {"crawler": 1}     # as test_derived_tolerance_rejects_a_world_with_another_friction
+NO_TEETH = {   # (robot, point of SWEEPS): why the agreement check cannot FAIL its probe there (measured, C only)
+    # MinIAQ-II at f = 4 is chaotic (README "Engines"): mu_d x 1.1 moves speed by 2.0 / 1.3 floors (3.9e-4 /
+    # 2.5e-4 m/s), inside SAFETY x its envelope (1.3e-3 / 1.7e-3 m/s).  R3: not excused, and no window fixes
+    # it (studies/warp_teeth_window.py, 2..48 cycles): the envelope shrinks as window^-0.5 to 16 cycles
+    # (3.4e-4 at both points) and then stops (24-48 cycles: 0.84-1.1e-3 at mu_d 0.3, 1.7-1.9e-4 at mu_d 0.5,
+    # the chaotic heading's share included), while the move settles at 3.3-3.6e-4 m/s at mu_d 0.5, under
+    # floor + SAFETY x envelope (>= 5.3e-4) at every window measured.
+    ("miniaq", "mu_d=0.3"): "chaotic envelope: mu_d x 1.1 moves speed 2.0 floors, tolerance 15 floors",
+    ("miniaq", "mu_d=0.5"): "chaotic envelope: mu_d x 1.1 moves speed 1.3 floors, tolerance 19 floors",
+}
 
 
 def moves(c: dict, w: dict, names) -> dict:
@@ -90,12 +100,17 @@ def print_teeth(robot: str, ensemble=ENSEMBLE, sweeps=None) -> bool:
           f"within | probe (moves in floors: swept; R2's candidates) | metric | C | probe world | abs diff | "
           f"envelope (set by) | tolerance | probe world FAIL |\n|---|---|---|---|---|---|---|---|---|---|")
     good = True
-    for t in teeth(robot, ensemble, sweeps):
+    teeth_out = teeth(robot, ensemble, sweeps)
+    for t in teeth_out:
         good &= t["same"] and t["caught"]
         mv = "; ".join(f"{k} " + ", ".join(f"{v:.2g}" for v in m.values()) for k, m in t["moved"].items())
         for r in t["rows"] or [[None, "-", *[float("nan")] * 4, "-", float("nan"), True]]:
             print(f"| {t['point']} | {t['same']} | {t['probe']} ({mv}) | {r[1]} | {r[2]:.6g} | {r[3]:.6g} | "
                   f"{r[4]:.2g} | {r[5]:.2g} ({r[6]}) | {r[7]:.2g} | {not r[-1]} |")
+    for t in teeth_out:
+        why = NO_TEETH.get((robot, t["point"]))
+        if why:
+            print(f"{t['point']}: no teeth, documented (NO_TEETH): {why}; caught now: {t['caught']}")
     return good
 
 
