@@ -7,7 +7,7 @@ time, Warp steps/s and the metrics' differences, each against its stated toleran
     .venv/bin/python scripts/warp_agreement.py --f32-state --robots snake   # diagnostic: C with float32 state
     .venv/bin/python scripts/warp_agreement.py --event-timing [...]   # diagnostic: + one-step time shifts
     .venv/bin/python scripts/warp_agreement.py --f32-state-members [...]   # candidate v3: + F32_STATE
-    .venv/bin/python scripts/warp_agreement.py --teeth [--f32-state-members]   # the wrong-world check, C only
+    .venv/bin/python scripts/warp_agreement.py --teeth [--holdout] [--f32-state-members]   # the wrong-world check, C only (rule v2)
 
 The tolerance of each metric at each point is derived from the C engine alone, before warp runs:
 
@@ -347,7 +347,7 @@ def main(argv=None):
     if a.teeth or a.f32_state:
         import warp_diagnostics as diag
     if a.teeth:
-        good = [diag.print_teeth(robot, ens) for robot in a.robots]
+        good = [diag.print_teeth(robot, ens, sweeps) for robot in a.robots]
         print(f"\nteeth: {'every robot' if all(good) else 'NOT every robot'}")
         return 0 if all(good) else 1
     if a.f32_state:
