@@ -46,12 +46,28 @@ def test_impasse_stop_impulse_lies_mu_over_one_minus_den_min_from_the_cone():
     """At an impasse the rule stops the sliding foot with eq. 18-19's no-slip impulse.  With the normal velocity
     held, F_N = N1 F_T, and den = 1 + mu dir N1 = den_min gives |F_T| / F_N = mu / (1 - den_min): on the Coulomb
     cone in the limit den_min -> 0 (README "Painleve rule").  Checked at den_min 0.1 (ratio 1/0.9, not the default's
-    1/0.95: the option is used), rel 1e-6; the foot slides before it (> 0.1 m/s) and F_N > 0.  0.4 s, 2 revolutions."""
+    1/0.95: the option is used), rel 1e-6; the foot slides before it (> 0.1 m/s) and F_N > 0.  The recorded F_T is the
+    one applied (stop_slide); it and the rates after equal the no-slip impulse's within 1e-8 (F_T relative; m/s,
+    rad/s), so F_N, the SLIDE mode's implicit height impulse, is that impulse's.  0.4 s, 2 revolutions."""
     from envs.bolt.paper_run import simulate
     r = Bolt(crank_period=0.4)
     run = simulate(r, 2, den_min=0.1)
     assert run.error is None and run.stops
-    for d in run.stops:
+    for d in run.stops:      # the recorded impulse is the applied stop (F_T) and eq. 18-19's (measured: 1e-11)
+        assert d["F_T_gap"] <= 1e-8 * abs(d["impulse"].real) and d["rates_gap"] <= 1e-8, d
         F = d["impulse"]
         assert F.imag > 0 and d["slip_speed"] > 0.1
         np.testing.assert_allclose(abs(F.real) / F.imag, r.p["mu"] / (1 - 0.1), rtol=1e-6)
+
+
+def test_den_min_is_in_a_paper_points_identity_only_with_the_coulomb_foot():
+    """den_min acts only on the Coulomb foot's sliding: a pinned foot's stored result is one for every den_min
+    (it was filed under each den_min), a Coulomb foot's one per den_min."""
+    from envs.bolt.experiments import _paper_engine
+    from envs.bolt.paper import check_options
+
+    def settings(**o):
+        return _paper_engine({"cycles": 2}, check_options(o)).settings
+    assert settings(foot="pinned", den_min=0.1) == settings(foot="pinned", den_min=0.05)
+    assert "den_min" not in settings(foot="pinned")["paper"]
+    assert settings(den_min=0.1) != settings(den_min=0.05) and settings()["paper"]["den_min"] == 0.05
