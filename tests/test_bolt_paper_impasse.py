@@ -22,11 +22,11 @@ def _rows(T, ladder, tdrev=1.0, error=""):
             for d, v, u in ladder]
 
 
-def test_impasse_rule_on_the_measured_ladder_and_its_failures():
+def test_impasse_rule_on_the_measured_ladder_and_its_failures(capsys):
     """The study's rule, tolerances stated in it (successive pairs from the default down: speed 2 %, duty 0.01;
     spread over the four rungs against the target's 10 % / 0.05): the measured 0.4 s ladder is determined and
     judges; a duty moving 0.03 per rung (spread 0.09) is neither determined nor judging; a gait change, a NaN and
-    a failed rung are never passed silently."""
+    a failed rung are never passed silently; a failed default rung leaves the spread over the rungs that ran."""
     (v,) = study.judge(_rows(0.4, LADDER_04))
     assert v["speed"]["determined"] and v["duty_factor"]["determined"] and v["gait_one"]
     assert v["speed"]["judges"] and v["duty_factor"]["judges"]
@@ -40,6 +40,14 @@ def test_impasse_rule_on_the_measured_ladder_and_its_failures():
     assert not n["speed"]["determined"] and not n["speed"]["judges"]
     (f,) = study.judge(_rows(0.4, LADDER_04[:3]) + _rows(0.4, [(0.0125, "", "")], error="solve_ivp failed"))
     assert f["failed"] == [0.0125] and not f["speed"]["shown"] and not f["speed"]["determined"]
+    # a failed default rung: not shown, and the spread over the rungs that ran (relative to the smallest speed)
+    # still judges (a failure does not exclude by itself); the verdict line says "not shown"
+    (d,) = study.judge(_rows(0.4, LADDER_04[:1] + LADDER_04[2:]) + _rows(0.4, [(0.05, "", "")], error="Zeno"))
+    assert d["failed"] == [0.05] and not d["speed"]["shown"] and not d["duty_factor"]["shown"]
+    assert d["speed"]["spread"] == pytest.approx((0.8354 - 0.8338) / 0.8338) and d["speed"]["judges"]
+    assert d["duty_factor"]["spread"] == pytest.approx(0.2845 - 0.2782) and d["duty_factor"]["judges"]
+    study.print_table([], [d])
+    assert "spread 0.00192 -> not shown, judges" in capsys.readouterr().out
 
 
 def test_impasse_stop_impulse_lies_mu_over_one_minus_den_min_from_the_cone():
