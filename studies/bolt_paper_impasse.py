@@ -37,7 +37,8 @@ rule", 2026-11-27 05:05 UTC; the first run started 05:05:45):
 Added after the first ladder had run (instrumentation, no change to the rule or its verdicts): per run the
 number of impasses resolved by the stopping impulse (`stops`; the others are releases where the sliding mode
 would start at den <= den_min), the foot's slip speed that impulse removes (max, median), and the impulse itself
-(eq. 18-19's no-slip impulse on the flight rates, which the stop is): its smallest normal part and largest
+(F_T the tangential impulse applied, F_N the height constraint's: eq. 18-19's no-slip impulse on the flight
+rates, which the stop equals within 1e-11, envs/bolt/paper_run.py `stops`): its smallest normal part and largest
 |F_T| / F_N.  If the slip speed vanished as den_min -> 0, the impulse (our rule's kind, not only its threshold)
 would become immaterial in the limit; if the impulse lies outside the cone (|F_T| > mu F_N, or F_N <= 0), the rule
 is not Coulomb's.
@@ -99,7 +100,9 @@ def judge(rows: list) -> list:
             for a, b in zip(JUDGED, JUDGED[1:]):
                 if a in val and b in val:
                     steps.append(abs(val[a] - val[b]) / (abs(val[b]) if rel else 1.0))
-            ref = val.get(0.05, math.nan)
+            # relative to the default's value; if the default failed, to the rung that ran with the smallest
+            # |value| (the largest relative spread): a failure does not exclude by itself (the docstring)
+            ref = val[JUDGED[0]] if JUDGED[0] in val else min(val.values(), key=abs, default=math.nan)
             spread = ((max(val.values()) - min(val.values())) / (abs(ref) if rel else 1.0)
                       if val and not any(map(math.isnan, val.values())) else math.nan)     # NaN: not within
             v[m] = dict(steps=steps, spread=spread,

@@ -1,7 +1,8 @@
 """BOLT's paper model over the speed sweep, written as the committed reference the twin is judged against
 (models/bolt/paper_reference.csv: read by studies/bolt_contact_study.py, checked against a fresh run by
 tests/test_bolt_twin_vs_paper.py).  The inputs of `experiment=bolt_twin_vs_paper` at its defaults: the twin's
-bumper (0.40 m), 6 revolutions from rest, the paper engine's default options (Coulomb foot, Radau, rtol 1e-7).
+bumper (0.40 m), 6 revolutions from rest, the paper engine's default options (Coulomb foot, Radau, rtol 1e-7,
+den_min 0.05: each a column).
 One row per crank period: the comparison's metrics (twin_vs_paper.METRICS) and the paper model's own
 (slide_fraction, painleve_impasses, grazing_impacts), full precision.  ~4 min with nice on 2 cores.
 
@@ -21,7 +22,8 @@ from envs.bolt.twin_vs_paper import METRICS  # noqa: E402
 OUT = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
 PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15)      # s: the bolt_twin_vs_paper sweep
 CYCLES, BUMPER = 6, 0.40
-COLUMNS = (("crank_period", "bumper_height", "cycles", "foot", "method", "rtol", "atol", "epsilon") + METRICS
+COLUMNS = (("crank_period", "bumper_height", "cycles", "foot", "method", "rtol", "atol", "epsilon", "den_min")
+           + METRICS
            + ("slide_fraction", "painleve_impasses", "grazing_impacts", "error"))
 
 
@@ -30,7 +32,7 @@ def row(T: float, cycles: int = CYCLES, bumper=BUMPER) -> tuple:
     opts = paper.check_options({})
     run = paper_run.simulate(Bolt(crank_period=T, bumper_height=bumper), cycles, **opts)
     s = paper_run.summarize(run) if not run.error else {}
-    out = dict(crank_period=T, bumper_height=bumper, cycles=cycles, **{k: opts[k] for k in COLUMNS[3:8]})
+    out = dict(crank_period=T, bumper_height=bumper, cycles=cycles, **{k: opts[k] for k in COLUMNS[3:9]})
     out.update({k: s.get(k, "") for k in METRICS + ("slide_fraction", "painleve_impasses", "grazing_impacts")})
     out["error"] = run.error or ""
     return out, run.wall_s

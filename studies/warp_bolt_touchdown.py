@@ -144,6 +144,14 @@ class Raised(Bolt):
         return super().feedback(model, data)
 
 
+def hook_limits(r: Bolt, W: dict) -> np.ndarray:
+    """Per step: the hook's limit, Bolt.torque_limit itself (float64), on the state warp's step started from (W:
+    trace_warp): stance when the step before ended touching, the crank rate of warp's qvel then."""
+    i_dof = r._indices(r.model())[2]
+    stance = np.r_[0.0, W["touch"][:-1]] > 0
+    return np.array([r.torque_limit(bool(s), float(q)) for s, q in zip(stance, W["qvel"][:-1, i_dof])])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--steps", type=int, default=6000)
@@ -163,30 +171,28 @@ def main(argv=None):
     mis = np.flatnonzero(sc != sw)
     k0 = int(mis[0]) if len(mis) else None
     dq = np.abs(W["qpos"][1:] - C["qpos"])
-    for k in ([k0 - 1000, k0 - 1, k0, k0 + 1] if k0 else [a.steps - 1]):
+    for k in (sorted({max(k0 - 1000, 0), max(k0 - 1, 0), k0, min(k0 + 1, a.steps - 1)}) if k0 is not None
+              else [a.steps - 1]):
         print(f"   after step {k}: |dqpos| x {dq[k, 0]:.1e} m, z {dq[k, 1]:.1e} m, joints {dq[k, 2:].max():.1e} rad; "
               f"touch C {C['touch'][k]:.4g} warp {W['touch'][k]:.4g} N; limit C {C['lim'][k]:.4g} warp {W['lim'][k]:.4g}")
-    i_dof = r._indices(m)[2]
-    prev_touch = np.r_[0.0, W["touch"][:-1]]
-    rate = np.maximum(np.abs(W["qvel"][:-1, i_dof].astype(float)), 1e-9)
-    rule = np.where(prev_touch > 0, POINT["P_max"] / rate, a.tau_max)
+    rule = hook_limits(r, W)
     print(f"2. kernel limit (float32) vs Bolt.torque_limit on warp's own state, rounded to float32: max rel diff "
           f"{np.max(np.abs(W['lim'] - rule.astype(np.float32)) / rule):.1e} over {a.steps} steps; warp ctrl vs float32(C ctrl): "
           f"{np.abs(W['ctrl'][:, 0] - ctrl[:, 0].astype(np.float32)).max():.1e} rad (vs float64: "
           f"{np.abs(W['ctrl'][:, 0] - ctrl[:, 0]).max():.1e})")
     D = one_step_defects(r, W, C, ctrl)
     rest = np.ones(len(D), bool)
-    if k0:
+    if k0 is not None:
         rest[k0] = False
     print("3. one-step defect (qpos without x in m/rad, qvel): median / p99 / max over the steps" +
-          (f" other than {k0}" if k0 else ""))
+          (f" other than {k0}" if k0 is not None else ""))
     for j, name in enumerate(("warp vs C step from warp's state: qpos", "                                 qvel",
                               "C from its state rounded to float32: qpos", "                                   qvel")):
         x = D[rest, j]
         print(f"   {name}: {np.median(x):.1e} / {np.percentile(x, 99):.1e} / {x.max():.1e}")
-    if k0:
+    if k0 is not None:
         print(f"   at step {k0}: warp {D[k0, 0]:.1e} / {D[k0, 1]:.1e}; C float32 {D[k0, 2]:.1e} / {D[k0, 3]:.1e}")
-        qw, qc = W["qpos"][k0], C["qpos"][k0 - 1]       # the states after step k0 - 1
+        qw, qc = W["qpos"][k0], C["qpos"][k0 - 1] if k0 else W["qpos"][0]    # after step k0 - 1 (k0 = 0: the start)
         for lab, q in (("warp's state", qw), ("C's state", qc)):
             n, h32 = warp_collision(r, q)
             h64, _ = foot_height(m, d, q.astype(np.float32))

@@ -214,7 +214,6 @@ def test_twin_within_target_of_paper_model_sweep(tmp_path):
 
 REFERENCE = ROOT / "models" / "bolt" / "paper_reference.csv"
 REFERENCE_CHECK_PERIOD = 0.2      # s: the committed row a fresh run reproduces in CI (the cheapest to run)
-REFERENCE_DEN_MIN = 0.05          # paper.den_min the committed file was written at (regenerate it if the default moves)
 
 
 def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
@@ -231,7 +230,7 @@ def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
         assert float(r["bumper_height"]) == Bolt().p["bumper_height"] and int(r["cycles"]) == 6
         assert r["foot"] == opts["foot"] and r["method"] == opts["method"] and float(r["rtol"]) == opts["rtol"]
         assert float(r["epsilon"]) == opts["epsilon"] and float(r["atol"]) == opts["atol"]
-    assert opts["den_min"] == REFERENCE_DEN_MIN      # not a column: the file predates the option (written at 0.05)
+        assert float(r["den_min"]) == opts["den_min"]
     out = tmp_path / "ref.csv"
     res = run_script("studies/bolt_paper_reference.py", "--periods", REFERENCE_CHECK_PERIOD, "--out", out)
     assert res.returncode == 0, res.stderr[-2000:]

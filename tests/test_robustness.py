@@ -133,6 +133,16 @@ def test_bad_spread_one_error(spread, key):
     assert str(e.value).startswith(f"{key}=")
 
 
+def test_a_one_sided_spread_past_its_range_end_says_the_range():
+    """A nominal at its range's end (kv = 0, ge=0) drawn to that side: the range's message (a width keeping kv
+    within its range), not "takes no value but its nominal" (checked before the robot's own refusals)."""
+    with pytest.raises(ConfigError) as e:
+        rb.draw(envs.Crawler, {"kv": 0.0}, rb.parse_spread(envs.Crawler, {"kv": {"dist": "uniform", "abs": 0.5,
+                                                                                "side": "down"}}), 3, 0)
+    assert str(e.value).startswith("experiment.spread.kv=") and "within" in str(e.value), str(e.value)
+    assert "no value of kv but its nominal" not in str(e.value)
+
+
 def test_one_sided_uniform_draws_only_above_or_below_the_nominal():
     """side: up / down: uniform on nominal + [0, w] / nominal - [0, w] (a quantity whose nominal is
     the end of its range, e.g. a passive joint's damping of 0); both: the symmetric default."""

@@ -172,6 +172,43 @@ def test_a_run_of_many_calls_writes_results_csv_at_its_end_the_same_file(tmp_pat
     assert writes == ["results.csv"] * 3                # after the run: each call writes the file again
 
 
+def test_results_csv_has_one_clock_mid_call_and_at_a_calls_end(tmp_path, monkeypatch):
+    """The store's thread rewrites results.csv mid-call (store.Committer) and run_rows at a call's end: both
+    on one clock (rundir.Asked.due), so every write is on it (it had its own: a mid-call write the call's end
+    did not know of, and a second write right after it).  A fake clock: the second call's two points 31 s apart
+    (EXPORT_EVERY_S 30): one write mid-call (after either point: the thread's timing), none at the call's end
+    (on the clock: too soon), the rest at the run's end."""
+    import time
+    import types
+    from envs.core import rundir
+    clock = [1000.0]
+    fake = types.SimpleNamespace(monotonic=lambda: clock[0], perf_counter=time.perf_counter, time=time.time)
+    monkeypatch.setattr(rundir, "time", fake)
+    monkeypatch.setattr(store, "time", fake)
+
+    def simulate(rs, add):
+        for j, r in enumerate(rs):
+            clock[0] += 31.0 if j else 0.0          # a call's points 31 s apart
+            add(j, {"y": 2 * r.cfg["omega"]})
+        return 0
+    eng = sw.Engine("fake", simulate, {}, metrics=("y",))
+    out = tmp_path / "run"
+    rundir.new_run(out)
+    writes, write_csv = [], store.write_csv
+
+    def spy(path, *a):
+        writes.append((clock[0], rundir.asked(out, "results.csv").written))
+        return write_csv(path, *a)
+    monkeypatch.setattr(store, "write_csv", spy)
+    sw.run_rows([Crawler(omega=1.0)], out, key=["omega"], engine=eng, progress=False)
+    assert len(writes) == 1                                   # the first call's end
+    sw.run_rows([Crawler(omega=w) for w in (2.0, 3.0)], out, key=["omega"], engine=eng, progress=False)
+    assert len(writes) == 2 and all(now == written for now, written in writes), writes
+    assert rundir.asked(out, "results.csv").behind           # the point after the mid-call write: left to the end
+    rundir.finish_run(out)
+    assert len(writes) == 3 and [float(r["omega"]) for r in _csv(out / "results.csv")] == [1.0, 2.0, 3.0]
+
+
 def test_a_failing_runner_still_leaves_results_csv_of_its_finished_calls(tmp_path, monkeypatch):
     """experiment.compute writes the results files a run left to its end (rundir.finish_run) also when its
     runner fails after some calls: results.csv holds every point those calls finished, as before."""

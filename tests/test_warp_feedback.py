@@ -187,9 +187,8 @@ def test_bolt_touchdown_study_kernel_is_the_hook_and_one_step_defects_are_float3
     W = st.trace_warp(r, ctrl)
     sw = lambda t: np.flatnonzero(np.diff((t > 0).astype(int))).tolist()   # noqa: E731
     assert sw(C["touch"]) == sw(W["touch"]) and len(sw(C["touch"])) >= 6
-    i_dof = r._indices(r.model())[2]
-    rate = np.maximum(np.abs(W["qvel"][:-1, i_dof].astype(float)), 1e-9)   # the state each step starts from
-    rule = np.where(np.r_[0.0, W["touch"][:-1]] > 0, st.POINT["P_max"] / rate, 15.0)
+    rule = st.hook_limits(r, W)              # Bolt.torque_limit on the state each step starts from
+    assert (rule == 15.0).any() and (rule != 15.0).any()     # both phases (flight tau_max, stance P_max / rate)
     np.testing.assert_array_equal(W["lim"], rule.astype(np.float32))
     D = st.one_step_defects(r, W, C, ctrl)
     assert D[:, 0].max() < 2e-6 and 0 < D[:, 2].max() < 2e-6

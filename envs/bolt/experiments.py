@@ -169,7 +169,7 @@ def _paper_engine(kw, opts) -> sw.Engine:
     """The paper model (envs/bolt/paper_run.py) for sweep.run_rows, the points one after the other."""
     import scipy
 
-    from envs.bolt import paper_run
+    from envs.bolt import paper, paper_run
     cycles = kw["cycles"]
 
     def simulate(robots, add) -> int:
@@ -180,7 +180,7 @@ def _paper_engine(kw, opts) -> sw.Engine:
             add(j, values, run.error)
         return 0
 
-    return sw.Engine("paper", simulate, dict(cycles=cycles, paper=opts), metrics=paper_run.PAPER_METRICS,
+    return sw.Engine("paper", simulate, dict(cycles=cycles, paper=paper.identity_options(opts)), metrics=paper_run.PAPER_METRICS,
                      versions=lambda cls: {"scipy": scipy.__version__})
 
 

@@ -71,6 +71,12 @@ def check_options(opts: dict) -> dict:
     return {**defaults, **schema.check(PaperOptions, opts, prefix="paper.", what="paper option")}
 
 
+def identity_options(opts: dict) -> dict:
+    """The options (checked) that can change a result, part of a point's identity: den_min acts only on the
+    Coulomb foot's sliding, so a pinned foot's identity leaves it out (one stored result for every den_min)."""
+    return {k: v for k, v in opts.items() if not (k == "den_min" and opts["foot"] == "pinned")}
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class Mode:
     """A phase of the hybrid model (compared by identity): its independent coordinates `ind` (indices into

@@ -35,7 +35,9 @@ class PaperRun:
     bumps: list = dataclasses.field(default_factory=list)     # bumper landings and releases (robot.bumper_height)
     switches: list = dataclasses.field(default_factory=list)  # stick <-> slip times (paper.foot=coulomb)
     impasses: list = dataclasses.field(default_factory=list)  # Painleve impasses (stopped or released foot)
-    stops: list = dataclasses.field(default_factory=list)     # impasse stops: t, slip_speed [m/s], impulse (complex, N s)
+    # impasse stops: t, slip_speed [m/s], impulse (complex F_T + i F_N, N s: F_T applied, F_N the no-slip impulse's),
+    # F_T_gap [N s] and rates_gap (x_b [m/s], q_1 [rad/s]): the applied stop against eq. 18-19's no-slip impulse
+    stops: list = dataclasses.field(default_factory=list)
 
 
 def impact(model: Model, Q, sd, eps, rows=(0, 1), mu=None, pulling_slides=True):
@@ -167,12 +169,14 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         return (y, mode) if ground_force(t, y, mode, F0).imag > 0 else None
 
     def stop_slide(y, F0):
-        """Rates (x_b, q_1) after the impulse F_T that stops the sliding foot (its height held)."""
+        """(rates (x_b, q_1) after, F_T [N s]): the tangential impulse F_T that stops the sliding foot (its height
+        held: the normal impulse is the SLIDE mode's constraint's)."""
         Q, sd, v = state(y, SLIDE, F0)
         _, rho, *_ = m.split_velocity(Q, sd, SLIDE, F0, eps)
         Hr = rho.T @ m.mass_matrix(Q, v)[0] @ rho
         jx = m.point(Q, v, "F")[1].real @ rho
-        return sd - np.linalg.solve(Hr, jx) * (jx @ sd) / (jx @ np.linalg.solve(Hr, jx))
+        F_T = -(jx @ sd) / (jx @ np.linalg.solve(Hr, jx))
+        return sd + np.linalg.solve(Hr, jx) * F_T, float(F_T)
 
     def onto_bumper(y):
         """Flight rates after the plastic impact of the body on the bumper (y_b's rate zero after)."""
@@ -259,10 +263,15 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                 continue
         if fired is impasse:                           # a tangential plastic impulse stops the sliding foot
             impasses.append(t)
-            _, _, v = state(y, mode, F0)      # the stop is eq. 18-19's no-slip impulse on the flight rates: its F_N, F_T
+            _, _, v = state(y, mode, F0)
+            sd, F_T = stop_slide(y, F0)
+            # F_N: the height constraint's impulse, eq. 18-19's no-slip impulse on the flight rates (the same
+            # stop: its F_T and rates after are the applied ones, tests/test_bolt_paper_impasse.py)
+            check = impact(m, y[:7], v[FLIGHT.ind], eps)
             stops.append(dict(t=t, slip_speed=abs(float((m.point(y[:7], v, "F")[1] @ v).real)),
-                              impulse=impact(m, y[:7], v[FLIGHT.ind], eps)[1]))
-            y = np.concatenate([y[:7], stop_slide(y, F0)])
+                              impulse=complex(F_T, check[1].imag), F_T_gap=abs(F_T - check[1].real),
+                              rates_gap=float(np.abs(sd - check[0][[0, 2]]).max())))
+            y = np.concatenate([y[:7], sd])
             fired = sticks
         if fired is sticks:                            # sliding -> pinned where it stopped (or slides back)
             _, _, v = state(y, mode, F0)

@@ -149,7 +149,8 @@ def compute(cfg, out) -> Result:
         result.summary = dict({"engine": "warp", **({"engine_split": split} if split else {})}, **result.summary)
     elif v["engine"] == "auto":      # and which engine ran (or had stored) each point of each results file
         from envs.core.rundir import engine_split
-        result.summary = dict({"engine": "auto", "engine_split": engine_split(out)}, **result.summary)
+        result.summary = {"engine": "auto", "engine_split": engine_split(out), **result.summary}
+        result.summary["engine"] = "auto"        # over a runner's own (the one that ran is in engine_split)
     result.write(out)
     return result
 

@@ -189,27 +189,33 @@ def nominal(robot, d: Dist):
     return float(v)
 
 
-def _robot_accepts(cls, base: dict, name: str, value, key: str, entry, allowed: str) -> None:
-    try:                                      # the robot at base with name = value validates, else ...
+def _refusal(cls, base: dict, name: str, value) -> str | None:
+    """The robot's ConfigError (its text) at base with name = value; None where it validates."""
+    try:
         cls(**{**base, name: value})
-    except ConfigError as e:                  # ... one ConfigError naming key
-        raise ConfigError(key, entry, allowed, f"the robot refuses it: {e}") from None
+    except ConfigError as e:
+        return str(e)
+    return None
+
+
+def _robot_accepts(cls, base: dict, name: str, value, key: str, entry, allowed: str) -> None:
+    why = _refusal(cls, base, name, value)    # the robot at base with name = value validates, else one
+    if why is not None:                       # ConfigError naming key
+        raise ConfigError(key, entry, allowed, f"the robot refuses it: {why}")
 
 
 def _only_nominal(cls, base: dict, d: Dist, x0: float, width) -> None:
     """A parameter the robot takes at no value but its nominal with these settings (BOLT's contact_timeconst with the
     plastic foot and no bumper: it would have no effect) cannot be drawn at any width: one ConfigError saying to drop
-    its entry (rather than to narrow it)."""
+    its entry (rather than to narrow it).  Called after the drawn range is checked against the parameter's own."""
     lo, hi = d.support(x0)
     step = 1e-6 * (abs(x0) or 1.0)
     probes = [x for x, side in ((x0 - step, lo < x0), (x0 + step, hi > x0)) if side]
     why = []
     for x in probes:
-        try:
-            cls(**{**base, d.name: x})
+        why.append(_refusal(cls, base, d.name, x))
+        if why[-1] is None:
             return
-        except ConfigError as e:
-            why.append(str(e))
     if why:
         raise ConfigError(f"experiment.spread.{d.name}", width, f"no spread of {d.name} with these robot settings: "
                           f"drop it (~experiment.spread.{d.name})", f"the robot takes no value of {d.name} but its "
@@ -228,8 +234,6 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
         if d.size is not None:                # a length the robot refuses (e.g. its N changed)
             _robot_accepts(cls, base, d.name, x0s, f"experiment.spread.{d.name}.size", d.size,
                            f"the length robot.{d.name} takes")
-        else:
-            _only_nominal(cls, base, d, x0s, width)
         elems = x0s if d.size is not None else [x0s]
         vals, ends = [], []
         for e, x0 in enumerate(elems):
@@ -246,6 +250,8 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
             names.append(var)
             cols.append(np.concatenate([[x0], x]))
             vals.append(x)
+        if d.size is None:                    # within its range (above): does the robot take any value but x0?
+            _only_nominal(cls, base, d, x0s, width)
         for j in (0, 1):                      # the robot's own checks (e.g. the snake's |com_offset| < l/2)
             end = [float(w[j]) for w in ends] if d.size is not None else float(ends[0][j])
             _robot_accepts(cls, base, d.name, end, f"experiment.spread.{d.name}", width,

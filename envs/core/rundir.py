@@ -268,16 +268,20 @@ class Asked:
         self._seen: set = set()
         self._keys: dict = {}          # key columns -> keys of self.rows[:len] under them
         self.in_run = in_run           # a run (new_run) whose end (finish_run) writes the file
-        self.written = None            # time.monotonic() when sweep.run_rows last wrote the file
+        self.began = time.monotonic()
+        self.written = None            # time.monotonic() when the file was last written (the one clock)
         self.behind = False            # the file lacks points computed since: finish_run writes it
 
-    def due(self, every: float) -> bool:
-        """Whether sweep.run_rows writes the results file now: outside a run on every call (nothing else
-        writes it); in a run at most every `every` seconds and at its end (finish_run), so that a run of
-        many calls (an identification) does not rewrite all its rows on every call: the same file."""
+    def due(self, every: float, mid_call: bool = False) -> bool:
+        """Whether the results file is written now, one clock for both of sweep.run_rows' writers.  At a call's
+        end: outside a run always (nothing else writes it); in a run at most every `every` seconds and at its
+        end (finish_run), so that a run of many calls (an identification) does not rewrite all its rows on every
+        call: the same file.  `mid_call` (store.Committer, as points finish): at most every `every` seconds
+        since the file was last written (or this Asked began)."""
         now = time.monotonic()
-        if self.in_run and self.written is not None and now - self.written < every:
-            self.behind = True
+        last = self.written if self.written is not None or not mid_call else self.began
+        if (self.in_run or mid_call) and last is not None and now - last < every:
+            self.behind = self.behind or not mid_call
             return False
         self.written, self.behind = now, False
         return True

@@ -253,8 +253,10 @@ class Committer:
     raised by the next put() or by close(), which waits until every queued point is committed.  A
     killed process loses the points still queued, like the points still running."""
 
-    def __init__(self, run_dir, file: str, export_keys=(), export_every: float = 30.0, key_columns=None):
-        self.dir, self.file, self.keys, self.every = run_dir, file, list(export_keys), export_every
+    def __init__(self, run_dir, file: str, export_keys=(), due=None, key_columns=None):
+        """due(): whether to rewrite the file (export_keys) after a commit (the caller's clock,
+        rundir.Asked.due); None: never."""
+        self.dir, self.file, self.keys, self.due = run_dir, file, list(export_keys), due
         self.key_columns = key_columns
         self.queue: queue.Queue = queue.Queue()
         self.error: BaseException | None = None
@@ -266,7 +268,6 @@ class Committer:
     def _run(self):
         try:
             with Store(self.dir, check=False) as db:
-                last = time.monotonic()
                 while True:
                     item = self.queue.get()
                     if item is None:
@@ -274,9 +275,8 @@ class Committer:
                     t0 = time.perf_counter()
                     db.put(self.file, *item, key_columns=self.key_columns)
                     self.committed += 1
-                    if time.monotonic() - last > self.every:
+                    if self.due is not None and self.due():
                         db.export(self.file, self.keys)
-                        last = time.monotonic()
                     self.busy_s += time.perf_counter() - t0
         except BaseException as e:          # reported to the main thread
             self.error = e

@@ -188,8 +188,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
 
         t0 = time.perf_counter()
         bar = progress_bar(len(todo), engine.name, filename) if progress else None
-        committer = st.Committer(out, filename, asked.keys(K), EXPORT_EVERY_S,
-                                 key_columns=K) if todo else None
+        committer = st.Committer(out, filename, asked.keys(K), lambda: asked.due(EXPORT_EVERY_S, mid_call=True),
+                                 key_columns=K) if todo else None       # one clock: the call's end's (below)
 
         def add(j, values, error=None, by=None):
             i, by = todo[j], by or first

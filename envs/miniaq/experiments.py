@@ -87,12 +87,11 @@ def _single(job, out):
 
 
 def _base_summary(job, robot, run, duration, wall) -> dict:
-    """engine: the one that ran (mujoco, warp, paper); under engine=auto `auto`, as every experiment's (the engine
-    that ran is in engine_split, envs/core/experiment.compute)."""
+    """engine: the one that ran (mujoco, warp, paper; under engine=auto envs/core/experiment.compute writes `auto`
+    and names it in engine_split)."""
     s = _summarize(robot, run)
     sim_time = float(run.t[-1])
-    engine = "auto" if config.validate(job)["engine"] == "auto" else engine_name(run)
-    return dict(s, engine=engine, max_penetration=run.max_penetration, error=run.problem,
+    return dict(s, engine=engine_name(run), max_penetration=run.max_penetration, error=run.problem,
                 all_healthy=run.problem is None,
                 gait=robot.cfg["gait"] if robot.cfg["phase_deg"] is None else "custom",
                 phase_deg=[math.degrees(p) for p in robot.phases], f=robot.cfg["f"],
