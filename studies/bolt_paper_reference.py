@@ -22,7 +22,8 @@ from envs.bolt.twin_vs_paper import METRICS  # noqa: E402
 OUT = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
 PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15)      # s: the bolt_twin_vs_paper sweep
 CYCLES, BUMPER = 6, 0.40
-COLUMNS = (("crank_period", "bumper_height", "cycles", "foot", "method", "rtol", "atol", "epsilon", "den_min")
+OPTIONS = ("foot", "method", "rtol", "atol", "epsilon", "den_min")   # the paper options each row was run at
+COLUMNS = (("crank_period", "bumper_height", "cycles") + OPTIONS
            + METRICS
            + ("slide_fraction", "painleve_impasses", "grazing_impacts", "error"))
 
@@ -32,7 +33,7 @@ def row(T: float, cycles: int = CYCLES, bumper=BUMPER) -> tuple:
     opts = paper.check_options({})
     run = paper_run.simulate(Bolt(crank_period=T, bumper_height=bumper), cycles, **opts)
     s = paper_run.summarize(run) if not run.error else {}
-    out = dict(crank_period=T, bumper_height=bumper, cycles=cycles, **{k: opts[k] for k in COLUMNS[3:9]})
+    out = dict(crank_period=T, bumper_height=bumper, cycles=cycles, **{k: opts[k] for k in OPTIONS})
     out.update({k: s.get(k, "") for k in METRICS + ("slide_fraction", "painleve_impasses", "grazing_impacts")})
     out["error"] = run.error or ""
     return out, run.wall_s
