@@ -72,10 +72,8 @@ class App:
                                        "runner; envs/core/warp_engine.py); auto: the longest points on the C "
                                        "runner, the rest on MuJoCo Warp, at once (envs/core/auto_split.py); a "
                                        "robot may offer reference engines")
-    hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid settings
-    paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq engine=paper settings
-    # ^ option groups of a robot's reference engine: typed by the dataclass the robot registers with
-    #   `option_group` (unknown keys and out-of-range values rejected like any other)
+    hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid options (typed by
+    paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq's, BOLT's engine=paper: `option_group`)
 
 
 schema.store(None, "app_schema", App)
@@ -252,7 +250,8 @@ def _from_omegaconf(e, overrides) -> ConfigError:
     if cause is not None and type(cause).__name__ == "ConfigAttributeError":
         parent = key.rpartition(".")[0]
         rest = [o for o in overrides if o.lstrip("+~").partition("=")[0] != key]
-        return ConfigError(key, value, f"one of {known_keys(parent, rest)}", f"unknown key in {parent or 'the config'}")
+        add = f", or a new key added with '+': +{key}={value}" if parent == "sweep" else ""
+        return ConfigError(key, value, f"one of {known_keys(parent, rest)}{add}", f"unknown key in {parent or 'the config'}")
     if cause is not None and type(cause).__name__ == "ValidationError":
         rest = [o for o in overrides if o.lstrip("+~").partition("=")[0] != key]
         return ConfigError(key, value if value is not None else getattr(cause, "value", None), allowed(key, rest),
@@ -333,6 +332,10 @@ def _check(cfg, c: dict) -> Job:
     cls = robot_class(c["robot"].get("name"))
     robot = schema.check(cls.Params, {k: v for k, v in c["robot"].items() if k != "name"}, prefix="robot.",
                          what=f"{cls.name} parameter")       # every value, also those a sweep overrides
+    try:                # robot.* as one point: its own cross-parameter checks (alpha_deg < alpha_max(n), ...)
+        cls(**robot)    # now, not after a sweep (its timeseries.csv runs robot.* at the end)
+    except ConfigError as e:
+        raise e.under("robot") from None
     run = schema.check(RunParams, c.get("run", {}), prefix="run.", what="run setting")
     if run["launcher"] == "ray":
         import importlib.util
