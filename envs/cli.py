@@ -195,19 +195,28 @@ def _comments(params_cls) -> dict:
         src = inspect.getsource(params_cls)
     except (OSError, TypeError):
         return {}
-    out, section, after_field = {}, "", True
+    out, block, after_field = {}, [], True
     for ln in src.splitlines()[1:]:
         s = ln.strip()
         if s.startswith("#"):
             if after_field:                 # a new comment block starts a new section
-                section, after_field = s[1:].strip(), False
+                block, after_field = [], False
+            block.append(s[1:].strip())
             continue
         m = re.match(r"(\w+)\s*:", s)
         if m:
             after_field = True
-            if section:
-                out[m.group(1)] = section
+            if block:                       # the block's first sentence, whole (not its first line)
+                out[m.group(1)] = _first_sentence(" ".join(block))
     return out
+
+
+def _first_sentence(text: str) -> str:
+    """Up to the first '. ' or '; ' before a capital letter outside parentheses ('Sec. II' inside stays)."""
+    for m in re.finditer(r"[.;]\s+(?=[A-Z])", text):
+        if text.count("(", 0, m.start()) == text.count(")", 0, m.start()):
+            return text[:m.start()]
+    return text.rstrip(".")
 
 
 def _provenance(robot: str) -> dict:
