@@ -27,7 +27,7 @@ from envs.crawler.friction import friction_set, is_nominal
 def frequency_sweep(job, out) -> Result:
     """Fig. 4: S and V vs omega.  results.csv, S_V_vs_omega.png, summary.json.
 
-    experiment.overlay (default: none): also run the other engine into
+    experiment.overlay (default: hybrid; null: none): also run the other engine into
     results_<engine>.csv and draw its curve (Fig. 4 with the hybrid curve).
     """
     engine = engine_of(job)
