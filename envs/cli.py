@@ -116,13 +116,13 @@ def robots() -> list[tuple[str, str]]:
 
 def experiments() -> list[dict]:
     """Each configs/experiment/*.yaml: name, robot, the first line of its header comment, run time."""
+    from envs.core import config
     out, times = [], runtimes()
     for f in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
         text = f.read_text().splitlines()
         comments = [ln[1:].strip() for ln in text if ln.startswith("#") and "@package" not in ln]
         line = comments[0] if comments else ""
-        m = next((re.search(r"override /robot:\s*(\w+)", ln) for ln in text if "override /robot" in ln), None)
-        out.append(dict(name=f.stem, robot=m.group(1) if m else "-", line=_short(line, 100),
+        out.append(dict(name=f.stem, robot=config.experiment_robot(f.stem) or "-", line=_short(line, 100),
                         runtime=times.get(f.stem)))
     return out
 

@@ -10,7 +10,6 @@ one-line `ConfigError` as every other bad input.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import pathlib
 import re
@@ -344,6 +343,9 @@ def _check(cfg, c: dict) -> Job:
                               "ray is not installed")
     exp_cls = schema_of_experiment(cfg)
     exp = schema.check(exp_cls, c.get("experiment", {}), prefix="experiment.", what="experiment option")
+    own = experiment_robot(ename := schema.fields(exp_cls)["name"].default)
+    if own not in (None, cls.name):     # experiment=bolt_running robot=crawler ran the crawler, then crashed
+        raise ConfigError("robot", cls.name, f"{own}, the robot of experiment={ename}", "another robot's experiment")
     if not NAME.match(exp["name"]) or ".." in exp["name"]:
         raise ConfigError("experiment.name", exp["name"], "a folder name of letters, digits, '_', '-', '.'")
     sweep = {}
@@ -384,17 +386,15 @@ def _check(cfg, c: dict) -> Job:
                options_cls=exp_cls, **groups)
 
 
+def experiment_robot(name: str) -> str | None:
+    """The robot an experiment's YAML chooses (`override /robot: bolt`); None: any robot (fidelity_report)."""
+    f = CONFIG_DIR / "experiment" / f"{name}.yaml"
+    m = re.search(r"override /robot:\s*(\w+)", f.read_text()) if name and f.exists() else None
+    return m.group(1) if m else None
+
+
 def schema_of_experiment(cfg):
     """The experiment's declared options class (the structured node's type)."""
     t = OmegaConf.get_type(cfg, "experiment") if OmegaConf.is_config(cfg) else None
     return t if dataclasses.is_dataclass(t) else Experiment
 
-
-def expand_multirun(overrides) -> list[list[str]]:
-    """Each job's overrides of a Hydra multirun (comma lists, range(), choice()); hydra.* dropped."""
-    from envs.core import overrides as ov
-
-    parsed = ov.parse([o for o in overrides if not o.startswith("hydra")])
-    lists = [[f"{o.get_key_element()}={v}" for v in o.sweep_string_iterator()] if o.is_sweep_override()
-             else [o.input_line] for o in parsed]
-    return [list(job) for job in itertools.product(*lists)]
