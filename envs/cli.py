@@ -115,13 +115,17 @@ def robots() -> list[tuple[str, str]]:
 
 
 def experiments() -> list[dict]:
-    """Each configs/experiment/*.yaml: name, robot, the first line of its header comment, run time."""
+    """Each configs/experiment/*.yaml: name, robot, the first sentence of its header comment (not its first
+    line, which ended mid-sentence; without the tracker's 'Issue #17:'), run time."""
+    import itertools
+
     from envs.core import config
     out, times = [], runtimes()
     for f in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
-        text = f.read_text().splitlines()
-        comments = [ln[1:].strip() for ln in text if ln.startswith("#") and "@package" not in ln]
-        line = comments[0] if comments else ""
+        head = itertools.takewhile(lambda ln: ln.startswith("#"), f.read_text().splitlines())
+        header = " ".join(ln[1:].strip() for ln in head if "@package" not in ln)
+        line = _first_sentence(re.sub(r"^Issue #\d+:\s*", "", header))
+        line = line[:1].upper() + line[1:]
         out.append(dict(name=f.stem, robot=config.experiment_robot(f.stem) or "-", line=_short(line, 100),
                         runtime=times.get(f.stem)))
     return out
@@ -137,7 +141,11 @@ def _duration(m) -> str:
 
 
 def machines(times) -> str:
-    return "; ".join(sorted({f"{m['machine']}, {m['date']}" for m in times.values()})) or "-"
+    """Each machine once, with its measurement dates ('2 CPU cores (...), shared, 2026-11-26, 2026-11-27')."""
+    dates: dict = {}
+    for m in times.values():
+        dates.setdefault(m["machine"], set()).add(str(m["date"]))
+    return "; ".join(f"{k}, {', '.join(sorted(v))}" for k, v in sorted(dates.items())) or "-"
 
 
 def listing() -> str:
