@@ -523,7 +523,8 @@ def test_speed_sweep_plot_draws_the_runs_own_limits(tmp_path, monkeypatch):
     keys = ("speed", "stride_time", "duty_factor", "max_loop_gap", "peak_torque_flight", "peak_torque_stance",
             "peak_power_flight", "peak_power_stance")
     rows = [dict({k: 0.1 for k in keys}, crank_period=T, steady=True) for T in (0.3, 0.4)]
-    plots.speed_sweep(rows, 0, (20.0, 450.0), tmp_path / "s.png")
+    plots.speed_sweep(rows, 0, (20.0, 450.0), "paper", tmp_path / "s.png")
     ax = figs[0].axes
     lines = {ln.get_label(): ln.get_ydata()[0] for a in ax for ln in a.get_lines()}
     assert lines["tau_max = 20 N m"] == 20.0 and lines["P_max = 450 W"] == 450.0
+    assert "the paper model (engine=paper)" in figs[0]._suptitle.get_text()     # which engine drew it

@@ -162,8 +162,8 @@ def speed_sweep(job, out) -> Result:
                    speed_by_crank_period={f"{r['crank_period']:g}": r.get("speed") for r in done},
                    stride_time_by_crank_period={f"{r['crank_period']:g}": r.get("stride_time") for r in done})
     limits = tuple(robot_params(job)[k] for k in ("tau_max", "P_max"))
-    return Result(summary, plots={"speed_sweep.png": partial(plots.speed_sweep, done, len(rows) - len(done), limits)},
-                  rows={"results.csv": rows})
+    draw = partial(plots.speed_sweep, done, len(rows) - len(done), limits, job.engine)
+    return Result(summary, plots={"speed_sweep.png": draw}, rows={"results.csv": rows})
 
 
 def _paper_engine(kw, opts) -> sw.Engine:

@@ -150,8 +150,8 @@ def _per_crank_rate(rows):
     return f, col, fig, ax
 
 
-def speed_sweep(rows, omitted, limits, path) -> None:
-    """Speed, stride time, duty factor, peak torque/power and loop gap per crank rate."""
+def speed_sweep(rows, omitted, limits, engine, path) -> None:
+    """Speed, stride time, duty factor, peak torque/power and loop gap per crank rate; the title names the engine."""
     rows = sorted((r for r in rows if isinstance(r.get("speed"), float)), key=lambda r: r["crank_period"])
     if not rows:
         return
@@ -176,7 +176,8 @@ def speed_sweep(rows, omitted, limits, path) -> None:
         a.grid(alpha=0.3)
     for a in ax[1]:
         a.set_xlabel("crank rate [rev/s]")
-    fig.suptitle("BOLT speed sweep on the ground (paper: 0.5-3.2 m/s on the treadmill)"
+    fig.suptitle(f"BOLT speed sweep on the ground, {'the paper model (engine=paper)' if engine == 'paper' else 'twin'} "
+                 "(paper: 0.5-3.2 m/s on the treadmill)"
                  + (f"; {omitted} failed/flagged points omitted (results.csv: error)" if omitted else ""),
                  fontsize=10)
     save_figure(fig, path, dpi=120)
