@@ -87,11 +87,11 @@ def test_cli_type_error_exit_2_no_run_dir(tmp_path):
 def test_a_swept_robot_point_is_checked_as_a_point_first(tmp_path):
     """robot.* is also run as one point (timeseries.csv, after the sweep): its cross-parameter checks
     (the snake's alpha_max(n)) stop the run before the sweep, not after it (once: 72 s of sweep, then exit 2)."""
-    with pytest.raises(ConfigError, match=r"^robot\.alpha_deg=95\.0 .*\(0, 74\.56\) deg for n=4"):
+    with pytest.raises(ConfigError, match=r"^alpha_deg=95\.0 .*\(0, 74\.56\) deg for n=4"):
         config.validate(config.compose(["experiment=snake_table2", "robot.alpha_deg=95"]))
     r = run_script("scripts/run.py", "experiment=snake_table2", "robot.alpha_deg=95",
                    f"hydra.run.dir={tmp_path / 'run'}", "run.progress=false")
-    assert r.returncode == 2 and r.stdout == "" and r.stderr.startswith("error: robot.alpha_deg=95.0 ")
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.startswith("error: alpha_deg=95.0 ")
     assert r.stderr.strip().count("\n") == 0 and not (tmp_path / "run").exists()
 
 

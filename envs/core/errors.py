@@ -9,13 +9,6 @@ class ConfigError(ValueError):
         msg = f"{param}={value!r} is not allowed: allowed range is {allowed}"
         super().__init__(msg + (f" ({why})" if why else ""))
 
-    def under(self, node: str) -> "ConfigError":
-        """This error with its parameter named as the config does (`robot.alpha_deg`)."""
-        if not self.param.startswith(f"{node}."):
-            self.param, self.args = f"{node}.{self.param}", (f"{node}.{self.args[0]}",)
-        return self
-
-
 
 class StepBudgetError(ConfigError):
     """A point would take more integration steps than `run.max_steps` allows: rejected before
