@@ -115,14 +115,18 @@ def robots() -> list[tuple[str, str]]:
 
 
 def experiments() -> list[dict]:
-    """Each configs/experiment/*.yaml: name, robot, the first line of its header comment, run time."""
+    """Each configs/experiment/*.yaml: name, robot, the first sentence of its header comment (not its first
+    line, which ended mid-sentence; without the tracker's 'Issue #17:'), run time."""
+    import itertools
+
+    from envs.core import config
     out, times = [], runtimes()
     for f in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
-        text = f.read_text().splitlines()
-        comments = [ln[1:].strip() for ln in text if ln.startswith("#") and "@package" not in ln]
-        line = comments[0] if comments else ""
-        m = next((re.search(r"override /robot:\s*(\w+)", ln) for ln in text if "override /robot" in ln), None)
-        out.append(dict(name=f.stem, robot=m.group(1) if m else "-", line=_short(line, 100),
+        head = itertools.takewhile(lambda ln: ln.startswith("#"), f.read_text().splitlines())
+        header = " ".join(ln[1:].strip() for ln in head if "@package" not in ln)
+        line = _first_sentence(re.sub(r"^Issue #\d+:\s*", "", header))
+        line = line[:1].upper() + line[1:]
+        out.append(dict(name=f.stem, robot=config.experiment_robot(f.stem) or "-", line=_short(line, 100),
                         runtime=times.get(f.stem)))
     return out
 
@@ -137,7 +141,11 @@ def _duration(m) -> str:
 
 
 def machines(times) -> str:
-    return "; ".join(sorted({f"{m['machine']}, {m['date']}" for m in times.values()})) or "-"
+    """Each machine once, with its measurement dates ('2 CPU cores (...), shared, 2026-11-26, 2026-11-27')."""
+    dates: dict = {}
+    for m in times.values():
+        dates.setdefault(m["machine"], set()).add(str(m["date"]))
+    return "; ".join(f"{k}, {', '.join(sorted(v))}" for k, v in sorted(dates.items())) or "-"
 
 
 def listing() -> str:
@@ -195,19 +203,28 @@ def _comments(params_cls) -> dict:
         src = inspect.getsource(params_cls)
     except (OSError, TypeError):
         return {}
-    out, section, after_field = {}, "", True
+    out, block, after_field = {}, [], True
     for ln in src.splitlines()[1:]:
         s = ln.strip()
         if s.startswith("#"):
             if after_field:                 # a new comment block starts a new section
-                section, after_field = s[1:].strip(), False
+                block, after_field = [], False
+            block.append(s[1:].strip())
             continue
         m = re.match(r"(\w+)\s*:", s)
         if m:
             after_field = True
-            if section:
-                out[m.group(1)] = section
+            if block:                       # the block's first sentence, whole (not its first line)
+                out[m.group(1)] = _first_sentence(" ".join(block))
     return out
+
+
+def _first_sentence(text: str) -> str:
+    """Up to the first '. ' or '; ' before a capital letter outside parentheses ('Sec. II' inside stays)."""
+    for m in re.finditer(r"[.;]\s+(?=[A-Z])", text):
+        if text.count("(", 0, m.start()) == text.count(")", 0, m.start()):
+            return text[:m.start()]
+    return text.rstrip(".")
 
 
 def _provenance(robot: str) -> dict:

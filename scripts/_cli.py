@@ -36,7 +36,7 @@ def check_or_exit(argv) -> None:
     if set(flags) - {"-m", "--multirun"}:
         return                                     # --help, --cfg, ...: Hydra's own business
     overrides = [a for a in argv if not a.startswith("-")]
-    jobs = (or_exit(config.expand_multirun, overrides) if flags
+    jobs = (or_exit(ov.expand_multirun, overrides) if flags
             else [[o for o in overrides if not o.startswith("hydra")]])
     for job in jobs:
         or_exit(lambda j: config.validate(config.compose(j)), job)

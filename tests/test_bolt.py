@@ -513,3 +513,18 @@ def test_stance_impulse_integrates_the_foot_force_every_step(foot):
     assert total > 0.5                                       # it touched down
     assert cum[-1] == pytest.approx(total + f0 * m.opt.timestep, rel=1e-9)
     assert np.all(np.diff(cum) >= 0)
+
+
+def test_speed_sweep_plot_draws_the_runs_own_limits(tmp_path, monkeypatch):
+    """The peak panels' limit lines are the configured tau_max and P_max (they were 30 N m and 1350 W always)."""
+    from envs.bolt import plots
+    figs = []
+    monkeypatch.setattr(plots, "save_figure", lambda fig, path, dpi=120: figs.append(fig))
+    keys = ("speed", "stride_time", "duty_factor", "max_loop_gap", "peak_torque_flight", "peak_torque_stance",
+            "peak_power_flight", "peak_power_stance")
+    rows = [dict({k: 0.1 for k in keys}, crank_period=T, steady=True) for T in (0.3, 0.4)]
+    plots.speed_sweep(rows, 0, (20.0, 450.0), "paper", tmp_path / "s.png")
+    ax = figs[0].axes
+    lines = {ln.get_label(): ln.get_ydata()[0] for a in ax for ln in a.get_lines()}
+    assert lines["tau_max = 20 N m"] == 20.0 and lines["P_max = 450 W"] == 450.0
+    assert "the paper model (engine=paper)" in figs[0]._suptitle.get_text()     # which engine drew it

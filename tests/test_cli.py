@@ -65,6 +65,34 @@ def test_params_of_the_crawler():
     assert "geometric limit" in rows["A_deg"]["meaning"] and "geometric" not in rows["A_deg"]["allowed"]
 
 
+def test_list_lines_are_sentences_without_the_trackers_numbers():
+    """Each experiment's line: its header's first sentence (was its first line: 'world 0: the', 'for'), no
+    'Issue #17:'; each machine named once with its dates."""
+    lines = {e["name"]: e["line"] for e in cli.experiments()}
+    assert not any("Issue #" in v for v in lines.values())
+    assert lines["bolt_running"] == "Figs. 11-14 of the BOLT paper: running from rest on the boom for 20 strides"
+    assert lines["bolt_robustness"].startswith("The nominal gait's figure of merit over experiment.n randomised worlds")
+    times = {"a": dict(machine="m1", date="d2"), "b": dict(machine="m1", date="d1"), "c": dict(machine="m2", date="d1")}
+    assert cli.machines(times) == "m1, d1, d2; m2, d1"
+
+
+def test_params_meaning_is_a_whole_sentence_of_the_right_section():
+    """A section comment's first sentence, whole (it was its first line, cut mid-word: 'puts every COM at its'),
+    and a field is not described by the section of the fields above it (MinIAQ-II's contact law was
+    'robustness-only', its masses 'the paper's phase error', the crawler's foot_radius a COM offset)."""
+    assert cli._first_sentence("a (Sec. II: b). Then c.  More") == "a (Sec. II: b)"
+    assert cli._first_sentence("inputs, eq. 5 / eq. 8") == "inputs, eq. 5 / eq. 8"
+    crawler = {r["name"]: r["meaning"] for r in cli.params_rows("crawler")}
+    assert "puts every COM at its link's midpoint: 0 is that model)" in crawler["dc0"]
+    assert "centre-of-mass" not in crawler["foot_radius"]
+    miniaq = {r["name"]: r["meaning"] for r in cli.params_rows("miniaq")}
+    assert "robustness" not in miniaq["contact_law"] and "robustness" not in miniaq["timestep"]
+    assert "phase error" not in miniaq["m"] and "phase error" not in miniaq["direction_left"]
+    assert "robustness" in miniaq["com_offset_x"] and "phase error" in miniaq["phase_wander_deg"]
+    snake = {r["name"]: r["meaning"] for r in cli.params_rows("snake")}
+    assert "contact" not in snake["com_offset"] and all(snake[k] != "-" for k in ("l", "m", "kp"))
+
+
 def test_params_of_an_unknown_robot_exits_2(capsys):
     assert cli.main(["params", "hexapod"]) == 2
     assert "error: robot='hexapod'" in capsys.readouterr().err

@@ -210,3 +210,21 @@ def test_com_offset_must_stay_on_its_link(kw, half):
         Crawler(**kw)
     with pytest.raises(ConfigError, match=re.escape(schema.fields(Crawler.Params)["dc0"].allowed)):
         Crawler(dc0=0.051)
+
+
+def test_fig4_plot_pairs_each_sweep_value_by_colour_and_each_engine_by_line_style(tmp_path, monkeypatch):
+    """With another sweep key (+sweep.psi_deg=[0,20]), the twin and the exact model of one psi share a colour
+    and differ in line style (they had six unrelated colours, the exact curves hiding the twin's)."""
+    from envs.crawler import plots
+    figs = []
+    monkeypatch.setattr(plots, "save_figure", lambda fig, path, dpi=120: figs.append(fig))
+    pts = [dict(omega=w, S=0.01 * w, V=0.002 * w, steady=True) for w in (1.0, 2.0)]
+    plots.s_v({f"{e}, psi_deg={p}": pts for e in ("mujoco", "hybrid") for p in (0, 20)}, 0, tmp_path / "f.png")
+    lines = {ln.get_label(): ln for ln in figs[0].axes[0].get_lines() if not ln.get_label().startswith("_")}
+    assert set(lines) == {f"{n}, psi = {p} deg" for n in ("MuJoCo twin", "exact hybrid model") for p in (0, 20)}
+    for p in (0, 20):
+        twin, exact = lines[f"MuJoCo twin, psi = {p} deg"], lines[f"exact hybrid model, psi = {p} deg"]
+        assert twin.get_color() == exact.get_color() and (twin.get_linestyle(), exact.get_linestyle()) == ("-", "--")
+    assert lines["MuJoCo twin, psi = 0 deg"].get_color() != lines["MuJoCo twin, psi = 20 deg"].get_color()
+    plots.s_v({"mujoco": pts, "hybrid": pts}, 0, tmp_path / "g.png")      # one curve per engine: as before
+    assert [ln.get_label() for ln in figs[1].axes[0].get_lines()][:2] == ["MuJoCo twin", "exact hybrid model"]

@@ -82,3 +82,34 @@ def test_cli_type_error_exit_2_no_run_dir(tmp_path):
     r = run_script("scripts/run.py", "-m", f"hydra.sweep.dir={tmp_path / 'multi'}", "robot.psi_deg=0,abc")
     assert r.returncode == 2 and r.stderr.startswith("error: robot.psi_deg=")
     assert not (tmp_path / "multi").exists()
+
+
+def test_a_swept_robot_point_is_checked_as_a_point_first(tmp_path):
+    """robot.* is also run as one point (timeseries.csv, after the sweep): its cross-parameter checks
+    (the snake's alpha_max(n)) stop the run before the sweep, not after it (once: 72 s of sweep, then exit 2)."""
+    with pytest.raises(ConfigError, match=r"^alpha_deg=95\.0 .*\(0, 74\.56\) deg for n=4"):
+        config.validate(config.compose(["experiment=snake_table2", "robot.alpha_deg=95"]))
+    r = run_script("scripts/run.py", "experiment=snake_table2", "robot.alpha_deg=95",
+                   f"hydra.run.dir={tmp_path / 'run'}", "run.progress=false")
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.startswith("error: alpha_deg=95.0 ")
+    assert r.stderr.strip().count("\n") == 0 and not (tmp_path / "run").exists()
+
+
+def test_an_unknown_sweep_key_says_how_to_add_one():
+    with pytest.raises(ConfigError, match=r"^sweep\.psi_deg=.*one of \['omega'\], or a new key added with '\+': "
+                                          r"\+sweep\.psi_deg=\[0,20\] \(unknown key in sweep\)$"):
+        config.compose(["sweep.psi_deg=[0,20]"])
+
+
+def test_another_robots_experiment_is_refused_before_anything_runs(tmp_path):
+    """experiment=bolt_running robot=crawler ran the crawler in BOLT's runner, then crashed (KeyError, exit 1, its
+    run directory left); robot=bolt alone was refused for sweep.omega.  Now one line naming the experiment's robot."""
+    assert {e: config.experiment_robot(e) for e in ("bolt_running", "crawler_identify", "fidelity_report")} == dict(
+        bolt_running="bolt", crawler_identify="crawler", fidelity_report=None)
+    for overrides, own in ((["experiment=bolt_running", "robot=crawler"], "bolt"), (["robot=bolt"], "crawler"),
+                           (["experiment=snake_identify", "robot=miniaq"], "snake")):
+        with pytest.raises(ConfigError, match=rf"^robot='\w+' .* {own}, the robot of experiment=\w+ \(another"):
+            config.validate(config.compose(overrides))
+    r = run_script("scripts/run.py", "experiment=bolt_running", "robot=crawler", f"hydra.run.dir={tmp_path / 'run'}")
+    assert r.returncode == 2 and r.stderr.startswith("error: robot='crawler' ") and r.stderr.count("\n") == 1
+    assert not (tmp_path / "run").exists()

@@ -9,6 +9,7 @@ import pytest
 import envs
 from envs.core import schema
 from envs.core import viewer as live
+from envs.core.render import caption
 from tests.util import ROOT, run_script
 
 
@@ -106,6 +107,10 @@ def test_texts_and_figures_show_the_key_signals(robot):
         s.advance()
     left, right = s.texts()[0][2:]
     assert "real-time factor" in left and cls.name in right and "mm/s" in right
+    name, _ = cls.gait_parameter        # the gait parameter with its unit ('omega = 1 rad/s', was 'omega = 1')
+    assert f"{name} = {cls.defaults[name]:g} {schema.fields(cls.Params)[name].spec.unit}" in right
+    assert caption(cls(), 1.0, 0.01).startswith(f"{cls.name}  {name}={cls.defaults[name]:g} "
+                                               f"{schema.fields(cls.Params)[name].spec.unit}   t=")
     figs = s.figures(None)
     titles = [f.title for _, f in figs]
     assert titles[:4] == ["progress [m]", "inputs (ctrl)", "contact normal force [N]", "motor power [W]"]

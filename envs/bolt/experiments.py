@@ -161,8 +161,9 @@ def speed_sweep(job, out) -> Result:
                    flagged={f"{r['crank_period']:g}": r["error"] for r in rows if r["error"]},
                    speed_by_crank_period={f"{r['crank_period']:g}": r.get("speed") for r in done},
                    stride_time_by_crank_period={f"{r['crank_period']:g}": r.get("stride_time") for r in done})
-    return Result(summary, plots={"speed_sweep.png": partial(plots.speed_sweep, done, len(rows) - len(done))},
-                  rows={"results.csv": rows})
+    limits = tuple(robot_params(job)[k] for k in ("tau_max", "P_max"))
+    draw = partial(plots.speed_sweep, done, len(rows) - len(done), limits, job.engine)
+    return Result(summary, plots={"speed_sweep.png": draw}, rows={"results.csv": rows})
 
 
 def _paper_engine(kw, opts) -> sw.Engine:
@@ -284,7 +285,8 @@ def treadmill(job, out) -> Result:
                    flagged={f"{r['crank_period']:g}": r["error"] for r in rows if r["error"]},
                    iterations=history)
     return Result(summary, tables={"results.csv": (TREADMILL_COLUMNS, rows)},
-                  plots={"treadmill.png": partial(plots.treadmill, rows, target, T_target)})
+                  plots={"treadmill.png": partial(plots.treadmill, rows, target, T_target,
+                                                  (params["tau_max"], params["P_max"]))})
 
 
 def _crank_period_for(rows, target):

@@ -56,7 +56,7 @@ def phase_portraits(r, ts, s, path) -> None:
     ax[0].legend(fontsize=8)
     for a in ax:
         a.grid(alpha=0.3)
-    fig.suptitle("Phase portraits (Fig. 12c, d)", fontsize=10)
+    fig.suptitle(f"BOLT twin, crank period {r.period:g} s: phase portraits (Fig. 12c, d)", fontsize=10)
     save_figure(fig, path, dpi=120)
 
 
@@ -76,6 +76,7 @@ def angles(r, ts, s, path) -> None:
     ax[1].legend(fontsize=8, ncol=4)
     for a in ax:
         a.grid(alpha=0.3)
+    fig.suptitle(f"BOLT twin, crank period {r.period:g} s: crank and dependent angles (Figs. 13, 14)", fontsize=10)
     save_figure(fig, path, dpi=120)
 
 
@@ -105,7 +106,8 @@ def torque_power(r, ts, s, path) -> None:
                        label="stance")
     ax[0].set_ylabel("crank torque [N m]")
     ax[0].legend(fontsize=8)
-    ax[0].set_title(f"flight: peak |tau| {s['peak_torque_flight']:.1f} N m, |P| {s['peak_power_flight']:.0f} W; "
+    ax[0].set_title(f"BOLT twin, crank torque and power (Sec. 5.1 limits), crank period {r.period:g} s\n"
+                    f"flight: peak |tau| {s['peak_torque_flight']:.1f} N m, |P| {s['peak_power_flight']:.0f} W; "
                     f"stance: peak |tau| {s['peak_torque_stance']:.1f} N m, |P| {s['peak_power_stance']:.0f} W",
                     fontsize=9)
     ax[1].plot(t, ts["crank_power"], lw=0.8)
@@ -116,13 +118,14 @@ def torque_power(r, ts, s, path) -> None:
     finish_time_plot(fig, ax, "crank power [W]", path)
 
 
-def peak_panels(ax, f, col, xlabel: str | None = None) -> None:
-    """Peak torque and power per phase against their limits (the speed-sweep and treadmill plots)."""
-    for a, key, label, lim in ((ax[1, 0], "peak_torque", "peak |torque| [N m]", 30.0),
-                               (ax[1, 1], "peak_power", "peak |power| [W]", 1350.0)):
+def peak_panels(ax, f, col, limits, xlabel: str | None = None) -> None:
+    """Peak torque and power per phase against the configured point's limits (tau_max, P_max; they were
+    drawn at the defaults 30 N m, 1350 W whatever the run's) (the speed-sweep and treadmill plots)."""
+    for a, key, label, lim, name in ((ax[1, 0], "peak_torque", "peak |torque| [N m]", limits[0], "tau_max = {:g} N m"),
+                                     (ax[1, 1], "peak_power", "peak |power| [W]", limits[1], "P_max = {:g} W")):
         a.plot(f, col(f"{key}_flight"), "o-", label="flight (limit: torque)")
         a.plot(f, col(f"{key}_stance"), "s-", label="stance (limit: power)")
-        a.axhline(lim, color="r", ls="--", lw=0.8)
+        a.axhline(lim, color="r", ls="--", lw=0.8, label=name.format(lim))
         a.set_ylabel(label)
         if xlabel:
             a.set_xlabel(xlabel)
@@ -147,8 +150,8 @@ def _per_crank_rate(rows):
     return f, col, fig, ax
 
 
-def speed_sweep(rows, omitted, path) -> None:
-    """Speed, stride time, duty factor, peak torque/power and loop gap per crank rate."""
+def speed_sweep(rows, omitted, limits, engine, path) -> None:
+    """Speed, stride time, duty factor, peak torque/power and loop gap per crank rate; the title names the engine."""
     rows = sorted((r for r in rows if isinstance(r.get("speed"), float)), key=lambda r: r["crank_period"])
     if not rows:
         return
@@ -164,7 +167,7 @@ def speed_sweep(rows, omitted, path) -> None:
         a.set_ylabel(label)
     ax[0, 1].plot(f, 1e3 / f, "k--", lw=0.8, label="crank period")
     ax[0, 0].axhspan(0.5, 3.2, color="0.92", zorder=0)
-    peak_panels(ax, f, col)
+    peak_panels(ax, f, col, limits)
     ax[1, 2].plot(f, col("max_loop_gap", 1e3), "o-")
     ax[1, 2].axhline(0.1, color="r", ls="--", lw=0.8, label="max_loop_gap")
     ax[1, 2].set_ylabel("max loop gap [mm]")
@@ -173,13 +176,14 @@ def speed_sweep(rows, omitted, path) -> None:
         a.grid(alpha=0.3)
     for a in ax[1]:
         a.set_xlabel("crank rate [rev/s]")
-    fig.suptitle("BOLT speed sweep on the ground (paper: 0.5-3.2 m/s on the treadmill)"
+    fig.suptitle(f"BOLT speed sweep on the ground, {'the paper model (engine=paper)' if engine == 'paper' else 'twin'} "
+                 "(paper: 0.5-3.2 m/s on the treadmill)"
                  + (f"; {omitted} failed/flagged points omitted (results.csv: error)" if omitted else ""),
                  fontsize=10)
     save_figure(fig, path, dpi=120)
 
 
-def treadmill(rows, target, T_target, path) -> None:
+def treadmill(rows, target, T_target, limits, path) -> None:
     """The in-place belt speed, stride time and peak torque/power per crank rate."""
     plt = pyplot()
     rows = sorted((r for r in rows if r["belt_speed"] == r["belt_speed"]), key=lambda r: r["crank_period"])
@@ -200,7 +204,7 @@ def treadmill(rows, target, T_target, path) -> None:
     ax[0, 1].plot(f, 1e3 / f, "k:", lw=0.8, label="commanded crank period")
     ax[0, 1].set_ylabel("[ms]")
     ax[0, 1].legend(fontsize=8)
-    peak_panels(ax, f, col, xlabel="commanded crank rate [rev/s]")
+    peak_panels(ax, f, col, limits, xlabel="commanded crank rate [rev/s]")
     for a in ax.flat:
         a.grid(alpha=0.3)
     fig.suptitle("BOLT on the treadmill: belt speed for in-place running (Sec. 6.1-6.2)", fontsize=10)

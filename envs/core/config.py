@@ -10,7 +10,6 @@ one-line `ConfigError` as every other bad input.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import pathlib
 import re
@@ -72,10 +71,8 @@ class App:
                                        "runner; envs/core/warp_engine.py); auto: the longest points on the C "
                                        "runner, the rest on MuJoCo Warp, at once (envs/core/auto_split.py); a "
                                        "robot may offer reference engines")
-    hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid settings
-    paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq engine=paper settings
-    # ^ option groups of a robot's reference engine: typed by the dataclass the robot registers with
-    #   `option_group` (unknown keys and out-of-range values rejected like any other)
+    hybrid: Dict[str, Any] = dataclasses.field(default_factory=dict)   # crawler engine=hybrid options (typed by
+    paper: Dict[str, Any] = dataclasses.field(default_factory=dict)    # miniaq's, BOLT's engine=paper: `option_group`)
 
 
 schema.store(None, "app_schema", App)
@@ -252,7 +249,8 @@ def _from_omegaconf(e, overrides) -> ConfigError:
     if cause is not None and type(cause).__name__ == "ConfigAttributeError":
         parent = key.rpartition(".")[0]
         rest = [o for o in overrides if o.lstrip("+~").partition("=")[0] != key]
-        return ConfigError(key, value, f"one of {known_keys(parent, rest)}", f"unknown key in {parent or 'the config'}")
+        add = f", or a new key added with '+': +{key}={value}" if parent == "sweep" else ""
+        return ConfigError(key, value, f"one of {known_keys(parent, rest)}{add}", f"unknown key in {parent or 'the config'}")
     if cause is not None and type(cause).__name__ == "ValidationError":
         rest = [o for o in overrides if o.lstrip("+~").partition("=")[0] != key]
         return ConfigError(key, value if value is not None else getattr(cause, "value", None), allowed(key, rest),
@@ -333,6 +331,8 @@ def _check(cfg, c: dict) -> Job:
     cls = robot_class(c["robot"].get("name"))
     robot = schema.check(cls.Params, {k: v for k, v in c["robot"].items() if k != "name"}, prefix="robot.",
                          what=f"{cls.name} parameter")       # every value, also those a sweep overrides
+    cls(**robot)    # robot.* as one point, its cross-parameter checks (alpha_deg < alpha_max(n)): now, not after
+    #                 a sweep (the main experiments' timeseries.csv runs robot.* at the end)
     run = schema.check(RunParams, c.get("run", {}), prefix="run.", what="run setting")
     if run["launcher"] == "ray":
         import importlib.util
@@ -341,6 +341,9 @@ def _check(cfg, c: dict) -> Job:
                               "ray is not installed")
     exp_cls = schema_of_experiment(cfg)
     exp = schema.check(exp_cls, c.get("experiment", {}), prefix="experiment.", what="experiment option")
+    own = experiment_robot(ename := schema.fields(exp_cls)["name"].default)
+    if own not in (None, cls.name):     # experiment=bolt_running robot=crawler ran the crawler, then crashed
+        raise ConfigError("robot", cls.name, f"{own}, the robot of experiment={ename}", "another robot's experiment")
     if not NAME.match(exp["name"]) or ".." in exp["name"]:
         raise ConfigError("experiment.name", exp["name"], "a folder name of letters, digits, '_', '-', '.'")
     sweep = {}
@@ -381,17 +384,15 @@ def _check(cfg, c: dict) -> Job:
                options_cls=exp_cls, **groups)
 
 
+def experiment_robot(name: str) -> str | None:
+    """The robot an experiment's YAML chooses (`override /robot: bolt`); None: any robot (fidelity_report)."""
+    f = CONFIG_DIR / "experiment" / f"{name}.yaml"
+    m = re.search(r"override /robot:\s*(\w+)", f.read_text()) if name and f.exists() else None
+    return m.group(1) if m else None
+
+
 def schema_of_experiment(cfg):
     """The experiment's declared options class (the structured node's type)."""
     t = OmegaConf.get_type(cfg, "experiment") if OmegaConf.is_config(cfg) else None
     return t if dataclasses.is_dataclass(t) else Experiment
 
-
-def expand_multirun(overrides) -> list[list[str]]:
-    """Each job's overrides of a Hydra multirun (comma lists, range(), choice()); hydra.* dropped."""
-    from envs.core import overrides as ov
-
-    parsed = ov.parse([o for o in overrides if not o.startswith("hydra")])
-    lists = [[f"{o.get_key_element()}={v}" for v in o.sweep_string_iterator()] if o.is_sweep_override()
-             else [o.input_line] for o in parsed]
-    return [list(job) for job in itertools.product(*lists)]

@@ -10,7 +10,6 @@ class ConfigError(ValueError):
         super().__init__(msg + (f" ({why})" if why else ""))
 
 
-
 class StepBudgetError(ConfigError):
     """A point would take more integration steps than `run.max_steps` allows: rejected before
     anything is simulated, whatever parameter (period, timestep, cycles) made it long."""

@@ -4,6 +4,7 @@ typed nodes need (an integral float such as `run.max_steps=1e15`, the bound as p
 an integer parameter becomes that integer).  hydra.* overrides are Hydra's own business."""
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -12,6 +13,14 @@ from envs.core.errors import ConfigError
 
 PREFIX = re.compile(r"^(\+\+|\+|~)?")
 GRAMMAR = "key=value in Hydra's override grammar (quote lists: \"sweep.omega=[1,2]\")"
+
+
+def expand_multirun(overrides) -> list[list[str]]:
+    """Each job's overrides of a Hydra multirun (comma lists, range(), choice()); hydra.* dropped."""
+    parsed = parse([o for o in overrides if not o.startswith("hydra")])
+    lists = [[f"{o.get_key_element()}={v}" for v in o.sweep_string_iterator()] if o.is_sweep_override()
+             else [o.input_line] for o in parsed]
+    return [list(job) for job in itertools.product(*lists)]
 
 
 def parse(overrides) -> list:

@@ -14,7 +14,7 @@ import pathlib
 import mujoco
 import numpy as np
 
-from envs.core import gl
+from envs.core import gl, schema
 from envs.core.robot import Robot
 from envs.core.stepper import Stepper
 
@@ -54,10 +54,18 @@ def follow_camera(model: mujoco.MjModel, body: int = 1) -> mujoco.MjvCamera:
     return cam
 
 
-def caption(robot: Robot, t: float, speed: float, label: str = "") -> str:
+def gait_text(robot: Robot, sep: str = "=") -> str:
+    """The robot's gait parameter with its value and unit ('omega=5 rad/s'); '' if it declares none."""
     name, _ = getattr(type(robot), "gait_parameter", None) or (None, None)
-    gait = f"  {name}={robot.cfg[name]:g}" if name else ""
-    return f"{label or robot.name}{gait}   t={t:5.2f} s   v={speed * 1e3:6.1f} mm/s"
+    if not name:
+        return ""
+    unit = schema.fields(robot.Params)[name].spec.unit
+    return f"{name}{sep}{robot.cfg[name]:g}" + (f" {unit}" if unit else "")
+
+
+def caption(robot: Robot, t: float, speed: float, label: str = "") -> str:
+    gait = gait_text(robot)
+    return f"{label or robot.name}{'  ' + gait if gait else ''}   t={t:5.2f} s   v={speed * 1e3:6.1f} mm/s"
 
 
 def overlay(frame: np.ndarray, text: str) -> np.ndarray:

@@ -61,7 +61,7 @@ def _resolved(argv, key: str) -> str:
     overrides = [a for a in argv if not a.startswith("-")]
     try:
         if key == "hydra.sweep.dir":               # a multirun: its first job (comma lists are not values)
-            from envs.core.config import expand_multirun
+            from envs.core.overrides import expand_multirun
             overrides = [o for o in overrides if o.startswith("hydra")] + expand_multirun(overrides)[0]
         with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
             cfg = compose(config_name="config", overrides=overrides, return_hydra_config=True)

@@ -27,6 +27,7 @@ import mujoco
 import numpy as np
 
 from envs.core import energy
+from envs.core.render import gait_text
 from envs.core.stepper import Stepper
 
 HINT = ("error: no display: the interactive viewer needs one (DISPLAY is not set).\n"
@@ -183,7 +184,7 @@ class Session:
     def texts(self) -> list:
         r = self.robot
         name, _ = getattr(type(r), "gait_parameter", (None, None))
-        gait = f"{name} = {r.cfg[name]:g}" if name else ""
+        gait = gait_text(r, " = ")
         state = "PAUSED" if self.paused else (f"{self.rate:g}x (slow motion)" if self.rate < 1 else "real time")
         left = "\n".join(["robot", "gait", "time", "speed", "power", "real-time factor", "step", "keys"])
         right = "\n".join([r.name, gait, f"{self.data.time:.2f} s", f"{self.speed() * 1e3:.1f} mm/s",

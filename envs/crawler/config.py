@@ -62,6 +62,7 @@ class Params:
                        note="robustness only: link-1 COM from l/2 along the link, positive towards foot 1")
     dc2: float = param(0.0, "m", ge=-0.05, le=0.05, model=True,
                        note="robustness only: link-2 COM from l/2 along the link, positive towards foot 2")
+    # feet
     foot_radius: float = param(0.001, "m", gt=0, le=0.01, model=True, note="assumption: point-like feet")
     # simulation (contact recipe, README): max timestep, impratio, servo gains
     timestep: float = param(2e-4, "s", gt=0, le=1e-3)

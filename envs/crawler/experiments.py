@@ -27,7 +27,7 @@ from envs.crawler.friction import friction_set, is_nominal
 def frequency_sweep(job, out) -> Result:
     """Fig. 4: S and V vs omega.  results.csv, S_V_vs_omega.png, summary.json.
 
-    experiment.overlay (default: none): also run the other engine into
+    experiment.overlay (default: hybrid; null: none): also run the other engine into
     results_<engine>.csv and draw its curve (Fig. 4 with the hybrid curve).
     """
     engine = engine_of(job)
@@ -39,7 +39,8 @@ def frequency_sweep(job, out) -> Result:
     rows, stats = simulate_rows(job, grid_points(job), out)
     curves = {engine: rows}
     if overlay:
-        curves[overlay], _ = simulate_rows(job, grid_points(job), out, engine=overlay, filename=f"results_{overlay}.csv")
+        curves[overlay], o_stats = simulate_rows(job, grid_points(job), out, engine=overlay,
+                                                 filename=f"results_{overlay}.csv")
     ok = sw.healthy(rows)               # failed and unhealthy points are left out (stats say how many)
     extra = [k for k in sweep_lists(job) if k != "omega"]    # more sweep keys: one curve, one S each
     by = "point" if extra else "omega"          # S_by_omega: {"1": S}; S_by_point: {"omega=1,psi_deg=0": S}
@@ -53,6 +54,7 @@ def frequency_sweep(job, out) -> Result:
     if overlay:
         summary[f"S_by_{by}_{overlay}"] = {label(r): r["S"] for r in sw.healthy(curves[overlay])}
         summary[f"failed_points_{overlay}"] = len(curves[overlay]) - len(sw.healthy(curves[overlay]))
+        summary[f"wall_s_{overlay}"] = o_stats.get("wall_s")     # wall_s is the twin's alone
     drawn = {(f"{e}, {lab}" if lab else e): part for e, rs in curves.items()      # a curve per extra-key value
              for lab, part in sw.by_extra_keys(sw.healthy(rs), extra).items()}
     draw = partial(plots.s_v, drawn, sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))

@@ -63,15 +63,20 @@ def s_v(curves, omitted, path) -> None:
     if isinstance(curves, list):
         curves = {"mujoco": curves}
     fig, ax = plt.subplots(2, 1, figsize=(6, 6), sharex=True)
+    groups = list(dict.fromkeys(eng.partition(", ")[2] for eng in curves))   # values of the other sweep keys
     for eng, rows in curves.items():
         rows = sorted(rows, key=lambda r: r["omega"])
         w = column(rows, "omega")
         S, V = column(rows, "S") * 1e3, column(rows, "V") * 1e3
         steady = np.array([bool(r["steady"]) for r in rows], dtype=bool)
+        name, _, rest = eng.partition(", ")
+        # one sweep value: a colour per engine; several: a colour per value, the engine by line style
+        style = (dict(color=COLORS.get(name)) if len(groups) == 1 else
+                 dict(color=f"C{groups.index(rest)}", ls="-" if name == "mujoco" else "--",
+                      mfc="none" if name != "mujoco" else None))
         for a, y in ((ax[0], S), (ax[1], V)):
-            name, _, rest = eng.partition(", ")
-            a.plot(w, y, "o-", color=COLORS.get(eng), label=LABELS.get(name, name) + (f", {rest}" if rest else ""),
-                   ms=4)
+            a.plot(w, y, marker="o", label=LABELS.get(name, name) + (f", {_deg(rest)}" if rest else ""), ms=4,
+                   **style)
             if (~steady).any():
                 a.plot(w[~steady], y[~steady], "x", color="tab:red", label=None)
     for a, name in ((ax[0], "S [mm]"), (ax[1], "V [mm/s]")):
@@ -83,6 +88,12 @@ def s_v(curves, omitted, path) -> None:
     ax[0].set_title("Crawler: step distance and velocity vs frequency (Fig. 4)"
                     + (f"\n{omitted} failed/unhealthy points omitted (results.csv: error)" if omitted else ""))
     save_figure(fig, path, dpi=120)
+
+
+def _deg(label: str) -> str:
+    """'psi_deg=20, mu=0.3' -> 'psi = 20 deg, mu = 0.3' (a legend's sweep values, units as the paper's)."""
+    parts = [p.split("=", 1) for p in label.split(",") if "=" in p]
+    return ", ".join(f"{k[:-4]} = {v} deg" if k.endswith("_deg") else f"{k} = {v}" for k, v in parts) or label
 
 
 def twin_vs_hybrid(table, tol_abs, tol_rel, path) -> None:

@@ -24,6 +24,7 @@ class Params:
     """One MinIAQ-II point."""
 
     name: str = "miniaq"
+    # gait: motor frequency, the legs' phases
     f: float = param(2.5, "Hz", gt=0, le=20, note="paper: 2.5")
     gait: str = param("trot", choices=GAIT_NAMES)
     phase_deg: Optional[List[float]] = param(None, "deg", note="4 offsets [fl, fr, hl, hr]; overrides gait")
@@ -35,8 +36,10 @@ class Params:
     phase_wander_deg: float = param(0.0, "deg", ge=0, le=90, note="bound of a slow random phase error per leg")
     phase_wander_period: float = param(2.0, "s", gt=0, le=3600, note="its shortest period (longest: 5x)")
     phase_wander_seed: int = param(0, ge=0, le=2**31 - 1)
+    # motor directions (one side reversed: in-place turning)
     direction_left: int = param(1, choices=(-1, 1), note="+1 forward, -1 reversed (in-place turning)")
     direction_right: int = param(1, choices=(-1, 1))
+    # masses and leg geometry
     m: float = param(0.023, "kg", gt=0, le=10, model=True)
     m_leg: float = param(0.0002, "kg", gt=0, le=0.01, model=True, note="and 4 m_leg < m")
     body_length: float = param(0.088, "m", **BODY)
@@ -70,6 +73,7 @@ class Params:
                                 note="torso centre of mass ahead of the body centroid")
     com_offset_y: float = param(0.0, "m", ge=-0.01, le=0.01, model=True,
                                 note="torso centre of mass left of the body centroid")
+    # foot contact law (models/miniaq/README.md)
     contact_law: str = param("hunt_crossley", choices=("hunt_crossley", "linear", "power"), model=True,
                              note="hunt_crossley: the paper's eq. 15 by MuJoCo's depth-rising impedance "
                                   "(envs/miniaq/foot.py, README); linear: constant solimp, the secant at the "
@@ -109,6 +113,7 @@ class Params:
     # cellulose-acetate hinges' viscous loss, on the coupler (pin D) and rocker (pin A) joints
     passive_damping: float = param(0.0, "N m s/rad", ge=0, le=0.01, model=True,
                                    note="viscous damping of every passive leg hinge (the cranks have kv)")
+    # simulation
     timestep: float = param(1e-4, "s", gt=0, le=1e-3)
     impratio: float = param(10.0, ge=1, le=1e4, model=True)
     loop_timeconst: float = param(4e-4, "s", gt=0, le=0.1, model=True,

@@ -25,12 +25,14 @@ class Params:
     """One snake point."""
 
     name: str = "snake"
+    # gait
     n: int = param(4, ge=2, le=100, note="and at most N - 1")
     alpha_deg: float = param(30.0, "deg", gt=0, lt=180, note="and below alpha_max(n) of eq. 14")
     N: int = param(8, ge=3, le=100, model=True, note="sections (prototype: 8)")
     T_step: float = param(0.5, "s", gt=0, le=100, note="per step (calibrated with mu: envs/snake/calibration.py)")
     timing: str = param("cycloidal", choices=TIMINGS,
                         note="cycloidal: zero joint velocity at step boundaries; linear: the paper's")
+    # sections: length, mass, contact capsule radius; floor friction
     l: float = param(0.084, "m", gt=0, le=10, model=True)
     m: float = param(0.22, "kg", gt=0, le=100, model=True)
     r: float = param(0.002, "m", gt=0, lt=1, model=True, note="and below l/2")
@@ -38,6 +40,7 @@ class Params:
     mu_links_rel: Optional[List[float]] = param(None, gt=-1, le=4, model=True,
                                                 note="each: section k's friction is mu (1 + value k); N values, "
                                                      "link1 (tail) first; null: mu on every section")
+    # simulation: timestep, impratio, servo gains
     timestep: float = param(3.125e-5, "s", gt=0, le=2e-3, note="converged: snake_convergence")
     impratio: float = param(100.0, ge=1, le=1e4, model=True)
     kp: float = param(2000.0, "N m/rad", gt=0, le=1e6, model=True)
@@ -46,6 +49,7 @@ class Params:
     contact_timeconst: float = param(0.004, "s", gt=0, le=1, model=True,
                                      note="solref[0] of every section; MuJoCo uses max(this, 2 timestep)")
     contact_dampratio: float = param(1.0, gt=0, le=100, model=True, note="solref[1] of every section")
+    # mass distribution (0: every section's centre of mass at its middle)
     com_offset: float = param(0.0, "m", gt=-0.5, lt=0.5, model=True,
                               note="every section's centre of mass from its middle, toward the head; "
                                    "and |com_offset| < l/2")
