@@ -1,9 +1,10 @@
 """The teeth of scripts/warp_agreement.py's criterion (scripts/warp_diagnostics.py, rule v2 in its
 docstring; C engine only, no warp needed): at every agreement point (SWEEPS) a rerun of the same world
-(split differently: RERUN) passes and the probe world -- the swept parameter x 1.1, or where that parameter moves the progress
-metric by less than its floor (R2) the point's least-acting other parameter that moves it by at least
-2 floors -- FAILs the progress metric; the points where it cannot are listed in NO_TEETH with their
-measured reason, and must then still fail to catch it (a fixed point has to leave the list)."""
+(split differently: RERUN) passes and the probe world -- the swept parameter x 1.1, or where that
+parameter moves the progress metric by less than its floor (R2) the point's least-acting other
+parameter that moves it by at least 2 floors -- FAILs the progress metric; the points where it cannot
+are listed in NO_TEETH with their measured reason, and must then still fail to catch it (a fixed point
+has to leave the list)."""
 from __future__ import annotations
 
 import pathlib
