@@ -1,14 +1,20 @@
 """Diagnostics of scripts/warp_agreement.py that need no warp (the C engine only), outside its criterion:
 
-  f32_state    the C engine stepped with its state rounded to float32 after every step (--f32-state)
+  f32_state    the C engine stepped with Warp's float32 state (_warp_ref.round_state before every step,
+               as F32_STATE's members) against the plain C engine (--f32-state)
   teeth        the wrong-world check of a candidate ensemble (--teeth): per point, a rerun of the same
-               world within tolerance on every metric, and the world with the swept parameter x TEETH
-               FAIL on the robot's progress metric (TEETH_METRIC; the rule of warp_agreement's F32_STATE)
+               world, split differently (RERUN), within tolerance on every metric, and the probe world
+               FAILs on the robot's progress metric (TEETH_METRIC)
 
 The teeth rule, v2 (stated and committed 2026-11-27 05:38 UTC, before any run under it; the C engine
 only, nothing from warp enters it).  Per robot of SWEEPS at every point, under the criterion as it is
 (ENSEMBLE, SAFETY, TOL unchanged):
-  (1) a rerun of the same world is within tolerance on every metric;
+  (1) a rerun of the same world is within tolerance on every metric.  The rerun differs only in what
+      must not matter (RERUN: the points in reverse order, another chunk, one thread), not a repeat
+      of reference()'s call: the C engine is deterministic, so a repeat could not fail; this one
+      fails where the runner's chunking, pool or order leaks into a world (a shared model a
+      closed-loop robot's feedback edits, a control schedule off at a chunk boundary).  Amended
+      2026-11-27 ~06:00 UTC (review): (1)'s first form repeated reference()'s own call;
   (2) the probe world FAILs on every TEETH_METRIC of the robot.
   The probe is the swept parameter x TEETH (1.1), with one exception, decided on the C engine before
   the probe is judged:
@@ -32,12 +38,13 @@ import math
 
 import numpy as np
 
-from warp_agreement import ENSEMBLE, SWEEPS, _class, _numeric, judge, metrics, reference, tolerance
+from _warp_ref import ENSEMBLE, SWEEPS, _class, _numeric, judge, member, metrics, reference, tolerance
 
 TEETH = 1.1      # the wrong world: the swept parameter x TEETH
 TEETH_METRIC = {"crawler": ("S", "V"), "snake": ("dx",), "miniaq": ("speed",), "bolt": ("speed",),
                 "crawler_feedback": ("S",)}
 TEETH_CYCLES = {"crawler": 1}     # as test_derived_tolerance_rejects_a_world_with_another_friction
+RERUN = dict(chunk=257, nthread=1)   # rule (1)'s rerun: reference() runs chunk 1000 on every core, in order
 NO_TEETH = {   # (robot, point of SWEEPS): why the agreement check cannot FAIL its probe there (measured, C only)
     # MinIAQ-II at f = 4 is chaotic (README "Engines"): mu_d x 1.1 moves speed by 2.0 / 1.3 floors (3.9e-4 /
     # 2.5e-4 m/s), inside SAFETY x its envelope (1.3e-3 / 1.7e-3 m/s).  R3: not excused, and no window fixes
@@ -67,6 +74,13 @@ def choose_probe(swept: str, moved: dict):
     return min(ok, key=ok.get) if ok else None
 
 
+def rerun(pts, cls, kw) -> list:
+    """Rule (1)'s rerun of reference()'s nominal worlds: the same points and run settings, split as
+    RERUN (another chunk, one thread) and run in reverse order; the runs in the order of pts."""
+    from envs.core import batch
+    return batch.run_points(pts[::-1], cls, **dict(kw, **RERUN))[::-1]
+
+
 def teeth(robot: str, ensemble=ENSEMBLE, sweeps=None) -> list:
     """The rule's check (C engine only): per point a dict: point, same (a rerun of the same world within
     tolerance on every metric), probe (the parameter x TEETH judged: the swept one, R2's substitute or
@@ -76,7 +90,7 @@ def teeth(robot: str, ensemble=ENSEMBLE, sweeps=None) -> list:
     from envs.core import batch
     cls = _class(robot)
     pts, name, kw, c, envs_, _ = reference(robot, cycles=TEETH_CYCLES.get(robot), sweeps=sweeps, ensemble=ensemble)
-    same = batch.run_points(pts, cls, **kw)
+    same = rerun(pts, cls, kw)
     far = batch.run_points([dict(p, **{name: TEETH * p[name]}) for p in pts], cls, **kw)
     others = [k for k, v in (sweeps or SWEEPS)[robot][0].items() if k != name and _numeric(v)]
     out = []
@@ -115,9 +129,10 @@ def print_teeth(robot: str, ensemble=ENSEMBLE, sweeps=None) -> bool:
 
 
 def f32_state(robot: str) -> list:
-    """Diagnostic, not part of the tolerance: the C engine stepped with its state (qpos, qvel, act,
-    warm start) rounded to float32 after every step, as Warp stores it.  Per point of the sweep:
-    (point, change of the robot's progress coordinate over the sweep's run, the same with rounding)."""
+    """Diagnostic, not part of the tolerance: the C engine stepped with Warp's float32 state
+    (_warp_ref.round_state before every step: F32_STATE's hook on the model as compiled, at the model's
+    solver tolerance).  Per point of the sweep: (point, change of the robot's progress coordinate
+    over the sweep's run, the same with rounding)."""
     import mujoco
 
     from envs.core.stepper import Stepper
@@ -125,17 +140,13 @@ def f32_state(robot: str) -> list:
     base, name, vals, cycles = SWEEPS[robot]
     out = []
     for v in vals:
-        r = cls(**dict(base, **({name: v} if v is not None else {})))
+        p = dict(base, **({name: v} if v is not None else {}))
         change = []
-        for rounded in (False, True):
+        for r in (cls(**p), member(cls, p, None, None, 1.0, 1.0, state32=True)):
             st = Stepper(r)
             m, d = st.model, st.data
             x0 = float(np.ravel(r.progress(d.sensordata.copy(), m))[0])
-            for _ in range(cycles * r.steps_per_cycle):
-                st(1)
-                if rounded:
-                    for arr in (d.qpos, d.qvel, d.act, d.qacc_warmstart):
-                        arr[:] = arr.astype(np.float32)
+            st(cycles * r.steps_per_cycle)
             mujoco.mj_forward(m, d)
             change.append(float(np.ravel(r.progress(d.sensordata.copy(), m))[0]) - x0)
         out.append((f"{name}={v}", *change))

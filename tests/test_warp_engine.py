@@ -288,7 +288,8 @@ def test_small_sweep_agrees_with_the_c_engine(robot, points):
 
 def test_f32_state_diagnostic_rounds_only_the_state():
     """--f32-state: without rounding the Stepper reproduces the batch runner's progress exactly; with
-    the state rounded to float32 each step the crawler's 2-cycle progress moves, by less than 1e-4 m."""
+    Warp's float32 state (round_state before each step, F32_STATE's hook on the compiled model) the
+    crawler's 2-cycle progress moves, by less than 1e-4 m."""
     from envs.crawler.robot import Crawler
     import warp_diagnostics as diag
     (point, c, c32), _ = diag.f32_state("crawler")

@@ -1,9 +1,10 @@
 """The teeth of scripts/warp_agreement.py's criterion (scripts/warp_diagnostics.py, rule v2 in its
 docstring; C engine only, no warp needed): at every agreement point (SWEEPS) a rerun of the same world
-passes and the probe world -- the swept parameter x 1.1, or where that parameter moves the progress
-metric by less than its floor (R2) the point's least-acting other parameter that moves it by at least
-2 floors -- FAILs the progress metric; the points where it cannot are listed in NO_TEETH with their
-measured reason, and must then still fail to catch it (a fixed point has to leave the list)."""
+(split differently: RERUN) passes and the probe world -- the swept parameter x 1.1, or where that
+parameter moves the progress metric by less than its floor (R2) the point's least-acting other
+parameter that moves it by at least 2 floors -- FAILs the progress metric; the points where it cannot
+are listed in NO_TEETH with their measured reason, and must then still fail to catch it (a fixed point
+has to leave the list)."""
 from __future__ import annotations
 
 import pathlib
@@ -67,6 +68,27 @@ def test_teeth_at_bolts_miniaqs_and_the_crawlers_agreement_points():
     assert all(t["probe"] == "mu_d" and t["moved"]["mu_d"]["speed"] >= 1 for t in m.values()), m
     c = _check("crawler")                                  # 1 cycle (TEETH_CYCLES), < 1 s
     assert all(t["probe"] == "mu" for t in c.values()), c
+
+
+def test_the_same_world_rerun_is_split_differently_and_fails_on_another_world(monkeypatch):
+    """Rule (1) can fail: its rerun is not reference()'s call repeated (the deterministic C engine would
+    always pass that) but the same points in reverse order, at RERUN's chunk and one thread; and a
+    rerun that returned another world (mu x 1.1) is not the same world.  Crawler, 1 cycle: ~2 s."""
+    from envs.core import batch
+    calls, run_points = [], batch.run_points
+
+    def spy(points, *a, **kw):
+        calls.append(([getattr(p, "mu", None) if not isinstance(p, dict) else p.get("mu") for p in points],
+                      kw.get("chunk"), kw.get("nthread")))
+        return run_points(points, *a, **kw)
+    monkeypatch.setattr(batch, "run_points", spy)
+    assert all(t["same"] for t in diag.teeth("crawler"))
+    nominal, rerun = calls[0], [c for c in calls if c[1:] == (diag.RERUN["chunk"], diag.RERUN["nthread"])]
+    assert nominal == ([0.172, 0.398], 1000, None) and rerun == [([0.398, 0.172], 257, 1)], calls
+    monkeypatch.setattr(batch, "run_points", run_points)
+    monkeypatch.setattr(diag, "rerun", lambda pts, cls, kw: run_points(
+        [dict(p, mu=diag.TEETH * p["mu"]) for p in pts], cls, **kw))
+    assert not any(t["same"] for t in diag.teeth("crawler"))
 
 
 @pytest.mark.slow
