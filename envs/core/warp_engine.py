@@ -69,6 +69,10 @@ def check(robots) -> None:
     """Every point can run on MuJoCo Warp: its class and its compiled model's features."""
     for cls in {type(r) for r in robots}:
         check_class(cls)
+    for r in robots:
+        why = r.warp_refusal(r.p)
+        if why:
+            raise ConfigError("engine", "warp", f"mujoco for this {r.name} point", why)
     for m in {id(m): m for m in (r.model() for r in robots)}.values():
         _put(m)
 
