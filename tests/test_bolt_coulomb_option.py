@@ -114,7 +114,7 @@ def test_coulomb_twin_within_target_of_paper_model_short(tmp_path):
 def test_coulomb_twin_within_target_of_paper_model_sweep(tmp_path):
     """Issue #24: the twin within the target of the paper model at three crank periods, tolerances stated first:
     speed within 10 %, duty within 0.05, one touch-down per revolution, at 0.6, 0.3 and 0.2 s (6 revolutions,
-    ~2 min; measured in the study +5.3 %, -1.3 %, +2.1 % / +0.001, -0.001, +0.003)."""
+    ~95 s at load ~1; measured +5.3 %, -1.3 %, +2.1 % / +0.001, -0.001, +0.003, as the study)."""
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot/foot=coulomb",
                         "sweep.crank_period=[0.6,0.3,0.2]", f"hydra.run.dir={out}"], cwd=ROOT,
