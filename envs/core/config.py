@@ -373,12 +373,7 @@ def _check(cfg, c: dict) -> Job:
     fallback, requested = "", ""
     if engine in ("warp", "auto"):   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted)
         from envs.core import warp_engine
-        fallback = warp_engine.unsupported(cls) or exp_cls.warp
-        points = [robot] + [dict(robot, **{k: v}) for k, vs in sweep.items() for v in vs]   # base, every swept value
-        point = next(filter(None, map(cls.warp_refusal, points)), "")
-        if point and engine == "warp" and not fallback:
-            raise ConfigError("engine", "warp", "mujoco or auto for this point", point)
-        fallback = fallback or point
+        fallback = warp_engine.unsupported(cls) or exp_cls.warp or warp_engine.point_refusal(cls, robot, sweep, engine)
         if fallback:
             engine, requested = "mujoco", engine
         else:

@@ -51,6 +51,17 @@ def unsupported(cls) -> str:
     return ""
 
 
+def point_refusal(cls, robot: dict, sweep: dict, engine: str) -> str:
+    """Why a configured run's points (the base parameters `robot` and every swept value) cannot run on MuJoCo Warp
+    although class `cls` can (Robot.warp_refusal; "" if they can): engine=warp is refused (ConfigError),
+    engine=auto gets the reason and falls back to the C engine."""
+    points = [robot] + [dict(robot, **{k: v}) for k, vs in sweep.items() for v in vs]
+    why = next(filter(None, map(cls.warp_refusal, points)), "")
+    if why and engine == "warp":
+        raise ConfigError("engine", "warp", "mujoco or auto for this point", why)
+    return why
+
+
 def check_installed() -> None:
     if not available():
         raise ConfigError("engine", "warp", f"mujoco (or install the extra: {INSTALL})", "mujoco_warp is not installed")
