@@ -1,6 +1,6 @@
-"""BOLT's Coulomb foot (issue #24), a study, not a model option (the first law did not converge in dt; candidate 2,
-the paper model's impasse stop, did, by its rule, below; its option `robot/foot=coulomb` is proposed in
-models/bolt/README.md, not built):
+"""BOLT's Coulomb foot (issue #24), the study behind the option `robot/foot=coulomb` (the first law did not converge
+in dt; candidate 2, the paper model's impasse stop, did, by its rule, below; the option is candidate 2 at dt
+6.25e-6, v_eps 0.005: envs/bolt/coulomb_foot.py, whose CoulombFoot this study imports, models/bolt/README.md):
 the plastic foot (`robot/foot=plastic`, a spring-free damper) made FRICTIONLESS (condim 1, so MuJoCo's convex
 friction cone, which lifts a sliding foot at v_n -> mu |v_t|, is not used), with Coulomb friction applied by the
 per-step hook as a force on the foot at the contact point (xfrc_applied; on the treadmill's belt the reaction):
@@ -167,7 +167,8 @@ Results, candidate 2 (2026-11-27 05:09-05:38 UTC, 2 shared cores, load ~1-4, `ni
 
     nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder|cost]
         [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
-The hook (CoulombFoot, CoulombBolt): studies/bolt_coulomb_hook.py.
+The hook: CoulombFoot in envs/bolt/coulomb_foot.py (the option's, one copy), CoulombBolt (its study variants) in
+studies/bolt_coulomb_hook.py.
 """
 import argparse
 import pathlib

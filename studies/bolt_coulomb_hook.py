@@ -1,128 +1,14 @@
 """The Coulomb-foot hook of studies/bolt_coulomb_foot.py (issue #24; its docstring has the law, candidate 2's
 impasse stop and all results): CoulombFoot (the per-step friction force of one compiled model) and CoulombBolt
-(Bolt with the plastic foot made frictionless and the hook after Bolt.feedback).  A study, not a model option."""
-import math
+(Bolt with the plastic foot made frictionless and the hook after Bolt.feedback, its v_eps / impasse / DEN_MIN
+variable for the study).  The law itself (CoulombFoot) lives in envs/bolt/coulomb_foot.py, the option
+`robot/foot=coulomb` (v_eps 0.005, impasse "stop", DEN_MIN 0.05), imported here: one copy."""
 import pathlib
 import sys
 
-import mujoco
-import numpy as np
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from envs.bolt.coulomb_foot import DEN_MIN, PROBE, CoulombFoot  # noqa: E402,F401  (the one copy of the law)
 from envs.bolt.robot import Bolt  # noqa: E402
-
-PROBE = 0.05   # the trial friction, a fraction of the frictionless step's: small, so the contact set stays
-DEN_MIN = 0.05  # the paper model's impasse threshold (envs/bolt/paper_run.py DEN_MIN), mirrored, not tuned
-
-
-class CoulombFoot:
-    """The friction force of one compiled model; call(model, data) before each mj_step sets xfrc_applied on the
-    foot body (and its reaction on the floor's body when that moves) and returns (F_n, |F_t|, |v_t|).
-    impasse: "lag" (the first law: an inconsistent step keeps the trial's F_n) or "stop" (candidate 2: a step with
-    1 - b <= DEN_MIN gets the force that stops the slip, docstring).  Counters: inconsistent (lag-law steps
-    without a consistent F_n, lost-probe steps included), lost (the probe lost the contact), stops (data.time of
-    each stop), stop_ratio (largest |F_t| / (mu F_n) of a stop), slip_after (|v_t| at the step after a stop),
-    stop_log ([time, 1 - mu k_n, clipped at f_max, slip after (nan: no contact then)] per stop), touchdowns (the
-    times of contact steps after a step without; a re-contact counts), liftoffs (the steps without after one
-    with); den_min: DEN_MIN unless set (a sensitivity);
-    last: the branch of the last call ("none", "slide", "stop", "lag")."""
-
-    def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag", den_min: float = DEN_MIN):
-        self.mu, self.v_eps, self.impasse, self.den_min = float(mu), float(v_eps), impasse, float(den_min)
-        self.foot, self.floor = model.geom("foot").id, model.geom("floor").id
-        self.body, self.floor_body = int(model.geom_bodyid[self.foot]), int(model.geom_bodyid[self.floor])
-        self.jac, self.jac_floor = np.zeros((3, model.nv)), np.zeros((3, model.nv))
-        self.f6 = np.zeros(6)
-        self.inconsistent = self.lost = self.contact_steps = 0
-        self.stops, self.slip_after, self.stop_ratio, self.stop_log = [], [], 0.0, []
-        self.after_stop, self.last, self.touchdowns, self.in_contact = False, "none", [], False
-        self.liftoffs = []
-
-    def jacobian(self, model, data, point) -> np.ndarray:
-        """The foot's point jacobian relative to the floor's body (its velocity: J qvel, the slip's)."""
-        mujoco.mj_jac(model, data, self.jac, None, point, self.body)
-        if not self.floor_body:
-            return self.jac.copy()
-        mujoco.mj_jac(model, data, self.jac_floor, None, point, self.floor_body)
-        return self.jac - self.jac_floor
-
-    def contact(self, model, data):
-        """(index, F_n) of the foot-floor contact in data (after a forward pass), or (None, 0)."""
-        for i in range(data.ncon):
-            c = data.contact[i]
-            if {int(c.geom1), int(c.geom2)} == {self.foot, self.floor}:
-                mujoco.mj_contactForce(model, data, i, self.f6)
-                return i, max(float(self.f6[0]), 0.0)
-        return None, 0.0
-
-    def apply(self, data, f, p) -> None:
-        xf = data.xfrc_applied
-        xf[self.body, :3], xf[self.body, 3:] = f, np.cross(p - data.xipos[self.body], f)
-        if self.floor_body:
-            xf[self.floor_body, :3], xf[self.floor_body, 3:] = -f, np.cross(p - data.xipos[self.floor_body], -f)
-
-    def __call__(self, model, data) -> tuple:
-        """Consistent normal force: F_n is affine in the applied friction (one active set), so a forward pass
-        without it (F_n = a) and one with a trial PROBE a u (F_n = a + b PROBE a) give F_n = a / (1 - b), the normal
-        force the step carries with the friction mu F_n u it is given.  1 - b <= 0 (no consistent F_n: the friction
-        presses the foot in faster than it grows, Painleve-like) or a lost contact keeps the trial's F_n (~ a, the
-        lagged law's) and counts the step in self.inconsistent; with impasse="stop" a step with 1 - b <= DEN_MIN
-        gets the stop force instead (self.stop)."""
-        self.apply(data, np.zeros(3), np.zeros(3))
-        mujoco.mj_forward(model, data)
-        i, a = self.contact(model, data)
-        after, self.after_stop, self.last = self.after_stop, False, "none"
-        if i is None or a <= 0.0:
-            if self.in_contact:
-                self.liftoffs.append(float(data.time))
-            self.in_contact = False
-            return 0.0, 0.0, 0.0
-        if not self.in_contact:
-            self.touchdowns.append(float(data.time))
-        self.contact_steps, self.in_contact = self.contact_steps + 1, True
-        c = data.contact[i]
-        p, n = c.pos.copy(), c.frame[:3].copy()
-        J = self.jacobian(model, data, p)
-        v, acc0 = J @ data.qvel, J @ data.qacc
-        vt = v - (v @ n) * n
-        s = float(np.linalg.norm(vt))
-        if after:
-            self.slip_after.append(s)
-            self.stop_log[-1][3] = s
-        u = -self.mu / math.sqrt(s * s + self.v_eps ** 2) * vt      # friction per newton of normal force
-        self.apply(data, PROBE * a * u, p)
-        mujoco.mj_forward(model, data)
-        j, a1 = self.contact(model, data)
-        b = (a1 - a) / (PROBE * a)
-        lost = j is None or a1 <= 0
-        self.lost += lost
-        if self.impasse == "stop" and not lost and s > 0 and 1.0 - b <= self.den_min:
-            return self.stop(model, data, a, a1, PROBE * a * float(np.linalg.norm(u)), vt / s, s, acc0, J, p)
-        ok = not lost and b < 1.0
-        fn = a / (1.0 - b) if ok else a1
-        self.inconsistent += not ok
-        self.last = "slide" if ok else "lag"
-        self.apply(data, fn * u, p)
-        return fn, float(np.linalg.norm(fn * u)), s
-
-    def stop(self, model, data, a, a1, fp, t, s, acc0, J, p) -> tuple:
-        """The impasse step (docstring, candidate 2): f along -t (t: the slip's direction) that brings the slip
-        predicted at the step's end, -s + dt (-t.J qacc_0 + k_t f), to zero, within [0, f_max], f_max the cone
-        with the normal force a + k_n f the stop itself produces (none where 1 - mu k_n <= 0); fp: the probe's
-        size (N, along -t), data: after the probe's forward pass."""
-        k_n = (a1 - a) / fp
-        k_t = model.opt.timestep * float(-t @ (J @ data.qacc - acc0)) / fp
-        w0 = -s + model.opt.timestep * float(-t @ acc0)
-        f = -w0 / k_t if k_t > 0 else 0.0
-        f_max = self.mu * a / (1.0 - self.mu * k_n) if 1.0 - self.mu * k_n > 0 else math.inf
-        f = min(max(f, 0.0), f_max)
-        fn = a + k_n * f
-        self.stops.append(float(data.time))
-        self.stop_log.append([float(data.time), 1.0 - self.mu * k_n, f >= f_max, math.nan])
-        self.stop_ratio = max(self.stop_ratio, f / (self.mu * fn) if fn > 0 else math.inf)
-        self.after_stop, self.last, self.f_max = True, "stop", f_max
-        self.apply(data, -f * t, p)
-        return fn, f, s
 
 
 class CoulombBolt(Bolt):

@@ -108,10 +108,14 @@ class Params:
                                      note="the soft foot's and the bumper's; with foot_contact=plastic the "
                                           "bumper's alone (refused off its default without a bumper)")
     # "soft": solref (contact_timeconst, 1), MuJoCo's impedance; "plastic": the paper's plastic impact (Sec. 4.4)
-    # as a spring-free damper, derived in studies/bolt_foot_restitution.py (README "Foot impact test")
-    foot_contact: str = param("soft", choices=("soft", "plastic"), model=True,
+    # as a spring-free damper, derived in studies/bolt_foot_restitution.py (README "Foot impact test");
+    # "coulomb": plastic, frictionless in MuJoCo's cone, Coulomb's law by a per-step hook (envs/bolt/coulomb_foot.py,
+    # converged in studies/bolt_coulomb_foot.py; README "A Coulomb foot outside MuJoCo's cone")
+    foot_contact: str = param("soft", choices=("soft", "plastic", "coulomb"), model=True,
                               note="plastic: solref [0, -1/(4 loop_timeconst)], the loops' impedance; needs "
-                                   "loop_timeconst <= 5e-5 s (so timestep <= 2.5e-5 s)")
+                                   "loop_timeconst <= 5e-5 s (so timestep <= 2.5e-5 s); coulomb: plastic + "
+                                   "condim 1 + the Coulomb hook (C engine only), needs loop_timeconst = 5e-5 s, "
+                                   "timestep <= 6.25e-6 s")
     loop_timeconst: float = param(2e-4, "s", gt=0, le=1, model=True)
     loop_dmin: float = param(0.99, gt=0, lt=1, model=True)
     loop_dmax: float = param(0.999, gt=0, lt=1, model=True)

@@ -16,6 +16,9 @@ MODEL_DIR = MODELS / "bolt"
 # loop_timeconst (the fastest impact the loop closures carry without a rebound, measured), valid for loop
 # closures at least as stiff as PLASTIC_MAX_LOOP_TIMECONST
 PLASTIC_RATE, PLASTIC_MAX_LOOP_TIMECONST = 0.25, 5e-5
+# foot_contact=coulomb (README "A Coulomb foot outside MuJoCo's cone"): the plastic foot, frictionless, with the
+# Coulomb hook (envs/bolt/coulomb_foot.py); converged at these loops and this step (studies/bolt_coulomb_foot.py)
+COULOMB_LOOP_TIMECONST, COULOMB_MAX_TIMESTEP = 5e-5, 6.25e-6
 SCENE = MODEL_DIR / "scene.xml"
 LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
 # the six passive pins: four are tree joints (D: q_2, C: q_3, A: q_4, E: q_5); the loop pins B and G are
@@ -35,10 +38,18 @@ class BoltModel:
     """The `spec()` of a Bolt point and its helpers (self: a Bolt)."""
 
     def check_foot_contact(self) -> None:
-        """foot_contact=plastic is measured plastic only with stiff loop closures and the rigid foot."""
+        """foot_contact=plastic is measured plastic only with stiff loop closures and the rigid foot;
+        foot_contact=coulomb (plastic + the Coulomb hook) is converged only at its loops and step."""
         p = self.p
-        if p["foot_contact"] != "plastic":
+        if p["foot_contact"] == "soft":
             return
+        if p["foot_contact"] == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb sets both)
+            if p["loop_timeconst"] != COULOMB_LOOP_TIMECONST:
+                raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"{COULOMB_LOOP_TIMECONST:g} s with "
+                                  "foot_contact=coulomb (converged there only; robot/foot=coulomb sets it)")
+            if self.timestep > COULOMB_MAX_TIMESTEP:
+                raise ConfigError("timestep", self.cfg["timestep"], f"(0, {COULOMB_MAX_TIMESTEP:g}] s with "
+                                  "foot_contact=coulomb (its converged step; robot/foot=coulomb sets it)")
         if p["loop_timeconst"] > PLASTIC_MAX_LOOP_TIMECONST:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
                               "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
@@ -48,12 +59,12 @@ class BoltModel:
                               f"(loop_timeconst={self.cfg['loop_timeconst']:g} s: the loops need two steps)")
         for k in ("pad_stiffness", "spring_stiffness"):
             if p[k] is not None:
-                raise ConfigError(k, self.cfg[k], "null with foot_contact=plastic (the paper's rigid foot)")
+                raise ConfigError(k, self.cfg[k], f"null with foot_contact={p['foot_contact']} (the paper's rigid foot)")
         # the plastic foot's solref comes from loop_timeconst; contact_timeconst then acts on the bumper alone
         no_bumper = p["bumper_height"] is None or p["body_fixed"]
         default = self.Params.contact_timeconst
         if no_bumper and p["contact_timeconst"] != default:
-            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact=plastic and no bumper (bumper_height=null or "
+            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact={p['foot_contact']} and no bumper (bumper_height=null or "
                               "body_fixed)", "it would have no effect")
 
     # ---- model ----------------------------------------------------------------------
@@ -102,8 +113,10 @@ class BoltModel:
         foot = spec.geom("foot")
         foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
         foot.solref = [p["contact_timeconst"], 1.0]
-        if p["foot_contact"] == "plastic":
+        if p["foot_contact"] in ("plastic", "coulomb"):
             foot.solref, foot.solimp[:3] = plastic_contact(p)
+        if p["foot_contact"] == "coulomb":   # frictionless in MuJoCo's cone: the hook applies Coulomb's law
+            foot.condim = 1                   # (the foot's priority makes its condim the contact's)
         spec.body("foot").pos = [g.l_5, 0, 0]
         spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
         if p["spring_stiffness"] is not None:

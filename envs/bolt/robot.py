@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from dm_control import mujoco as dm_mujoco
 
 from envs.core import metrics
 from envs.core.energy import METRICS as ENERGY
@@ -29,6 +28,8 @@ from envs.bolt.config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_L
 from envs.bolt.kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
                                    phi, stride_and_height, table1_lengths, touchdowns)
 from envs.bolt.model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
+from envs.bolt.physics import Physics
+from envs.bolt import coulomb_foot
 
 
 # The crank turns clockwise (q_1 decreasing): with Table 2's theta = +41.41 deg the
@@ -50,42 +51,6 @@ def steady_start(cycles: int) -> int:
 
 
 # ---- the robot ----------------------------------------------------------------------
-class Physics(dm_mujoco.Physics):
-    """BOLT physics with named accessors (paper symbols)."""
-
-    def crank_angle(self) -> float:
-        """q_1 (rad, unwrapped)."""
-        return float(self.named.data.qpos["q_1"][0])
-
-    def dependent_angles(self) -> np.ndarray:
-        """z = [q_2, q_3, q_4, q_5] (rad)."""
-        return np.array([self.named.data.qpos[f"q_{i}"][0] for i in range(2, 6)])
-
-    def body_position(self) -> np.ndarray:
-        """[x_b, y_b] of {B}'s origin (the crank centre P) in the world (m)."""
-        return self.named.data.sensordata["body_pos"][[0, 2]].copy()
-
-    def foot_position(self) -> np.ndarray:
-        """[x, y] of the foot in the body frame {B} (m)."""
-        return self.named.data.sensordata["foot_in_B"][[0, 2]].copy()
-
-    def loop_gaps(self) -> np.ndarray:
-        """[|B_hfe - B_femur|, |G_kfe - G_tibia|] (m)."""
-        s = self.named.data.sensordata
-        return np.array([np.linalg.norm(s["B_hfe"] - s["B_femur"]), np.linalg.norm(s["G_kfe"] - s["G_tibia"])])
-
-    def crank_torque(self) -> float:
-        return float(self.named.data.sensordata["crank_torque"][0])
-
-    def crank_power(self) -> float:
-        s = self.named.data.sensordata
-        return float(s["crank_torque"][0] * s["crank_rate"][0])
-
-    def foot_force(self) -> float:
-        """Normal force on the foot (N), from the touch sensor."""
-        return float(self.named.data.sensordata["foot_touch"][0])
-
-
 class Bolt(BoltModel, Robot):
     """One BOLT point.  Config names (angles in *_deg, else SI); see configs/robot/bolt.yaml."""
 
@@ -242,11 +207,20 @@ class Bolt(BoltModel, Robot):
         data.userdata[0] = 1.0 if stance else 0.0
         data.userdata[1] += force * model.opt.timestep
         imp = float(data.userdata[1])
+        if self.p["foot_contact"] == "coulomb":   # last (its forward passes rewrite sensordata): the friction force
+            coulomb_foot.hook(self, model, data)
         if prev_stance:
             return (0.0, tau, 0.0, power, force, gap, imp)
         return (tau, 0.0, power, 0.0, force, gap, imp)
 
-    def device_feedback(self):     # `feedback` on the device (engine=warp)
+    @classmethod
+    def warp_refusal(cls, params: dict) -> str:
+        return "foot_contact=coulomb applies friction by a per-step Python hook (envs/bolt/coulomb_foot.py) that " \
+               "MuJoCo Warp cannot run" if params.get("foot_contact") == "coulomb" else ""
+
+    def device_feedback(self):     # `feedback` on the device (engine=warp); the Coulomb hook has none
+        if self.warp_refusal(self.p):
+            raise ConfigError("engine", "warp", "mujoco", self.warp_refusal(self.p))
         from envs.bolt.warp_feedback import ActuatorLimit
         return ActuatorLimit()
 

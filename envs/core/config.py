@@ -373,7 +373,7 @@ def _check(cfg, c: dict) -> Job:
     fallback, requested = "", ""
     if engine in ("warp", "auto"):   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted)
         from envs.core import warp_engine
-        fallback = warp_engine.unsupported(cls) or exp_cls.warp
+        fallback = warp_engine.unsupported(cls) or exp_cls.warp or warp_engine.point_refusal(cls, robot, sweep, engine)
         if fallback:
             engine, requested = "mujoco", engine
         else:

@@ -186,6 +186,13 @@ class Robot:
         step (closed_loop robots), or None (the default: engine=warp cannot run a closed_loop robot)."""
         return None
 
+    @classmethod
+    def warp_refusal(cls, params: dict) -> str:
+        """Why a point with parameters `params` (a Params dict) cannot run on MuJoCo Warp although its class can
+        ("" if it can), e.g. an option whose per-step Python hook has no device version: engine=warp refuses
+        it (exit 2), engine=auto runs it on the C engine (envs/core/config.py)."""
+        return ""
+
     def initial_pose(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         """Set data.qpos/qvel to the t=0 state (at rest, in contact where the robot starts so)."""
         raise NotImplementedError

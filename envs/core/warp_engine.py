@@ -51,6 +51,17 @@ def unsupported(cls) -> str:
     return ""
 
 
+def point_refusal(cls, robot: dict, sweep: dict, engine: str) -> str:
+    """Why a configured run's points (the base parameters `robot` and every swept value) cannot run on MuJoCo Warp
+    although class `cls` can (Robot.warp_refusal; "" if they can): engine=warp is refused (ConfigError),
+    engine=auto gets the reason and falls back to the C engine."""
+    points = [robot] + [dict(robot, **{k: v}) for k, vs in sweep.items() for v in vs]
+    why = next(filter(None, map(cls.warp_refusal, points)), "")
+    if why and engine == "warp":
+        raise ConfigError("engine", "warp", "mujoco or auto for this point", why)
+    return why
+
+
 def check_installed() -> None:
     if not available():
         raise ConfigError("engine", "warp", f"mujoco (or install the extra: {INSTALL})", "mujoco_warp is not installed")
@@ -69,6 +80,10 @@ def check(robots) -> None:
     """Every point can run on MuJoCo Warp: its class and its compiled model's features."""
     for cls in {type(r) for r in robots}:
         check_class(cls)
+    for r in robots:
+        why = r.warp_refusal(r.p)
+        if why:
+            raise ConfigError("engine", "warp", f"mujoco for this {r.name} point", why)
     for m in {id(m): m for m in (r.model() for r in robots)}.values():
         _put(m)
 
