@@ -42,16 +42,17 @@ def pct(x) -> str:
     return f"{fmt(100 * x)} %"
 
 
-def experiment_config(experiment: str, overrides: dict | None = None, sweep: dict | None = None):
+def experiment_config(experiment: str, overrides: dict | None = None, sweep: dict | None = None, choices=()):
     """The composed config of `experiment=<name>` (hydra.compose, as scripts/run.py builds it).
 
-    overrides: dotted keys -> values (replacing, not merging); sweep: replaces `sweep` entirely.
+    overrides: dotted keys -> values (replacing, not merging); sweep: replaces `sweep` entirely;
+    choices: config-group options as on the command line (e.g. "robot/foot=coulomb").
     """
     from omegaconf import open_dict
 
     from envs.core.config import compose
 
-    cfg = compose([f"experiment={experiment}"])
+    cfg = compose([f"experiment={experiment}", *choices])
     with open_dict(cfg):
         if sweep is not None:
             cfg.sweep = sweep
@@ -74,11 +75,11 @@ class Context:
         """Pick the grid of the mode."""
         return reduced if self.reduced else full
 
-    def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None):
+    def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None, choices=()):
         """Run `experiment`'s runner into work/<tag>; returns (its Result, out dir).  Claims read the
         Result's typed summary and tables (`Result.table`); the out dir is for plots and health flags."""
         from envs.core.experiment import compute
-        cfg = experiment_config(experiment, overrides, sweep)
+        cfg = experiment_config(experiment, overrides, sweep, choices)
         out = self.work / (tag or experiment)
         if out.exists() and not self.resume:
             shutil.rmtree(out)
