@@ -192,7 +192,7 @@ def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, res
           "paper value is withheld from the paper copy). *paper*: the value as printed, or the statement and the "
           "quantitative proxy (a range) that is checked. *reference*: the exact/paper model where the project has "
           "one (crawler: the paper's exact hybrid model, `envs/crawler/hybrid.py`; BOLT: closed-form loop "
-          "kinematics; snake: eqs. 11-14). *tolerance*: stated before comparing, with its justification; a range "
+          "kinematics and the paper's Sec. 4-5 model, `envs/bolt/paper.py` (B6, B6c/B6d); snake: eqs. 11-14). *tolerance*: stated before comparing, with its justification; a range "
           "has its tolerance in its bounds. *error*: twin minus paper (a range: distance outside it) and twin minus "
           "reference. Verdict (one function, `envs.core.verdict.judge`): "
           f"`{AGREE}` only when |error| <= tolerance against the paper and, where given, the reference; otherwise "
