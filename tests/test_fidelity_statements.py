@@ -68,3 +68,36 @@ def test_bolt_foot_path_table_has_the_twin_knee(tmp_path):
     q, F, E = one_revolution(res.table("foot_path.csv"))
     assert np.abs(E - loop_kinematics(q, Bolt().geometry)["E"]).max() < 1e-4
     assert np.ptp(q) > np.radians(350)
+
+
+def _tvp(T, vt, vp, dt, dp, tpr_t=1.0, tpr_p=1.0, err=""):
+    """One bolt_twin_vs_paper results.csv row, its `compare` applied (issue #24's tolerances)."""
+    from envs.bolt.twin_vs_paper import compare
+    tw, pa = dict(speed=vt, duty_factor=dt, touchdowns_per_revolution=tpr_t), dict(
+        speed=vp, duty_factor=dp, touchdowns_per_revolution=tpr_p)
+    return dict(crank_period=T, speed_twin=vt, speed_paper=vp, duty_factor_twin=dt, duty_factor_paper=dp,
+                touchdowns_per_revolution_twin=tpr_t, touchdowns_per_revolution_paper=tpr_p, error_twin=err,
+                error_paper="", **compare(tw, pa, 0.10, 0.05, err))
+
+
+def test_bolt_b6c_b6d_coulomb_foot_against_the_paper_model():
+    from envs.bolt.claims_coulomb import TOL_DUTY, TOL_SPEED, coulomb_rows
+    from envs.core.verdict import CONSISTENCY
+    assert (TOL_SPEED.rel, TOL_DUTY.abs) == (0.10, 0.05)                  # issue #24's target, stated first
+    good = [_tvp(0.25, 1.05, 1.0, 0.42, 0.40), _tvp(0.2, 1.3, 1.35, 0.38, 0.40),
+            _tvp(0.6, 0.2, 0.3, 0.5, 0.6, tpr_p=2.0)]                     # 0.6 s: paper model not one touch-down
+    s, d = coulomb_rows(good, reduced=False)
+    assert (s.id, d.id) == ("B6c", "B6d") and s.kind == d.kind == CONSISTENCY and "derived reference" in s.reason
+    assert s.verdict == d.verdict == AGREE and s.value == [1.05, 1.3] and "0.6 s" in s.reason
+    assert all(r["within_target"] for r in good[:2])                       # the runner's compare agrees
+    slow = [good[0], _tvp(0.2, 1.2, 1.35, 0.38, 0.40)]                    # speed 11 % off: over 10 %
+    assert coulomb_rows(slow, False)[0].verdict == DISAGREE and not slow[1]["within_target"]
+    assert coulomb_rows(slow, False)[1].verdict == AGREE
+    duty = [good[0], _tvp(0.2, 1.3, 1.35, 0.46, 0.40)]                    # duty 0.06 off: over 0.05
+    assert coulomb_rows(duty, False)[1].verdict == DISAGREE
+    gait = [good[0], _tvp(0.2, 1.3, 1.35, 0.38, 0.40, tpr_t=2.0)]          # twin misses the gait: never agrees
+    assert coulomb_rows(gait, False)[0].verdict == DISAGREE
+    flagged = [good[0], _tvp(0.2, 1.3, 1.35, 0.38, 0.40, err="penetration over the limit")]
+    assert coulomb_rows(flagged, False)[0].verdict == DISAGREE
+    assert coulomb_rows([good[2]], True)[0].verdict == DISAGREE            # nothing compared cannot agree
+    assert "reduced report: 0.2 s only" in coulomb_rows(good[1:2], True)[0].claim

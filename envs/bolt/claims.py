@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from envs.bolt.claims_coulomb import PAPER as COULOMB_PAPER
+from envs.bolt.claims_coulomb import claims_bolt_coulomb
 from envs.bolt.claims_design import PAPER as DESIGN_PAPER
 from envs.bolt.claims_design import claims_bolt_design
 from envs.bolt.claims_speed import speed_rows
@@ -29,6 +31,7 @@ PAPER = {
     "B11": ("Table 1, eq. 5", "l_leg = l_AE + l_EF, l_f, l_c, l_s, l_t within the design bounds"),
 }
 PAPER.update(DESIGN_PAPER)       # B12-B16: next to their claims
+PAPER.update(COULOMB_PAPER)      # B6c/B6d: the Coulomb foot against the paper's own model (issue #24)
 
 
 OMITTED = [
@@ -111,4 +114,5 @@ def claims_bolt(ctx: Context) -> list[Row]:
 CLAIMS = [
     ('BOLT (Liu & Ben-Tzvi)', claims_bolt),
     ('BOLT: Sec. 3.2, Fig. 5 (design)', claims_bolt_design),
+    ('BOLT: issue #24, the Coulomb foot against the paper model', claims_bolt_coulomb),
 ]

@@ -53,7 +53,8 @@ def speed_rows(ctx: Context, rn: dict, sw_res, paper: dict) -> list[Row]:
     v = np.array([r["speed"] for r in res], float)
     T13 = crossing(T, v, 1.3)
     # B6 keeps the tolerance it had before the paper model's number was seen (half a unit of the paper's
-    # last printed digit); #24's 10 % twin-vs-paper-model target is judged by bolt_twin_vs_paper, not here
+    # last printed digit); #24's twin-vs-paper-model target (10 % speed, 0.05 duty) is B6c/B6d's
+    # (envs/bolt/claims_coulomb.py: bolt_twin_vs_paper with robot/foot=coulomb), not here
     tol6 = digits
     T6, v6, vp, ptext = b6_point(ctx, rn)
     rows = [Row("B6", f"simulated running speed (paper: 16 steps; twin at crank period {fmt(T6)} s" +
@@ -64,7 +65,8 @@ def speed_rows(ctx: Context, rn: dict, sw_res, paper: dict) -> list[Row]:
                 reason=B6_SENTENCE + "; the paper's crank rate (its stride time, B8) is withheld, so the full report "
                        "takes the crank period from the paper's own model (engine=paper, models/bolt/README.md "
                        "'Paper model'), never from the twin; the reduced report has no paper model and reads the "
-                       "twin's default 0.3 s; PD gains assumed (K_P 300, K_D 2)")]
+                       "twin's default 0.3 s; PD gains assumed (K_P 300, K_D 2); the twin's default soft foot "
+                       "(the Coulomb foot, robot/foot=coulomb, against the paper model at every period: B6c/B6d)")]
     # B7: the in-place belt speed (what the paper measured), healthy and within the actuator limits
     tol7 = Tol(0, 0, "a range: the twin reaches the paper's 3.2 m/s belt speed (less half a unit of its last digit, "
                      "3.15 m/s) in place, within the torque/power limits, at a healthy, converged point")

@@ -42,16 +42,17 @@ def pct(x) -> str:
     return f"{fmt(100 * x)} %"
 
 
-def experiment_config(experiment: str, overrides: dict | None = None, sweep: dict | None = None):
+def experiment_config(experiment: str, overrides: dict | None = None, sweep: dict | None = None, choices=()):
     """The composed config of `experiment=<name>` (hydra.compose, as scripts/run.py builds it).
 
-    overrides: dotted keys -> values (replacing, not merging); sweep: replaces `sweep` entirely.
+    overrides: dotted keys -> values (replacing, not merging); sweep: replaces `sweep` entirely;
+    choices: config-group options as on the command line (e.g. "robot/foot=coulomb").
     """
     from omegaconf import open_dict
 
     from envs.core.config import compose
 
-    cfg = compose([f"experiment={experiment}"])
+    cfg = compose([f"experiment={experiment}", *choices])
     with open_dict(cfg):
         if sweep is not None:
             cfg.sweep = sweep
@@ -74,11 +75,11 @@ class Context:
         """Pick the grid of the mode."""
         return reduced if self.reduced else full
 
-    def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None):
+    def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None, choices=()):
         """Run `experiment`'s runner into work/<tag>; returns (its Result, out dir).  Claims read the
         Result's typed summary and tables (`Result.table`); the out dir is for plots and health flags."""
         from envs.core.experiment import compute
-        cfg = experiment_config(experiment, overrides, sweep)
+        cfg = experiment_config(experiment, overrides, sweep, choices)
         out = self.work / (tag or experiment)
         if out.exists() and not self.resume:
             shutil.rmtree(out)
@@ -191,7 +192,8 @@ def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, res
           "paper value is withheld from the paper copy). *paper*: the value as printed, or the statement and the "
           "quantitative proxy (a range) that is checked. *reference*: the exact/paper model where the project has "
           "one (crawler: the paper's exact hybrid model, `envs/crawler/hybrid.py`; BOLT: closed-form loop "
-          "kinematics; snake: eqs. 11-14). *tolerance*: stated before comparing, with its justification; a range "
+          "kinematics and the paper's Sec. 4-5 model, `envs/bolt/paper.py` (B6, B6c/B6d); snake: eqs. 11-14). "
+          "*tolerance*: stated before comparing, with its justification; a range "
           "has its tolerance in its bounds. *error*: twin minus paper (a range: distance outside it) and twin minus "
           "reference. Verdict (one function, `envs.core.verdict.judge`): "
           f"`{AGREE}` only when |error| <= tolerance against the paper and, where given, the reference; otherwise "
