@@ -381,6 +381,9 @@ def test_experiments_write_contract_files(tmp_path):
     s = json.loads((out / "summary.json").read_text())
     assert {"speed", "stride_time", "crank_period", "max_loop_gap"} <= set(s)
     assert s["error"] is None and s["speed"] > 0.3 and s["crank_period"] == 0.3
+    one = list(csv.DictReader(open(out / "results.csv")))     # a single run's one-row results.csv
+    assert len(one) == 1 and float(one[0]["speed"]) == pytest.approx(s["speed"], rel=1e-6)
+    assert "max_tracking_error_deg" in one[0]
     rows = list(csv.DictReader(open(out / "timeseries.csv")))
     assert len(rows) == 4 * Bolt.samples_per_cycle + 1 and float(rows[-1]["x"]) > 0.3
     assert min(float(r["power"]) for r in rows) >= 0 and max(float(r["power"]) for r in rows) > 1   # W

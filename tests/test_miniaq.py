@@ -390,6 +390,9 @@ def test_trot_experiment_writes_contract_files(tmp_path):
     assert set(s["duty_factor"]) == set(LEGS)
     assert set(s["support_fraction"]) == {"2", "3", "4"}
     assert s["speed"] > 0.05 and s["max_loop_gap"] < 1e-4
+    one = list(csv.DictReader(open(out / "results.csv")))     # a single run's one-row results.csv
+    assert len(one) == 1 and float(one[0]["speed"]) == pytest.approx(s["speed"], rel=1e-6)
+    assert "roll_amplitude_deg" in one[0]
     rows = list(csv.DictReader(open(out / "timeseries.csv")))
     assert float(rows[-1]["t"]) == pytest.approx(1.2)
     for col in ("t", "x", "y", "z", "roll_deg", "pitch_deg", "yaw_deg", "fl_contact", "hr_push", "power",
@@ -404,6 +407,7 @@ def test_turn_experiment_and_bad_geometry(tmp_path):
     out = tmp_path / "turn"
     res = run_script("scripts/run.py", "experiment=miniaq_turn", "experiment.duration=1.2", f"hydra.run.dir={out}")
     assert res.returncode == 0, res.stderr[-2000:]
+    assert len(list(csv.DictReader(open(out / "results.csv")))) == 1     # the one-row results.csv
     assert json.loads((out / "summary.json").read_text())["yaw_rate_deg_s"] > 10.0
     assert_fails_early(tmp_path, "l1", "experiment=miniaq_turn", "robot.l1=0.04", text="Grashof")
 

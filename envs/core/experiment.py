@@ -3,7 +3,8 @@
 for the experiment declared in envs/<robot>/config.py, and the one shell that runs it (`compute`): the
 config is checked first, the runner computes, and the shell writes what it returns -- its tables
 (CSV), its plots (PNG, drawn by the robot's plot functions) and `summary.json`.  Sweeps keep
-`results.csv` in the resumable store (envs/core/store.py), which writes it as points finish.
+`results.csv` in the resumable store (envs/core/store.py), which writes it as points finish; a single
+run (no results.csv of its own) gets a one-row results.csv of its summary's scalars (`one_row`).
 
 Runners read the job's values directly (`job.run.cycles`, `job.robot`, `job.sweep`) or through
 these helpers (plain copies); a runner never sees an unchecked value.
@@ -15,6 +16,8 @@ import dataclasses
 import logging
 import sys
 from typing import Callable
+
+import numpy as np
 
 from envs.core import config
 from envs.core.config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/config.py)
@@ -65,6 +68,18 @@ class Result:
         for name, draw in self.plots.items():
             draw(out / name)
         write_json(out / "summary.json", self.summary)
+        from envs.core.rundir import in_store
+        if "results.csv" not in self.tables and "results.csv" not in self.rows \
+                and not in_store(out, "results.csv"):      # a single run: a one-row results.csv
+            write_csv(out / "results.csv", *one_row(self.summary))
+
+
+def one_row(summary: dict) -> tuple[list[str], list[dict]]:
+    """A single run's results.csv (every experiment writes the contract files): one row of the
+    summary's scalars under their summary names (which follow the `_deg` rule); nested values
+    (dicts, lists) stay in summary.json only."""
+    row = {k: v for k, v in summary.items() if v is None or isinstance(v, (bool, int, float, str, np.generic))}
+    return list(row), [row]
 
 
 def robot_params(job) -> dict:

@@ -308,6 +308,12 @@ def asked(out, file: str) -> Asked:
     return _ASKED.setdefault((out, file), Asked(in_run=out in _RUNS))
 
 
+def in_store(out, file: str) -> bool:
+    """Whether this run's sweep store writes out/file (it asked for points in it): a single run's
+    Result then leaves the file alone (experiment.Result.write)."""
+    return (str(pathlib.Path(out).resolve()), file) in _ASKED
+
+
 def ran_on(out, file: str) -> dict:
     """{engine name: [key-value dicts]} of this run's points in out/file: the engine whose row each
     point has (computed now or reused from the store); sweep.run_rows fills it."""
