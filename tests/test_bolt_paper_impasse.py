@@ -79,3 +79,12 @@ def test_den_min_is_in_a_paper_points_identity_only_with_the_coulomb_foot():
     assert settings(foot="pinned", den_min=0.1) == settings(foot="pinned", den_min=0.05)
     assert "den_min" not in settings(foot="pinned")["paper"]
     assert settings(den_min=0.1) != settings(den_min=0.05) and settings()["paper"]["den_min"] == 0.05
+
+
+def test_an_inconsistent_painleve_stop_ends_the_run_as_an_error(monkeypatch):
+    """A stop whose applied F_T or rates differ from eq. 18-19's by more than STOP_TOL is never carried on
+    silently: the run ends with an error naming it (forced here by a negative tolerance, so any stop fails)."""
+    import envs.bolt.paper_run as pr
+    monkeypatch.setattr(pr, "STOP_TOL", -1.0)
+    run = pr.simulate(Bolt(crank_period=0.4), 2, den_min=0.1)
+    assert run.error is not None and "Painleve stop" in run.error and len(run.stops) == 1

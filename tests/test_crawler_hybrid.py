@@ -340,6 +340,15 @@ def test_frequency_sweep_hybrid_engine_same_columns(tmp_path):
     assert (out / "S_V_vs_omega.png").stat().st_size > 10_000
 
 
+def test_an_overlay_on_the_engine_itself_is_refused(tmp_path):
+    """experiment.overlay equal to the engine: one line naming experiment.overlay, exit 2, no run files."""
+    out = tmp_path / "run"
+    res = run_script("scripts/run.py", "experiment=crawler_frequency_sweep", "engine=hybrid", "sweep.omega=[2]",
+                     "experiment.overlay=hybrid", f"hydra.run.dir={out}", "run.progress=false")
+    assert res.returncode == 2 and "experiment.overlay" in res.stderr, res.stderr[-2000:]
+    assert not (out / "results.csv").exists() and not (out / "summary.json").exists()
+
+
 def test_psi_omega_map_experiment(tmp_path):
     out = _run(tmp_path, "experiment=crawler_psi_omega_map", "engine=hybrid", "sweep.omega=[1,12]",
                "sweep.psi_deg=[0,40,80,120]", "run.cycles=10")

@@ -141,3 +141,12 @@ def test_a_miniaq_single_run_under_auto_has_every_experiments_shape(tmp_path, na
     experiment.compute(config.compose(base + ["engine=mujoco"]), tmp_path / "c")
     s = json.loads((tmp_path / "c" / "summary.json").read_text())
     assert s["engine"] == "mujoco" and "engine_split" not in s
+
+
+def test_the_engine_label_precedence_is_set_in_one_place():
+    """engine_label: under warp a runner's own engine label wins, engine_split only when non-empty; under
+    auto the label is "auto" over a runner's own, with engine_split always."""
+    from envs.core.experiment import engine_label
+    assert engine_label({"engine": "mujoco+paper"}, "warp", {}) == {"engine": "mujoco+paper"}
+    assert engine_label({}, "warp", {"a.csv": 1}) == {"engine": "warp", "engine_split": {"a.csv": 1}}
+    assert engine_label({"engine": "warp", "x": 1}, "auto", {}) == {"engine": "auto", "x": 1, "engine_split": {}}

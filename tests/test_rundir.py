@@ -5,6 +5,7 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from omegaconf import OmegaConf
@@ -190,3 +191,15 @@ def test_fidelity_report_is_replaced_only_when_finished(tmp_path, monkeypatch):
     assert path.read_text() == report and (out / "fidelity_reduced" / "fig.png").exists()
     assert sorted(p.name for p in out.iterdir()) == ["fidelity_reduced", "fidelity_report_reduced.json",
                                                     "fidelity_report_reduced.md"]
+
+
+def test_a_mid_call_write_leaves_the_file_behind_for_the_calls_end():
+    """Asked.due in a run: a call's end within `every` of the last write skips it and marks the file behind; a
+    mid-call write (store.Committer) then does not clear it (points may finish after it); a call's end's does."""
+    a = rundir.Asked(in_run=True)
+    a.written = time.monotonic()
+    assert a.due(1e9) is False and a.behind is True
+    a.written = time.monotonic() - 10.0
+    assert a.due(1.0, mid_call=True) is True and a.behind is True
+    a.written = time.monotonic() - 10.0
+    assert a.due(1.0) is True and a.behind is False

@@ -29,6 +29,7 @@ def test_frequency_sweep_writes_contract_files(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["points"] == 2 and summary["steps_per_s"] > 0
     assert summary["wall_s"] > 0 and summary["wall_s_hybrid"] > 0     # the overlay's time too, not only the twin's
+    assert summary["reused_hybrid"] == 0      # fresh run dir: every overlay point was computed (and timed)
     # the per-sample time series of the configured point (robot.omega, default 1 rad/s)
     ts = list(csv.DictReader(open(out / "timeseries.csv")))
     assert summary["timeseries_point"]["omega"] == 1.0 and summary["timeseries_point"]["error"] is None

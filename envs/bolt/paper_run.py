@@ -16,6 +16,7 @@ from envs.bolt.robot import INITIAL_PENETRATION, Bolt
 from envs.bolt.paper_summary import PAPER_METRICS, summarize  # noqa: F401  (the run's columns)
 
 PIERCE = 1e-3   # m: a sample this far through the ground or the bumper ends the run as an error (a missed event)
+STOP_TOL = 1e-8  # a Painleve stop whose F_T (relative) or rates (m/s, rad/s) differ more from eq. 18-19's ends the run as an error
 DELTA = 1e-6    # m: after a lift-off the foot must rise this far before a touch-down counts (no chatter)
 
 
@@ -271,6 +272,10 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             stops.append(dict(t=t, slip_speed=abs(float((m.point(y[:7], v, "F")[1] @ v).real)),
                               impulse=complex(F_T, check[1].imag), F_T_gap=abs(F_T - check[1].real),
                               rates_gap=float(np.abs(sd - check[0][[0, 2]]).max())))
+            if stops[-1]["F_T_gap"] > STOP_TOL * abs(F_T) or stops[-1]["rates_gap"] > STOP_TOL:
+                err = (f"Painleve stop at t = {t:.4f} s: the applied stop and eq. 18-19's impulse differ "
+                       f"(F_T gap {stops[-1]['F_T_gap']:.3g} N s, rates gap {stops[-1]['rates_gap']:.3g})")
+                break
             y = np.concatenate([y[:7], sd])
             fired = sticks
         if fired is sticks:                            # sliding -> pinned where it stopped (or slides back)

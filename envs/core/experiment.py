@@ -158,16 +158,22 @@ def compute(cfg, out) -> Result:
     if v["engine_fallback"]:
         result.summary = dict(result.summary, engine="mujoco", engine_requested=v["engine_requested"],
                               engine_fallback=v["engine_fallback"])
-    elif v["engine"] == "warp":      # says so, where the runner's summary does not name its engine itself,
-        from envs.core.rundir import engine_split    # and which outputs another engine ran (a C time series)
-        split = engine_split(out)
-        result.summary = dict({"engine": "warp", **({"engine_split": split} if split else {})}, **result.summary)
-    elif v["engine"] == "auto":      # and which engine ran (or had stored) each point of each results file
+    elif v["engine"] in ("warp", "auto"):
         from envs.core.rundir import engine_split
-        result.summary = {"engine": "auto", "engine_split": engine_split(out), **result.summary}
-        result.summary["engine"] = "auto"        # over a runner's own (the one that ran is in engine_split)
+        result.summary = engine_label(result.summary, v["engine"], engine_split(out))
     result.write(out)
     return result
+
+
+def engine_label(summary, engine, split):
+    """summary.json's engine label under engine=warp/auto, set after the runner's summary: engine_split
+    (which engine ran, or had stored, each point of each results file; under warp only when another engine
+    ran some output, e.g. a C time series) and engine.  The one precedence rule: under warp a runner that
+    names its engine itself keeps its label (bolt twin_vs_paper's "mujoco+paper", a comparison's main
+    engine); under auto the label is "auto" over a runner's own (the engine that ran is in engine_split)."""
+    out = dict(summary, **({"engine_split": split} if split or engine == "auto" else {}))
+    out["engine"] = summary.get("engine", engine) if engine == "warp" else engine
+    return out
 
 
 def runner(of):

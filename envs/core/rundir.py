@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import pathlib
+import threading
 import time
 
 LOCK = ".gaittwin.lock"
@@ -271,20 +272,25 @@ class Asked:
         self.began = time.monotonic()
         self.written = None            # time.monotonic() when the file was last written (the one clock)
         self.behind = False            # the file lacks points computed since: finish_run writes it
+        self._lock = threading.Lock()  # due: the call's thread and store.Committer's (mid_call) both ask
 
     def due(self, every: float, mid_call: bool = False) -> bool:
         """Whether the results file is written now, one clock for both of sweep.run_rows' writers.  At a call's
         end: outside a run always (nothing else writes it); in a run at most every `every` seconds and at its
         end (finish_run), so that a run of many calls (an identification) does not rewrite all its rows on every
         call: the same file.  `mid_call` (store.Committer, as points finish): at most every `every` seconds
-        since the file was last written (or this Asked began)."""
-        now = time.monotonic()
-        last = self.written if self.written is not None or not mid_call else self.began
-        if (self.in_run or mid_call) and last is not None and now - last < every:
-            self.behind = self.behind or not mid_call
-            return False
-        self.written, self.behind = now, False
-        return True
+        since the file was last written (or this Asked began); a mid-call write leaves `behind` as it is (points
+        may finish after it: only a call's end or finish_run clears it)."""
+        with self._lock:
+            now = time.monotonic()
+            last = self.written if self.written is not None or not mid_call else self.began
+            if (self.in_run or mid_call) and last is not None and now - last < every:
+                self.behind = self.behind or not mid_call
+                return False
+            self.written = now
+            if not mid_call:
+                self.behind = False
+            return True
 
     def extend(self, keyrows) -> None:
         from envs.core.store import dumps

@@ -275,11 +275,16 @@ class Committer:
                     t0 = time.perf_counter()
                     db.put(self.file, *item, key_columns=self.key_columns)
                     self.committed += 1
-                    if self.due is not None and self.due():
+                    if self.due is not None and self._same_columns(db) and self.due():
                         db.export(self.file, self.keys)
                     self.busy_s += time.perf_counter() - t0
         except BaseException as e:          # reported to the main thread
             self.error = e
+
+    def _same_columns(self, db) -> bool:
+        """export_keys were made over key_columns: if another writer has widened the file's key columns since,
+        the mid-call export is skipped (the call's end exports under the file's columns)."""
+        return self.key_columns is None or db.key_columns(self.file) == list(self.key_columns)
 
     def put(self, key: str, identity: str, ident: str, row: dict, error: str) -> None:
         if self.error is not None:

@@ -34,6 +34,8 @@ def frequency_sweep(job, out) -> Result:
     overlay = exp_cfg(job, "overlay")
     if overlay and overlay not in ENGINES:
         raise ConfigError("experiment.overlay", overlay, f"one of {list(ENGINES)} or null")
+    if overlay and overlay == engine:
+        raise ConfigError("experiment.overlay", overlay, f"an engine other than engine={engine}, or null")
     n = len(grid_points(job))
     progress.stages([(engine, n)] + ([(overlay, n)] if overlay else []))    # one ETA over both bars
     rows, stats = simulate_rows(job, grid_points(job), out)
@@ -55,6 +57,7 @@ def frequency_sweep(job, out) -> Result:
         summary[f"S_by_{by}_{overlay}"] = {label(r): r["S"] for r in sw.healthy(curves[overlay])}
         summary[f"failed_points_{overlay}"] = len(curves[overlay]) - len(sw.healthy(curves[overlay]))
         summary[f"wall_s_{overlay}"] = o_stats.get("wall_s")     # wall_s is the twin's alone
+        summary[f"reused_{overlay}"] = o_stats.get("reused")     # of them from the store (not timed)
     drawn = {(f"{e}, {lab}" if lab else e): part for e, rs in curves.items()      # a curve per extra-key value
              for lab, part in sw.by_extra_keys(sw.healthy(rs), extra).items()}
     draw = partial(plots.s_v, drawn, sum(len(rs) - len(sw.healthy(rs)) for rs in curves.values()))
