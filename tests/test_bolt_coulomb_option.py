@@ -10,7 +10,7 @@ import pytest
 
 from envs.bolt import coulomb_foot
 from envs.bolt.robot import Bolt
-from envs.core import batch, config
+from envs.core import batch, config, warp_engine
 from envs.core.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -77,8 +77,9 @@ def test_warp_refused_and_auto_runs_on_the_c_engine():
                                         "robot.timestep=6.25e-6", "sweep.foot_contact=[plastic,coulomb]"]))
     job = config.validate(config.compose(["experiment=bolt_running", "robot/foot=coulomb", "engine=auto"]))
     assert job.engine == "mujoco" and job.engine_requested == "auto" and "coulomb" in job.engine_fallback
-    with pytest.raises(ConfigError):   # the batch runner's own check, for callers that skip the config
-        Bolt(**COULOMB).device_feedback()
+    with pytest.raises(ConfigError) as e:   # the batch runner's own check, for callers that skip the config
+        warp_engine.check([Bolt(**COULOMB)])
+    assert e.value.param == "engine" and "coulomb" in str(e.value)
 
 
 def test_warp_and_coarse_step_exit_2_nothing_written(tmp_path):

@@ -218,9 +218,7 @@ class Bolt(BoltModel, Robot):
         return "foot_contact=coulomb applies friction by a per-step Python hook (envs/bolt/coulomb_foot.py) that " \
                "MuJoCo Warp cannot run" if params.get("foot_contact") == "coulomb" else ""
 
-    def device_feedback(self):     # `feedback` on the device (engine=warp); the Coulomb hook has none
-        if self.warp_refusal(self.p):
-            raise ConfigError("engine", "warp", "mujoco", self.warp_refusal(self.p))
+    def device_feedback(self):     # `feedback` on the device (engine=warp; the Coulomb hook has none: warp_refusal)
         from envs.bolt.warp_feedback import ActuatorLimit
         return ActuatorLimit()
 
