@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from envs.bolt.twin_vs_paper import one_touchdown
 from envs.core.report import CONSISTENCY, Context, Row, Tol, fmt
 
 # issue #24's target, stated before comparing; the same numbers go to the runner (experiment.speed_tolerance,
@@ -35,7 +36,7 @@ def coulomb_rows(table: list[dict], reduced: bool) -> list[Row]:
     or NaN where the twin does not run that gait or is health-flagged (as `compare`: never within the target),
     against the paper model's.  No compared period: 'nothing compared', which disagrees."""
     cmp_ = [r for r in table if r.get("compared")]
-    ok = [not r.get("error_twin") and abs(float(r["touchdowns_per_revolution_twin"]) - 1.0) < 1e-9 for r in cmp_]
+    ok = [not r.get("error_twin") and one_touchdown(r["touchdowns_per_revolution_twin"]) for r in cmp_]
     T = [float(r["crank_period"]) for r in cmp_]
     where = (f"crank period {fmt(T)} s" if T else "no crank period (the paper model runs one touch-down per "
              "revolution at none)") + (" (reduced report: 0.2 s only; the full report: every period of "

@@ -23,13 +23,18 @@ COLUMNS = (("crank_period",) + tuple(f"{m}_{e}" for m in METRICS for e in ("twin
               "within_target", "error_twin", "error_paper"))
 
 
+def one_touchdown(touchdowns_per_revolution) -> bool:
+    """The gait the target compares: one touch-down per crank revolution (NaN: no)."""
+    return abs(float(touchdowns_per_revolution) - 1.0) < 1e-9
+
+
 def compare(tw: dict, pa: dict, tol_speed: float, tol_duty: float, flagged: str = "") -> dict:
     """The target of issue #24, tolerances given first: compared wherever the paper model runs one touch-down per
     revolution; within it only if the twin does too (a twin that misses that gait, or failed: {}, fails the target
     there), is not health-flagged (`flagged`: its error_twin, e.g. a penetration over the limit: its metrics are
     kept but never count), |v_twin - v_paper| <= tol_speed |v_paper| and |duty_twin - duty_paper| <= tol_duty
     (NaN fails)."""
-    one = lambda s: abs(s.get("touchdowns_per_revolution", math.nan) - 1.0) < 1e-9   # noqa: E731
+    one = lambda s: one_touchdown(s.get("touchdowns_per_revolution", math.nan))   # noqa: E731
     nan = math.nan
     compared = one(pa)
     dv = (tw.get("speed", nan) - pa["speed"]) / abs(pa["speed"]) if compared and pa["speed"] else nan
