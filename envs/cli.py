@@ -7,23 +7,23 @@
   gaittwin view [...]           scripts/view.py (interactive viewer)
   gaittwin render [...]         scripts/render.py (MP4 video)
 
-`run`, `view` and `render` hand their arguments to the scripts unchanged (the scripts keep working
-on their own); `python -m envs.cli ...` is the same command without the entry point installed.
+Every command runs in this process (`run`, `view`, `render`: gaittwin.app.*; the scripts in
+scripts/ are thin wrappers over the same functions); `python -m gaittwin.cli ...` is the same command
+without the entry point installed.
 """
 from __future__ import annotations
 
 import argparse
-import pathlib
 import re
-import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-SCRIPTS = {"run": "run.py", "view": "view.py", "render": "render.py"}
+from gaittwin.core.paths import CONFIGS, MODELS
+
+COMMANDS = ("run", "view", "render")           # gaittwin.app.<command>.main(argv)
 
 # Measured wall time of each experiment at its defaults, with the machine and load it was measured
 # on: configs/runtimes.yaml, written by scripts/measure_runtimes.py (a test checks every experiment has one).
-RUNTIMES_FILE = ROOT / "configs" / "runtimes.yaml"
+RUNTIMES_FILE = CONFIGS / "runtimes.yaml"
 
 
 def runtimes() -> dict:
@@ -36,13 +36,13 @@ def runtimes() -> dict:
 
 def experiment_names() -> list[str]:
     """Every experiment `scripts/run.py experiment=NAME` runs (configs/experiment/*.yaml)."""
-    return sorted(f.stem for f in (ROOT / "configs" / "experiment").glob("*.yaml"))
+    return sorted(f.stem for f in (CONFIGS / "experiment").glob("*.yaml"))
 
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in SCRIPTS:
-        return script(argv[0], argv[1:])
+    if argv and argv[0] in COMMANDS:
+        return command(argv[0], argv[1:])
     ap = argparse.ArgumentParser(prog="gaittwin", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", metavar="{list,params,export,run,view,render}")
@@ -53,16 +53,16 @@ def main(argv=None) -> int:
                        "(its results.csv holds only the last run's grid)")
     p.add_argument("rundir")
     p.add_argument("--out", help="folder to write into (default: the run directory)")
-    for name in SCRIPTS:
-        sub.add_parser(name, help=f"scripts/{SCRIPTS[name]} with these arguments", add_help=False)
+    for name in COMMANDS:
+        sub.add_parser(name, help=f"{name} (gaittwin {name} --help)", add_help=False)
     args = ap.parse_args(argv)
     if args.command == "list":
         print(listing())
         return 0
     if args.command == "params":
-        import envs
-        if args.robot not in envs.ROBOTS:
-            print(f"error: robot={args.robot!r}: allowed: one of {sorted(envs.ROBOTS)}", file=sys.stderr)
+        import gaittwin
+        if args.robot not in gaittwin.ROBOTS:
+            print(f"error: robot={args.robot!r}: allowed: one of {sorted(gaittwin.ROBOTS)}", file=sys.stderr)
             return 2
         print(params_table(args.robot))
         return 0
@@ -72,16 +72,24 @@ def main(argv=None) -> int:
     return 2
 
 
-def script(name: str, args) -> int:
-    """Run scripts/<name>.py with `args` in this interpreter; its exit code."""
-    return subprocess.call([sys.executable, str(ROOT / "scripts" / SCRIPTS[name]), *args])
+def command(name: str, args) -> int:
+    """gaittwin.app.<name>.main(args) in this process; its exit code."""
+    from gaittwin.app import render, run, view
+    prog = sys.argv[0]
+    sys.argv = [f"gaittwin {name}", *args]         # Hydra's and argparse's program name
+    try:
+        return {"run": run, "view": view, "render": render}[name].main(list(args)) or 0
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv[0] = prog
 
 
 def export(rundir, out=None) -> int:
     """Write every stored row of each results file of `rundir`'s store (every grid any run asked for,
     in the order finished) as <stem>_all.csv into `out` (default: the run directory)."""
-    from envs.core.errors import StoreError
-    from envs.core.store import DB_NAME, Store
+    from gaittwin.core.errors import StoreError
+    from gaittwin.core.store import DB_NAME, Store
 
     run = pathlib.Path(rundir)
     if not (run / DB_NAME).is_file():
@@ -106,10 +114,10 @@ def robots() -> list[tuple[str, str]]:
     """(name, the first line of its module's docstring) of every robot."""
     import importlib
 
-    import envs
+    import gaittwin
     out = []
-    for name in sorted(envs.ROBOTS):
-        doc = importlib.import_module(envs.ROBOTS[name].__module__).__doc__ or ""
+    for name in sorted(gaittwin.ROBOTS):
+        doc = importlib.import_module(gaittwin.ROBOTS[name].__module__).__doc__ or ""
         out.append((name, doc.strip().splitlines()[0] if doc.strip() else ""))
     return out
 
@@ -119,9 +127,9 @@ def experiments() -> list[dict]:
     line, which ended mid-sentence; without the tracker's 'Issue #17:'), run time."""
     import itertools
 
-    from envs.core import config
+    from gaittwin.core import config
     out, times = [], runtimes()
-    for f in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
+    for f in sorted((CONFIGS / "experiment").glob("*.yaml")):
         head = itertools.takewhile(lambda ln: ln.startswith("#"), f.read_text().splitlines())
         header = " ".join(ln[1:].strip() for ln in head if "@package" not in ln)
         line = _first_sentence(re.sub(r"^Issue #\d+:\s*", "", header))
@@ -161,9 +169,9 @@ def listing() -> str:
 # ---- params --------------------------------------------------------------------------------
 def params_rows(robot: str) -> list[dict]:
     """name, unit, default, allowed, meaning, provenance of every parameter of `robot`."""
-    import envs
-    from envs.core import schema
-    cls = envs.robot_class(robot)
+    import gaittwin
+    from gaittwin.core import schema
+    cls = gaittwin.robot_class(robot)
     sections = _comments(cls.Params)
     prov = _provenance(robot)
     rows = []
@@ -231,7 +239,7 @@ def _provenance(robot: str) -> dict:
     """parameter (SI name) -> 'models/<robot>/README.md:LINE (first cell)': the first row naming it
     (a word or `code`) of the README's provenance and assumption tables (headers 'paper parameter',
     'choice', ...); a row whose first cell names it wins over one that names it elsewhere."""
-    path = ROOT / "models" / robot / "README.md"
+    path = MODELS / robot / "README.md"
     if not path.exists():
         return {}
     first, anywhere, header, prev = {}, {}, "", ""

@@ -9,7 +9,7 @@ import copy
 import math
 import time
 
-import _cli  # noqa: F401  (this checkout's envs on sys.path, GL backend chosen)
+import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 import numpy as np
 
 # Each robot's small sweep (two points that differ in a per-world model field, short periods, a few
@@ -76,16 +76,16 @@ F32_STATE = (   # candidate ENSEMBLE v3 (warp_agreement's docstring; not adopted
 def _class(robot: str):
     """The Robot class of a SWEEPS name: a registered robot, or crawler_feedback (the crawler under
     eq. 19, a closed_loop variant that is no robot of its own)."""
-    import envs
+    import gaittwin
     if robot == "crawler_feedback":
-        from envs.crawler.feedback_robot import FeedbackCrawler
+        from gaittwin.crawler.feedback_robot import FeedbackCrawler
         return FeedbackCrawler
-    return envs.robot_class(robot)
+    return gaittwin.robot_class(robot)
 
 
 def _refused(cls) -> str:
     """Why engine=warp refuses robot class cls ("" where it runs; needs no warp)."""
-    from envs.core.warp_engine import unsupported
+    from gaittwin.core.warp_engine import unsupported
     return unsupported(cls)
 
 
@@ -217,7 +217,7 @@ def reference(robot: str, chunk=1000, cycles=None, sweeps=None, ensemble=ENSEMBL
     """The C engine's side, which needs no warp: (points, swept parameter, run settings, nominal
     Runs, per point envelope() of ENSEMBLE, seconds of the nominal runs) for the robot's sweep in
     `sweeps` (SWEEPS unless given, or HOLDOUT); cycles: the sweep's unless given."""
-    from envs.core import batch
+    from gaittwin.core import batch
     cls = _class(robot)
     base, name, vals, n_cycles = (sweeps or SWEEPS)[robot]
     pts = [dict(base, **({name: v} if v is not None else {})) for v in vals]

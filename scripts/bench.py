@@ -23,13 +23,13 @@ import argparse
 import sys
 import time
 
-import _cli  # noqa: F401  (repo on sys.path, GL backend chosen)
+import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 import mujoco
 import numpy as np
 from mujoco import rollout
 
-from envs.core import batch
-from envs.crawler.robot import Crawler
+from gaittwin.core import batch
+from gaittwin.crawler.robot import Crawler
 
 
 def raw_rollout(nsim: int, nstep: int) -> float:

@@ -15,11 +15,11 @@ import sys
 import tempfile
 import time
 
-import _cli  # noqa: F401  (puts the project on sys.path; chooses the GL backend)
+import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 
-import envs
-from envs.core.render import render_video
-from envs.core.stepper import Stepper
+import gaittwin
+from gaittwin.core.render import render_video
+from gaittwin.core.stepper import Stepper
 
 
 def stepper_rtf(robot, seconds: float) -> float:
@@ -42,11 +42,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=2.0, help="simulated seconds for the stepper")
     ap.add_argument("--video-seconds", type=float, default=1.0, help="simulated seconds filmed")
-    ap.add_argument("--robots", nargs="*", default=list(envs.ROBOTS))
+    ap.add_argument("--robots", nargs="*", default=list(gaittwin.ROBOTS))
     args = ap.parse_args(argv)
     out = []
     for name in args.robots:
-        r = envs.robot_class(name)()
+        r = gaittwin.robot_class(name)()
         s, v = stepper_rtf(r, args.seconds), video_rtf(r, args.video_seconds)
         print(f"{name:8s} dt={r.timestep:.3g} s  stepper RTF {s:7.2f}   video RTF {v:6.2f}")
         out += [f"rtf_stepper_{name}={s:.3g}", f"rtf_video_{name}={v:.3g}"]

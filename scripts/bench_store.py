@@ -32,13 +32,13 @@ import sys
 import tempfile
 import time
 
-import _cli  # noqa: F401  (repo on sys.path, GL backend chosen)
+import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 import numpy as np
 
-import envs
-from envs.core import batch
-from envs.core import sweep as sw
-from envs.crawler.robot import Crawler
+import gaittwin
+from gaittwin.core import batch
+from gaittwin.core import sweep as sw
+from gaittwin.crawler.robot import Crawler
 
 
 def sample_points(n: int, seed: int = 0) -> list[dict]:
@@ -67,7 +67,7 @@ def store_per_point(n: int, template: dict) -> dict:
         _, st = sw.run_rows(robots, out, key=list(Crawler.columns), engine=engine, progress=False)
         total = time.perf_counter() - t0
         assert st["computed"] == n
-        from envs.core.store import Store
+        from gaittwin.core.store import Store
         with Store(out) as db:
             keys = list(db.rows("results.csv"))
             t0 = time.perf_counter()
@@ -81,7 +81,7 @@ def store_per_point(n: int, template: dict) -> dict:
 
 def run_of_calls(m: int, template: dict) -> tuple[float, float, float]:
     """(ms per call over the first 10 calls, over the last 10, ms of the final export) of a run of m calls."""
-    from envs.core import rundir
+    from gaittwin.core import rundir
     values = {k: v for k, v in template.items() if k in Crawler.metrics or k in Crawler.health_columns()}
     engine = sw.Engine("bench", lambda rs, add: [add(j, dict(values), None) for j in range(len(rs))] and 0,
                        dict(cycles=10))
@@ -121,8 +121,8 @@ def end_to_end(points, cycles: int, nthread: int, repeats: int = 2) -> tuple[flo
 
 def robot_speeds() -> dict:
     out = {}
-    for name in sorted(envs.ROBOTS):
-        cls = envs.robot_class(name)
+    for name in sorted(gaittwin.ROBOTS):
+        cls = gaittwin.robot_class(name)
         r = cls()
         r.model()
         cyc = max(1, int(round(1.0 / r.period)))

@@ -33,11 +33,11 @@ import pathlib
 import sys
 import time
 
-import _cli  # noqa: F401  (repo on sys.path, GL backend chosen)
+import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 import numpy as np
 
-from envs.core import batch
-from envs.crawler.robot import Crawler
+from gaittwin.core import batch
+from gaittwin.crawler.robot import Crawler
 
 OMEGA_A = 16.0      # section a's omega (rad/s): the shortest cycle of the Fig. 6 range
 
@@ -64,7 +64,7 @@ def robots_a(n: int, distinct: int = 16) -> list:
 
 
 def section_a(a, dev: str) -> dict:
-    from envs.core import warp_batch
+    from gaittwin.core import warp_batch
     robots = robots_a(a.nworld)
     first = warp_batch.first_step(robots[0], dev)
     steps = sum(a.cycles * r.steps_per_cycle for r in robots)
@@ -139,8 +139,8 @@ def section_c(a, dev: str, sweep: dict | None) -> dict:
 
 def section_h(a, bare: dict | None) -> dict:
     """The host's fold of one chunk's samples for a.nworld worlds (envs/core/warp_batch._fold), no device."""
-    from envs.core import runs, warp_engine as we
-    from envs.core.warp_batch import _fold
+    from gaittwin.core import runs, warp_engine as we
+    from gaittwin.core.warp_batch import _fold
     r, chunk = Crawler(omega=OMEGA_A), 1000
     m = r.model()
     nsens, stride = m.nsensordata, r.steps_per_cycle // r.samples_per_cycle
@@ -215,11 +215,11 @@ def main(argv=None) -> int:
     if not 0.3 <= a.map_omega_min <= 16.0:
         print(f"error: --map-omega-min={a.map_omega_min}: allowed range [0.3, 16] rad/s", file=sys.stderr)
         return 2
-    from envs.core import warp_engine
+    from gaittwin.core import warp_engine
     warp_engine.check_installed()
     dev = warp_engine.device(a.device)
     if a.warp_log:
-        from envs.core.warp_law import quiet
+        from gaittwin.core.warp_law import quiet
         quiet(False)
     cuda = dev.startswith("cuda")
     if a.quick:

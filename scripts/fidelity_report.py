@@ -21,8 +21,8 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from envs.core import report as fidelity, rundir  # noqa: E402  (importing envs first chooses the GL backend)
-from envs.core.errors import ConfigError, StoreError  # noqa: E402
+from gaittwin.core import report as fidelity, rundir  # noqa: E402  (importing envs first chooses the GL backend)
+from gaittwin.core.errors import ConfigError, StoreError  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
 
 def mutate(ap, a, t0) -> int:
     """--mutate NAME: a bad name, a missing baseline or an unwritable --out stops before anything runs (exit 2)."""
-    from envs.core import mutation
+    from gaittwin.core import mutation
     names = sorted(mutation.registry())
     base = pathlib.Path(a.baseline) if a.baseline else None
     if a.mutate not in names:

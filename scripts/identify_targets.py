@@ -47,8 +47,8 @@ def why(s, k) -> str:
 
 
 def case(root, robot, base, hidden, cycles, extra, search, more=()):
-    from envs.core import config
-    from envs.core.experiment import run
+    from gaittwin.core import config
+    from gaittwin.core.experiment import run
     d = root / robot
     hid = [f"robot.{k}={v}" for k, v in hidden.items()]
     for sub in ("data", "fit", "truth"):

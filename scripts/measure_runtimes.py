@@ -27,7 +27,7 @@ import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from envs.cli import RUNTIMES_FILE, experiment_names  # noqa: E402
+from gaittwin.cli import RUNTIMES_FILE, experiment_names  # noqa: E402
 
 
 # what an experiment needs beyond its defaults to run at all (the fit's nominal point of a parameter

@@ -69,7 +69,7 @@ import tempfile
 import time
 import warnings
 
-import _cli  # noqa: F401  (this checkout's envs on sys.path, GL backend chosen)
+import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 from _warp_ref import (  # noqa: F401  (re-exported: the criterion's names, as the tests and studies use them)
     ENSEMBLE, EVENT_TIMING, F32_STATE, HOLDOUT, PERTURB, SAFETY, SEEDS, SWEEPS, TOL, WARP_SOLVER_TOLERANCE,
     _class, _numeric, _refused, envelope, float32_model, judge, member, metrics, model_fields, reference,
@@ -80,13 +80,13 @@ def compare(robot: str, device=None, chunk=1000, sweeps=None, ensemble=ENSEMBLE)
     """(rows of [robot, point, metric, C, warp, |diff|, envelope, set by, tolerance, ok], compile_s,
     warp steps/s, C steps/s).  The C engine's nominal runs and ENSEMBLE run first: every tolerance
     is fixed before warp runs."""
-    from envs.core import batch
-    from envs.core.errors import ConfigError
+    from gaittwin.core import batch
+    from gaittwin.core.errors import ConfigError
     cls = _class(robot)
     pts, name, kw, c, envs_, c_s = reference(robot, chunk, sweeps=sweeps, ensemble=ensemble)
     steps = sum(r.cycles * r.robot.steps_per_cycle for r in c)
     try:    # compile: the first step of one world (kernels compiled or loaded from the cache)
-        from envs.core import warp_batch
+        from gaittwin.core import warp_batch
         compile_s = warp_batch.first_step(cls(**pts[0]), device)
     except ConfigError as e:
         return [[robot, "-", "refused", "", "", "", "", "", "", str(e)]], math.nan, math.nan, steps / c_s
@@ -146,11 +146,11 @@ def main(argv=None):
             print_envelopes(robot, sweeps, ens)
         return 0
     import warp as wp
-    from envs.core.warp_law import quiet
+    from gaittwin.core.warp_law import quiet
     quiet()
     if a.cold:
         wp.config.kernel_cache_dir = tempfile.mkdtemp(prefix="warp-cache-")
-    from envs.core import warp_engine
+    from gaittwin.core import warp_engine
     dev = warp_engine.device(a.device)
     print(f"device {dev}; points and cycles in {'HOLDOUT' if a.holdout else 'SWEEPS'}; tolerance |warp - C| <= "
           f"abs + rel*|C| (TOL) + {SAFETY} x envelope: max |C_member - C| over ENSEMBLE "

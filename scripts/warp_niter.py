@@ -21,11 +21,11 @@ import pathlib
 import sys
 import time
 
-import _cli  # noqa: F401  (this checkout's envs on sys.path, GL backend chosen)
+import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 import mujoco
 import numpy as np
 
-from envs.crawler.robot import Crawler
+from gaittwin.crawler.robot import Crawler
 
 OMEGAS = (0.3, 1.0, 4.0, 8.0, 16.0)     # Fig. 6's range, rad/s
 
@@ -78,8 +78,8 @@ def main(argv=None) -> int:
     if any(not 0.3 <= w <= 16.0 for w in a.omega):
         print(f"error: --omega {a.omega}: values in [0.3, 16] rad/s (Fig. 6's range)", file=sys.stderr)
         return 2
-    from envs.core import warp_engine
-    from envs.core.errors import ConfigError
+    from gaittwin.core import warp_engine
+    from gaittwin.core.errors import ConfigError
     try:                                   # the crawler's own parameter checks (psi_deg, mu), the device
         [Crawler(omega=w, mu=a.mu, psi_deg=p) for w in a.omega for p in a.psi_deg]
         dev = warp_engine.device(a.device)

@@ -19,9 +19,9 @@ import time
 import _cli  # noqa: F401  (puts the repo on sys.path)
 import yaml
 
-from envs.core import batch
-from envs.bolt import robot as bolt_robot
-from envs.bolt.robot import Bolt
+from gaittwin.core import batch
+from gaittwin.bolt import robot as bolt_robot
+from gaittwin.bolt.robot import Bolt
 
 SPRING = 65000.0    # N/m, Sec. 2.1
 PAD = 2.3e5         # N/m, README "Compliance" (estimate)

@@ -177,9 +177,9 @@ import sys
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from envs.bolt.robot import Bolt  # noqa: E402
-from envs.core import batch  # noqa: E402
-from envs.core.stepper import Stepper  # noqa: E402
+from gaittwin.bolt.robot import Bolt  # noqa: E402
+from gaittwin.core import batch  # noqa: E402
+from gaittwin.core.stepper import Stepper  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bolt_coulomb_hook import DEN_MIN, CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: E402,F401

@@ -7,8 +7,8 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from envs.bolt.coulomb_foot import DEN_MIN, PROBE, CoulombFoot  # noqa: E402,F401  (the one copy of the law)
-from envs.bolt.robot import Bolt  # noqa: E402
+from gaittwin.bolt.coulomb_foot import DEN_MIN, PROBE, CoulombFoot  # noqa: E402,F401  (the one copy of the law)
+from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 
 class CoulombBolt(Bolt):

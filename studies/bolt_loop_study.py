@@ -28,8 +28,8 @@ import mujoco
 import numpy as np
 import yaml
 
-from envs.core import batch
-from envs.bolt.robot import Bolt
+from gaittwin.core import batch
+from gaittwin.bolt.robot import Bolt
 
 SWEEP = _cli.ROOT / "configs" / "experiment" / "bolt_speed_sweep.yaml"
 REGULAR = 0.2   # s: crank periods from which the ground gait is period-1 (speed comparable across settings)

@@ -10,8 +10,8 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from envs.bolt.paper_run import simulate, summarize  # noqa: E402
-from envs.bolt.robot import Bolt  # noqa: E402
+from gaittwin.bolt.paper_run import simulate, summarize  # noqa: E402
+from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 COLS = ("speed", "touchdowns_per_revolution", "duty_factor", "stance_impulse", "peak_torque_stance",
         "peak_power_flight", "max_loop_gap", "grazing_impacts", "max_friction_ratio", "slip_fraction", "slide_fraction",

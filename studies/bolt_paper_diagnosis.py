@@ -13,10 +13,10 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from envs.bolt.kinematics import loop_kinematics  # noqa: E402
-from envs.bolt.paper_run import simulate, summarize  # noqa: E402
-from envs.bolt.robot import Bolt  # noqa: E402
-from envs.core import batch  # noqa: E402
+from gaittwin.bolt.kinematics import loop_kinematics  # noqa: E402
+from gaittwin.bolt.paper_run import simulate, summarize  # noqa: E402
+from gaittwin.bolt.robot import Bolt  # noqa: E402
+from gaittwin.core import batch  # noqa: E402
 
 
 def foot_arcs(r):

@@ -57,8 +57,8 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from envs.bolt import paper, paper_run  # noqa: E402
-from envs.bolt.robot import Bolt  # noqa: E402
+from gaittwin.bolt import paper, paper_run  # noqa: E402
+from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)          # s: the reference's periods with one touch-down per revolution
 LADDER = (0.1, 0.05, 0.025, 0.0125)                 # den_min; 0.05 is the default

@@ -16,8 +16,8 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from envs.bolt.paper_run import simulate  # noqa: E402
-from envs.bolt.robot import Bolt  # noqa: E402
+from gaittwin.bolt.paper_run import simulate  # noqa: E402
+from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 PHASES = ("stance", "flight", "bumper")
 

@@ -34,7 +34,7 @@ import mujoco
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from envs.bolt.robot import Bolt  # noqa: E402
+from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bolt_plastic_limit import rung  # noqa: E402

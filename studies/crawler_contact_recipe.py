@@ -34,10 +34,10 @@ import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 
-from envs.core import batch
-from envs.core.robot import REGISTRY
-from envs.crawler import hybrid as H
-from envs.crawler.robot import Crawler, feet, ideal_stride, theta_on_floor
+from gaittwin.core import batch
+from gaittwin.core.robot import REGISTRY
+from gaittwin.crawler import hybrid as H
+from gaittwin.crawler.robot import Crawler, feet, ideal_stride, theta_on_floor
 
 OMEGAS = [0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0]
 CASES = {   # name -> (inputs, omegas)

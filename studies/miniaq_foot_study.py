@@ -36,12 +36,12 @@ import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 
-from envs.core import batch, metrics
-from envs.core.errors import ConfigError
-from envs.miniaq import paper
-from envs.miniaq.foot import critical_solref, hunt_crossley_point
-from envs.miniaq import robot as miniaq_robot
-from envs.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
+from gaittwin.core import batch, metrics
+from gaittwin.core.errors import ConfigError
+from gaittwin.miniaq import paper
+from gaittwin.miniaq.foot import critical_solref, hunt_crossley_point
+from gaittwin.miniaq import robot as miniaq_robot
+from gaittwin.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
 miniaq_robot.PAD_TIMESTEP_MAX = 1.0     # the study measures foot=pad beyond its converged timesteps too
 

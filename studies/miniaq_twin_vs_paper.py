@@ -23,9 +23,9 @@ import time
 import _cli  # noqa: F401  (puts the repo on sys.path)
 import numpy as np
 
-from envs.core import batch, metrics
-from envs.miniaq import paper
-from envs.miniaq.robot import LEGS, MiniAQ
+from gaittwin.core import batch, metrics
+from gaittwin.miniaq import paper
+from gaittwin.miniaq.robot import LEGS, MiniAQ
 
 CASES = {"trot": dict(), "turn": dict(direction_left=-1)}
 ROWS = [("speed", "speed (mm/s)", 1e3), ("drift_y", "lateral drift (mm/s)", 1e3),

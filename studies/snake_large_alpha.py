@@ -14,9 +14,9 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from envs.core import batch  # noqa: E402
-from envs.snake import calibration as cal  # noqa: E402
-from envs.snake.robot import Snake  # noqa: E402
+from gaittwin.core import batch  # noqa: E402
+from gaittwin.snake import calibration as cal  # noqa: E402
+from gaittwin.snake.robot import Snake  # noqa: E402
 
 
 def main(argv=None) -> int:

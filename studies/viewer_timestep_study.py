@@ -7,7 +7,7 @@ and the stepper's real-time factor at each (what the viewer runs between frames)
 Speed: the robot's progress over the last `window` cycles / their duration (batch runner, the
 robot at defaults with robot.timestep = factor x its reference timestep).  Accepted when within
 5 % of the reference step's speed (tolerance stated before comparing; issue #26) and the run is
-healthy.  RTF = simulated s / wall s of envs.core.stepper.Stepper, single thread; the machine and
+healthy.  RTF = simulated s / wall s of gaittwin.core.stepper.Stepper, single thread; the machine and
 its load are printed with it.  The chosen step is each robot's `viewer_timestep` (its README).
 """
 from __future__ import annotations
@@ -19,9 +19,9 @@ import time
 
 import _cli  # noqa: F401  (puts the project on sys.path)
 
-import envs
-from envs.core import batch
-from envs.core.stepper import Stepper
+import gaittwin
+from gaittwin.core import batch
+from gaittwin.core.stepper import Stepper
 
 TOL = 0.05                                         # |speed / reference speed - 1| allowed
 CYCLES = {"crawler": (3, 2), "snake": (2, 1), "bolt": (12, 4), "miniaq": (10, 4)}   # cycles, window
@@ -45,19 +45,19 @@ def rtf(robot, seconds=1.0) -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--robots", nargs="*", default=sorted(envs.ROBOTS))
+    ap.add_argument("--robots", nargs="*", default=sorted(gaittwin.ROBOTS))
     ap.add_argument("--factors", nargs="*", type=float, default=[1, 2, 4, 8])
     args = ap.parse_args(argv)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; tolerance {TOL:.0%}", flush=True)
     for name in args.robots:
-        cls = envs.robot_class(name)
+        cls = gaittwin.robot_class(name)
         ref_dt = cls.defaults["timestep"]
         cycles, window = CYCLES.get(name, (4, 2))
         v_ref = None
         for f in args.factors:
             try:
                 r = cls(timestep=ref_dt * f)
-            except envs.ConfigError as e:           # a step the robot's own checks refuse
+            except gaittwin.ConfigError as e:           # a step the robot's own checks refuse
                 print(f"{name:8s} timestep x{f:g}: REJECTED ({e})", flush=True)
                 continue
             v, err = speed(r, cycles, window)

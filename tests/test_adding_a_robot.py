@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from envs.core.robot import REGISTRY, Robot
+from gaittwin.core.robot import REGISTRY, Robot
 from tests.util import ROOT, run_script
 
 FILES = {
@@ -55,8 +55,8 @@ Assumption: contact solref 0.005 s (stiff enough that the 0.11 kg toy sinks < 2 
 """Toy parameters and experiment options: the one declaration."""
 import dataclasses
 
-from envs.core.config import Experiment, experiment
-from envs.core.schema import param
+from gaittwin.core.config import Experiment, experiment
+from gaittwin.core.schema import param
 
 
 @dataclasses.dataclass
@@ -80,8 +80,8 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from envs.core.robot import MODELS, Robot
-from envs.toy import config
+from gaittwin.core.robot import MODELS, Robot
+from gaittwin.toy import config
 
 
 class Physics(dm_mujoco.Physics):
@@ -121,8 +121,8 @@ class Toy(Robot):
 ''',
     "envs/toy/experiments.py": '''
 """Toy experiments: runners runner(job, out) -> Result."""
-from envs.core import sweep as sw
-from envs.core.experiment import Result, runner
+from gaittwin.core import sweep as sw
+from gaittwin.core.experiment import Result, runner
 
 
 @runner("toy_sweep")
@@ -150,14 +150,14 @@ run:
 PATHS = """
 import json, sys
 import numpy as np
-import envs
-from envs.core import batch
-from envs.core.render import render_video
-from envs.core.stepper import Stepper
+import gaittwin
+from gaittwin.core import batch
+from gaittwin.core.render import render_video
+from gaittwin.core.stepper import Stepper
 
-toy = envs.robot_class("toy")
+toy = gaittwin.robot_class("toy")
 run = batch.run_point(dict(omega=6.0), toy, cycles=1)
-env = envs.load("toy", cycles=1, omega=6.0)          # one period
+env = gaittwin.load("toy", cycles=1, omega=6.0)          # one period
 ts = env.reset()
 while not ts.last():
     ts = env.step(np.zeros(0))
@@ -180,10 +180,10 @@ def project(tmp_path_factory):
         (root / path).write_text(textwrap.dedent(text).lstrip())
     init = root / "envs" / "__init__.py"       # "one import line for the robot, one for its experiments"
     text = init.read_text()
-    for line, new in (("from envs.miniaq.robot import MiniAQ  # noqa: E402,I001\n",
-                       "from envs.toy.robot import Toy  # noqa: E402,I001\n"),
-                      ("from envs.miniaq import experiments as _, geometry_map as _  # noqa: E402,F811,I001\n",
-                       "from envs.toy import experiments as _  # noqa: E402,F811,I001\n")):
+    for line, new in (("from gaittwin.miniaq.robot import MiniAQ  # noqa: E402,I001\n",
+                       "from gaittwin.toy.robot import Toy  # noqa: E402,I001\n"),
+                      ("from gaittwin.miniaq import experiments as _, geometry_map as _  # noqa: E402,F811,I001\n",
+                       "from gaittwin.toy import experiments as _  # noqa: E402,F811,I001\n")):
         assert line in text
         text = text.replace(line, line + new)
     init.write_text(text)

@@ -7,12 +7,12 @@ import mujoco
 import numpy as np
 import pytest
 
-import envs
-from envs.core import batch
-from envs.bolt.kinematics import (TABLE1_BOUNDS, Geometry, foot_path, l2_interval, l3_interval, loop_kinematics, phi,
+import gaittwin
+from gaittwin.core import batch
+from gaittwin.bolt.kinematics import (TABLE1_BOUNDS, Geometry, foot_path, l2_interval, l3_interval, loop_kinematics, phi,
                                   stride_and_height, table1_lengths)
-from envs.bolt.robot import MASS_SETS, POINTS, Bolt, standing
-from envs.core.errors import ConfigError
+from gaittwin.bolt.robot import MASS_SETS, POINTS, Bolt, standing
+from gaittwin.core.errors import ConfigError
 from tests.util import ROOT, assert_fails_early, render_frames, run_script
 
 G = Geometry.of(Bolt().p)
@@ -314,7 +314,7 @@ def test_passive_damping_acts_on_exactly_the_six_pins():
 def test_loops_healthy_with_the_largest_drawn_passive_damping():
     """bolt_robustness draws passive_damping up to its spread's width: a short run there (6 strides from
     rest, crank period 0.3 s) still runs forwards with the loops closed under LOOP_GAP_RUNNING."""
-    from envs.bolt.config import BoltRobustness
+    from gaittwin.bolt.config import BoltRobustness
     w = BoltRobustness().spread["passive_damping"]["abs"]
     r = Bolt(passive_damping=w)
     run = batch.run_point(r, Bolt, cycles=6, nthread=1)
@@ -354,7 +354,7 @@ def test_assembly_intervals_are_exact():
 
 
 def test_dm_control_env_matches_batch_path():
-    env = envs.load("bolt", cycles=1)
+    env = gaittwin.load("bolt", cycles=1)
     env.reset()
     n = env.task.robot.steps_per_cycle
     for _ in range(n):
@@ -461,7 +461,7 @@ def test_treadmill_finds_the_in_place_belt_speed():
     """At one crank rate the secant on the belt speed finds the in-place speed: mean x velocity of
     the body within 0.01 m/s of zero.  The foot sees the moving belt: the leg's speed over the world
     is its ground speed minus the belt speed (an ideal constant-speed belt is a moving inertial frame)."""
-    from envs.bolt.experiments import in_place_belt_speed
+    from gaittwin.bolt.experiments import in_place_belt_speed
     params = dict(mass_set="hardware", spring_stiffness=65000.0, pad_stiffness=2.3e5)
     kw = dict(cycles=8, nthread=1)
     s, hist = in_place_belt_speed(Bolt, params, 0.3, kw, tol=0.01, max_iter=6)
@@ -520,7 +520,7 @@ def test_stance_impulse_integrates_the_foot_force_every_step(foot):
 
 def test_speed_sweep_plot_draws_the_runs_own_limits(tmp_path, monkeypatch):
     """The peak panels' limit lines are the configured tau_max and P_max (they were 30 N m and 1350 W always)."""
-    from envs.bolt import plots
+    from gaittwin.bolt import plots
     figs = []
     monkeypatch.setattr(plots, "save_figure", lambda fig, path, dpi=120: figs.append(fig))
     keys = ("speed", "stride_time", "duty_factor", "max_loop_gap", "peak_torque_flight", "peak_torque_stance",

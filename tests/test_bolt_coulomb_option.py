@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from envs.bolt import coulomb_foot
-from envs.bolt.robot import Bolt
-from envs.core import batch, config, warp_engine
-from envs.core.errors import ConfigError
+from gaittwin.bolt import coulomb_foot
+from gaittwin.bolt.robot import Bolt
+from gaittwin.core import batch, config, warp_engine
+from gaittwin.core.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 COULOMB = dict(foot_contact="coulomb", loop_timeconst=5e-5, timestep=6.25e-6, bumper_height=0.40)
@@ -46,7 +46,7 @@ def _runs(hook_on: bool, monkeypatch) -> tuple:
     r = Bolt(**COULOMB, crank_period=0.2)
     (run,) = batch.run_points([r], Bolt, cycles=1, nthread=1)
     n_batch = len(calls)
-    from envs.core.stepper import Stepper
+    from gaittwin.core.stepper import Stepper
     s = Stepper(Bolt(**dict(COULOMB, bumper_height=None), crank_period=0.2))   # no bumper: the foot starts on the floor
     s(2000)
     return r.summarize(run), n_batch, len(calls) - n_batch, s.data.qpos.copy()
@@ -98,7 +98,7 @@ def test_coulomb_twin_within_target_of_paper_model_short(tmp_path):
     revolution in both; and the study's numbers (studies/bolt_coulomb_foot.py, candidate 2, dt 6.25e-6, 0.2 s:
     1.324 / 0.078, printed to 3 digits: within 0.001 / 0.001).  0.2 s, 6 revolutions (the cheapest period a
     revolution, ~25 s; measured 1.3236 / 0.0782 against the paper model's 1.2962 / 0.0750)."""
-    from envs.core import experiment
+    from gaittwin.core import experiment
     res = experiment.compute(config.compose(["experiment=bolt_twin_vs_paper", "robot/foot=coulomb",
                                              "sweep.crank_period=[0.2]", "run.progress=false"]), tmp_path)
     (row,) = res.table("results.csv")

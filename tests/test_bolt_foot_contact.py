@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 
-from envs.bolt.robot import Bolt
-from envs.core.errors import ConfigError
+from gaittwin.bolt.robot import Bolt
+from gaittwin.core.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "studies"))
@@ -23,7 +23,7 @@ PLASTIC = dict(params=dict(foot_contact="plastic"))
 def test_touchdown_state_is_assembled_with_the_foot_on_the_ground():
     """The state the test starts from: loops closed (1e-9 m), the foot sphere touching the ground (1e-9 m), the
     body on the bumper at 0.3 s (1e-4 m: the paper model's touch-down from the bumper), falling foot."""
-    from envs.bolt.paper import Model
+    from gaittwin.bolt.paper import Model
     r = Bolt(crank_period=0.3)
     Q, sd, v = study.state(r, study.TOUCHDOWNS[0.3])
     m = Model(r)
@@ -90,7 +90,7 @@ def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
 def test_foot_group_sets_the_plastic_numerics_together():
     """robot/foot=plastic (configs/robot/foot/) sets the foot and the loops and step it needs in one choice; the
     default foot is unchanged (soft, loops 0.2 ms, step 0.1 ms)."""
-    from envs.core import config
+    from gaittwin.core import config
     soft = config.compose(["experiment=bolt_running"]).robot
     plastic = config.compose(["experiment=bolt_running", "robot/foot=plastic"]).robot
     assert (soft.foot_contact, soft.loop_timeconst, soft.timestep) == ("soft", 2e-4, 1e-4)
@@ -113,7 +113,7 @@ def test_plastic_twin_within_target_of_paper_model_short(tmp_path):
     """Issue #24 target, CI version, tolerances stated first: speed within 10 %, duty within 0.05, one touch-down
     per revolution in both.  robot/foot=plastic against the paper model at 0.6 s, 3 revolutions (metrics over the
     last 2; ~20 s; measured +3.9 %, +0.0005; the default soft foot misses it there: +16.7 % at 6 revolutions)."""
-    from envs.core import config, experiment
+    from gaittwin.core import config, experiment
     res = experiment.compute(config.compose(["experiment=bolt_twin_vs_paper", "robot/foot=plastic",
                                              "sweep.crank_period=[0.6]", "run.cycles=3", "run.progress=false"]), tmp_path)
     assert res.summary["speed_tolerance"] == 0.1 and res.summary["duty_tolerance"] == 0.05
@@ -130,7 +130,7 @@ def test_plastic_foot_runs_on_warp_cpu(tmp_path):
     compilation): no fallback, no error.  Tolerances stated first: speed within 2 %, duty within 0.02 of the C
     engine, the same touch-downs -- twice the C engine's own spread under a 1e-7 change of the crank period
     (measured 1.0 %, 0.010: the plastic stance's chatter); measured warp 1.037 / 0.045, C 1.043 / 0.055."""
-    from envs.core import config, experiment
+    from gaittwin.core import config, experiment
     args = ["experiment=bolt_speed_sweep", "sweep.crank_period=[0.2]", "run.cycles=1", "run.progress=false",
             "run.device=cpu", "run.chunk=1000", "robot/foot=plastic"]
     (tmp_path / "w").mkdir()

@@ -7,10 +7,10 @@ import sys
 import numpy as np
 import pytest
 
-from envs.bolt.paper import Model
-from envs.bolt.paper_run import FLIGHT, impact
-from envs.bolt.robot import Bolt
-from envs.bolt.kinematics import loop_kinematics
+from gaittwin.bolt.paper import Model
+from gaittwin.bolt.paper_run import FLIGHT, impact
+from gaittwin.bolt.robot import Bolt
+from gaittwin.bolt.kinematics import loop_kinematics
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -74,7 +74,7 @@ def test_horizontal_momentum_is_constant_in_the_air_and_changes_in_stance():
     """The phase budget's bookkeeping (studies/bolt_phase_budget.py): with the foot in the air the only
     external forces (gravity, the bumper) are vertical, so the sampled p_x stays constant (tolerance 1e-6 N s)
     while the leg swings; the stance (impact and friction) changes it by more than 0.5 N s."""
-    from envs.bolt.paper_run import simulate
+    from gaittwin.bolt.paper_run import simulate
     run = simulate(Bolt(crank_period=0.3), 2)
     assert run.error is None
     S = run.samples
@@ -91,7 +91,7 @@ def test_horizontal_momentum_is_constant_in_the_air_and_changes_in_stance():
 def test_a_mode_without_its_foot_point_is_a_programming_error_not_a_flagged_point():
     """split_velocity with the foot point F0 missing in stance (or given in flight) raises TypeError, which
     paper_run does not catch as a failed point (it catches ValueError from solve_ivp)."""
-    from envs.bolt.paper import STANCE
+    from gaittwin.bolt.paper import STANCE
     m, Q = _state()
     with pytest.raises(TypeError, match="F0 is missing"):
         m.split_velocity(Q, np.zeros(1), STANCE, None, 1e-3)

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from envs.bolt.robot import Bolt
+from gaittwin.bolt.robot import Bolt
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "studies"))
@@ -57,7 +57,7 @@ def test_impasse_stop_impulse_lies_mu_over_one_minus_den_min_from_the_cone():
     1/0.95: the option is used), rel 1e-6; the foot slides before it (> 0.1 m/s) and F_N > 0.  The recorded F_T is the
     one applied (stop_slide); it and the rates after equal the no-slip impulse's within 1e-8 (F_T relative; m/s,
     rad/s), so F_N, the SLIDE mode's implicit height impulse, is that impulse's.  0.4 s, 2 revolutions."""
-    from envs.bolt.paper_run import simulate
+    from gaittwin.bolt.paper_run import simulate
     r = Bolt(crank_period=0.4)
     run = simulate(r, 2, den_min=0.1)
     assert run.error is None and run.stops
@@ -71,8 +71,8 @@ def test_impasse_stop_impulse_lies_mu_over_one_minus_den_min_from_the_cone():
 def test_den_min_is_in_a_paper_points_identity_only_with_the_coulomb_foot():
     """den_min acts only on the Coulomb foot's sliding: a pinned foot's stored result is one for every den_min
     (it was filed under each den_min), a Coulomb foot's one per den_min."""
-    from envs.bolt.experiments import _paper_engine
-    from envs.bolt.paper import check_options
+    from gaittwin.bolt.experiments import _paper_engine
+    from gaittwin.bolt.paper import check_options
 
     def settings(**o):
         return _paper_engine({"cycles": 2}, check_options(o)).settings
@@ -84,7 +84,7 @@ def test_den_min_is_in_a_paper_points_identity_only_with_the_coulomb_foot():
 def test_an_inconsistent_painleve_stop_ends_the_run_as_an_error(monkeypatch):
     """A stop whose applied F_T or rates differ from eq. 18-19's by more than STOP_TOL is never carried on
     silently: the run ends with an error naming it (forced here by a negative tolerance, so any stop fails)."""
-    import envs.bolt.paper_run as pr
+    import gaittwin.bolt.paper_run as pr
     monkeypatch.setattr(pr, "STOP_TOL", -1.0)
     run = pr.simulate(Bolt(crank_period=0.4), 2, den_min=0.1)
     assert run.error is not None and "Painleve stop" in run.error and len(run.stops) == 1

@@ -9,10 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from envs.bolt.paper import Model
-from envs.bolt.paper_run import SLIDE, impact
-from envs.bolt.robot import Bolt
-from envs.bolt.kinematics import loop_kinematics
+from gaittwin.bolt.paper import Model
+from gaittwin.bolt.paper_run import SLIDE, impact
+from gaittwin.bolt.robot import Bolt
+from gaittwin.bolt.kinematics import loop_kinematics
 from tests.util import run_script
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -66,7 +66,7 @@ def test_paper_model_runs_at_0_5_s_on_the_bumper():
     impulse pulling, the foot kept in the air while it accelerated into the ground).  Now: no error, no grazing
     re-touch there, the second touch-down slides with F_N > 0, and no sample below the ground (1e-6 m).  One
     revolution, ~10 s."""
-    from envs.bolt.paper_run import simulate
+    from gaittwin.bolt.paper_run import simulate
     run = simulate(Bolt(crank_period=0.5), 1)
     assert run.error is None and not [g for g in run.grazes if g["t"] < 0.2]
     td = [d for d in run.touchdowns if 0.12 < d["t"] < 0.121]
@@ -79,7 +79,7 @@ def test_paper_model_runs_at_0_4_s_on_the_bumper():
     """Crank period 0.4 s with the bumper ended as "1 mm through the ground" at 0.6165 s (the touch-down event
     restarted at its own root after a grazing re-touch and never saw the crossing).  Two revolutions, ~15 s:
     no error, no sample below the ground or the bumper (1e-6 m)."""
-    from envs.bolt.paper_run import simulate
+    from gaittwin.bolt.paper_run import simulate
     r = Bolt(crank_period=0.4)
     run = simulate(r, 2)
     assert run.error is None
@@ -122,7 +122,7 @@ def test_a_twin_off_the_one_touchdown_gait_fails_the_target_where_the_paper_mode
     """Compared wherever the paper model runs one touch-down per revolution; there the twin must run it too (a twin
     at 1.33 td/rev, a failed twin, or a health-flagged twin whose metrics are within, is compared and not within),
     tolerances 0.1 / 0.05 given first."""
-    from envs.bolt.twin_vs_paper import compare
+    from gaittwin.bolt.twin_vs_paper import compare
     pa = dict(touchdowns_per_revolution=1.0, speed=1.0, duty_factor=0.1)
     tw = dict(touchdowns_per_revolution=1.0, speed=1.05, duty_factor=0.12)
     assert compare(tw, pa, 0.1, 0.05)["within_target"]
@@ -152,7 +152,7 @@ def test_paper_model_without_bumper_lands_on_the_swing_arc_and_goes_backwards():
     period 0.3 s the pinned foot leaves the stance arc early and the second touch-down is on the swing arc
     (q_1 in 30-150 deg, the arc 150 -> 0 deg that moves the foot forwards in {B}); the body then moves
     backwards (x falls by more than 5 cm during that stance).  One revolution, ~10 s."""
-    from envs.bolt.paper_run import simulate
+    from gaittwin.bolt.paper_run import simulate
     run = simulate(Bolt(crank_period=0.3, bumper_height=None), 1, foot="pinned")
     assert run.error is None and len(run.touchdowns) >= 2
     t, S = run.t, run.samples
@@ -167,8 +167,8 @@ def test_paper_model_on_the_bumper_lands_where_the_twin_lands():
     """With the Sec. 6.1 bumper (0.40 m, the twin's default) the paper model's body never goes below it
     (1e-9 m) and the foot lands on the stance arc where the twin's does: q_1 within 5 deg of the twin's first
     landing (309-310 deg at 0.3 s).  One revolution each, ~15 s."""
-    from envs.bolt.paper_run import simulate
-    from envs.core import batch
+    from gaittwin.bolt.paper_run import simulate
+    from gaittwin.core import batch
     r = Bolt(crank_period=0.3)
     run = simulate(r, 1)
     assert run.error is None and run.touchdowns
@@ -186,7 +186,7 @@ def test_twin_runs_forwards_at_slow_crank_only_on_the_bumper():
     """The twin at 0.6 s: no forward running without the Sec. 6.1 bumper (|speed| < 0.15 m/s, no
     touch-down after a quarter revolution of flight), forwards with it (> 0.4 m/s, one touch-down per
     revolution).  6 revolutions each, ~5 s."""
-    from envs.core import batch
+    from gaittwin.core import batch
     out = {}
     for bumper in (None, 0.40):
         r = Bolt(crank_period=0.6, bumper_height=bumper)
@@ -222,7 +222,7 @@ def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
     Tolerances stated first: speed and stance impulse within 1e-4 relative, duty factor within 1e-4, touch-downs
     per revolution exact (the same code on another machine: solver round-off only).  6 revolutions, ~15 s."""
     tol_rel, tol_duty = 1e-4, 1e-4
-    from envs.bolt import paper
+    from gaittwin.bolt import paper
     rows = {float(r["crank_period"]): r for r in csv.DictReader(REFERENCE.open())}
     assert sorted(rows) == [0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6]
     opts = paper.check_options({})

@@ -2,23 +2,23 @@
 
 import pytest
 
-import envs
-from envs import cli
-from envs.core import schema
+import gaittwin
+from gaittwin import cli
+from gaittwin.core import schema
 from tests.util import ROOT, run_script
 
 
 def test_pyproject_declares_the_entry_point():
     import tomllib
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert cfg["project"]["scripts"]["gaittwin"] == "envs.cli:main"
+    assert cfg["project"]["scripts"]["gaittwin"] == "gaittwin.cli:main"
     assert callable(cli.main)
 
 
 def test_list_names_every_robot_and_experiment(capsys):
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
-    for name in envs.ROBOTS:
+    for name in gaittwin.ROBOTS:
         assert f"\n  {name} " in out
     times = cli.runtimes()
     for f in (ROOT / "configs" / "experiment").glob("*.yaml"):
@@ -43,11 +43,11 @@ def test_duration_text():
     assert cli._duration(dict(seconds=200, load=8, at_least=True)) == ">3 min (load 8)"
 
 
-@pytest.mark.parametrize("robot", sorted(envs.ROBOTS))
+@pytest.mark.parametrize("robot", sorted(gaittwin.ROBOTS))
 def test_params_lists_every_parameter_with_unit_default_range(robot, capsys):
     assert cli.main(["params", robot]) == 0
     out = capsys.readouterr().out
-    fields = {k: f for k, f in schema.fields(envs.robot_class(robot).Params).items() if k != "name"}
+    fields = {k: f for k, f in schema.fields(gaittwin.robot_class(robot).Params).items() if k != "name"}
     rows = {r["name"]: r for r in cli.params_rows(robot)}
     assert set(rows) == set(fields)
     for k, f in fields.items():
@@ -99,12 +99,12 @@ def test_params_of_an_unknown_robot_exits_2(capsys):
 
 
 def test_run_is_the_script_and_its_help_lists_no_internal_groups():
-    res = run_script("-m", "envs.cli", "run", "--help")
+    res = run_script("-m", "gaittwin.cli", "run", "--help")
     assert res.returncode == 0, res.stderr[-2000:]
     assert "gaittwin list" in res.stdout and "_schema" not in res.stdout
-    for name in envs.ROBOTS:
+    for name in gaittwin.ROBOTS:
         assert name in res.stdout.split("== Config")[0]
-    res = run_script("-m", "envs.cli", "run", "robot.mu=0")           # bad input: the script's exit 2
+    res = run_script("-m", "gaittwin.cli", "run", "robot.mu=0")           # bad input: the script's exit 2
     assert res.returncode == 2 and "error: robot.mu=" in res.stderr
 
 

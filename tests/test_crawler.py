@@ -6,9 +6,9 @@ import mujoco
 import numpy as np
 import pytest
 
-from envs.core import batch, schema
-from envs.core.errors import ConfigError
-from envs.crawler.robot import Crawler, FORWARD, feet, ideal_stride, theta_on_floor
+from gaittwin.core import batch, schema
+from gaittwin.core.errors import ConfigError
+from gaittwin.crawler.robot import Crawler, FORWARD, feet, ideal_stride, theta_on_floor
 
 
 def mass_matrix_eq9(q, m0, m, l0, l, J0, J):
@@ -109,7 +109,7 @@ def test_low_frequency_contact_modes_are_ideal_switching(fig4):
 def test_no_liftoff_at_omega_8():
     """Default contact recipe: both feet press on the floor at every step of the steady cycle at
     omega = 8, as in the exact hybrid model (whose minimum normal force there is 0.81 N)."""
-    from envs.crawler import hybrid as H
+    from gaittwin.crawler import hybrid as H
 
     r = Crawler(omega=8.0)
     r.samples_per_cycle = r.steps_per_cycle      # record every step (the same timestep as the default)
@@ -180,7 +180,7 @@ def _arrays(m):
 
 def test_default_com_is_the_authored_mjcf():
     """dc = 0: every body's inertial frame is the one crawler.xml authors (bit for bit)."""
-    from envs.crawler.robot import SCENE
+    from gaittwin.crawler.robot import SCENE
     authored = mujoco.MjModel.from_xml_path(str(SCENE))
     built = Crawler().model()
     assert np.array_equal(built.body_ipos, authored.body_ipos)
@@ -215,7 +215,7 @@ def test_com_offset_must_stay_on_its_link(kw, half):
 def test_fig4_plot_pairs_each_sweep_value_by_colour_and_each_engine_by_line_style(tmp_path, monkeypatch):
     """With another sweep key (+sweep.psi_deg=[0,20]), the twin and the exact model of one psi share a colour
     and differ in line style (they had six unrelated colours, the exact curves hiding the twin's)."""
-    from envs.crawler import plots
+    from gaittwin.crawler import plots
     figs = []
     monkeypatch.setattr(plots, "save_figure", lambda fig, path, dpi=120: figs.append(fig))
     pts = [dict(omega=w, S=0.01 * w, V=0.002 * w, steady=True) for w in (1.0, 2.0)]

@@ -6,12 +6,12 @@ import mujoco
 import numpy as np
 import pytest
 
-from envs.core.errors import ConfigError
-from envs.crawler import hybrid as H
-from envs.crawler.experiments import mass_points, mass_preference
-from envs.crawler.feedback import gait_period
-from envs.crawler.friction import SAMPLINGS, friction_set
-from envs.crawler.robot import FORWARD, Crawler
+from gaittwin.core.errors import ConfigError
+from gaittwin.crawler import hybrid as H
+from gaittwin.crawler.experiments import mass_points, mass_preference
+from gaittwin.crawler.feedback import gait_period
+from gaittwin.crawler.friction import SAMPLINGS, friction_set
+from gaittwin.crawler.robot import FORWARD, Crawler
 
 MU, EPS = 0.172, 0.1
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from envs.core import batch
-from envs.crawler import hybrid as H
-from envs.crawler.robot import Crawler, feet, ideal_stride
+from gaittwin.core import batch
+from gaittwin.crawler import hybrid as H
+from gaittwin.crawler.robot import Crawler, feet, ideal_stride
 from tests.util import run_script
 
 JOINTS = ("root_x", "root_z", "theta", "phi1", "phi2")

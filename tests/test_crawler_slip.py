@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from envs.core import metrics
-from envs.crawler import hybrid as H
-from envs.crawler import slip_pattern as sp
-from envs.crawler.robot import FORWARD
+from gaittwin.core import metrics
+from gaittwin.crawler import hybrid as H
+from gaittwin.crawler import slip_pattern as sp
+from gaittwin.crawler.robot import FORWARD
 from tests.util import assert_fails_early, run_script
 
 

@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-import envs
-from envs.core import cycle_table
-from envs.core import trajectory as tj
-from envs.core.errors import ConfigError
+import gaittwin
+from gaittwin.core import cycle_table
+from gaittwin.core import trajectory as tj
+from gaittwin.core.errors import ConfigError
 
 T = 2 * np.pi            # the crawler's default gait period (omega = 1 rad/s)
 
@@ -35,7 +35,7 @@ def _table(d, header=("omega", "S"), units=None, rows=None):
 
 def test_both_readers_take_good_files(tmp_path):
     """A trajectory and a table written by hand read back as written (tolerance: exact, they are the same floats)."""
-    robot = envs.Crawler()
+    robot = gaittwin.Crawler()
     data = cycle_table.load(_trajectory(tmp_path), robot)
     assert data.names == ["x"] and data.t[-1] == T and data.values["x"][-1] == 0.01 * T and len(data.sha256) == 64
     table = cycle_table.load(_table(tmp_path), robot)
@@ -57,7 +57,7 @@ CASES = {   # case: (what is damaged, the reason both readers give)
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("kind", ["trajectory", "table"])
 def test_a_shared_defect_is_refused_alike_by_both_readers(tmp_path, kind, case):
-    robot = envs.Crawler()
+    robot = gaittwin.Crawler()
     write, read = (_trajectory, tj.read) if kind == "trajectory" else (_table, cycle_table.read)
     p = write(tmp_path)
     head, *body = [r.split(",") for r in p.read_text().splitlines()]
@@ -84,7 +84,7 @@ def test_a_shared_defect_is_refused_alike_by_both_readers(tmp_path, kind, case):
 
 
 def test_blank_lines_are_skipped_by_both_readers(tmp_path):
-    robot = envs.Crawler()
+    robot = gaittwin.Crawler()
     for write, read in ((_trajectory, tj.read), (_table, cycle_table.read)):
         p = write(tmp_path)
         lines = p.read_text().splitlines()

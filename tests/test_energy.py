@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from dm_control import mujoco as dm_mujoco
 
-import envs
-from envs.core import batch, energy, schema
-from envs.core.robot import REGISTRY, Robot
+import gaittwin
+from gaittwin.core import batch, energy, schema
+from gaittwin.core.robot import REGISTRY, Robot
 
 TAU, B, V, M_CART, M_ROTOR, T = 0.3, 0.02, 0.05, 2.0, 0.5, 0.5
 W = TAU / B                        # rad/s: terminal rate of the damped rotor
@@ -108,9 +108,9 @@ def test_power_is_clipped_per_joint_not_per_actuator():
 def test_runner_work_is_the_per_step_integral():
     """The batch runner's cumulative work equals an independent mj_step loop's sum of P dt
     (tolerance 1e-9 relative: the same steps, summed in another order)."""
-    r = envs.Crawler(omega=4.0)
+    r = gaittwin.Crawler(omega=4.0)
     cycles = 2
-    run = batch.run_point(r, envs.Crawler, cycles=cycles, nthread=1)
+    run = batch.run_point(r, gaittwin.Crawler, cycles=cycles, nthread=1)
     m = copy.copy(r.model())
     d = mujoco.MjData(m)
     mujoco.mj_setState(m, d, r.initial_state(m), mujoco.mjtState.mjSTATE_INTEGRATION)
@@ -127,11 +127,11 @@ def test_runner_work_is_the_per_step_integral():
 
 
 def test_every_robot_declares_and_reports_energy():
-    for name in sorted(envs.ROBOTS):
-        cls = envs.robot_class(name)
+    for name in sorted(gaittwin.ROBOTS):
+        cls = gaittwin.robot_class(name)
         assert set(energy.METRICS) <= set(cls.metrics), name
-    r = envs.Crawler(omega=4.0)
-    s = r.summarize(batch.run_point(r, envs.Crawler, cycles=3, nthread=1))
+    r = gaittwin.Crawler(omega=4.0)
+    s = r.summarize(batch.run_point(r, gaittwin.Crawler, cycles=3, nthread=1))
     assert s["work_per_cycle"] > 0 and s["mean_power"] == pytest.approx(s["work_per_cycle"] / r.period)
     m = r.model()
     v = s["V"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import batch
-from envs.crawler.feedback import mujoco_feedback_run
-from envs.crawler.feedback_robot import FeedbackCrawler
-from envs.crawler.robot import Crawler
+from gaittwin.core import batch
+from gaittwin.crawler.feedback import mujoco_feedback_run
+from gaittwin.crawler.feedback_robot import FeedbackCrawler
+from gaittwin.crawler.robot import Crawler
 
 
 def test_feedback_crawler_is_the_feedback_experiments_physics_bit_for_bit():
@@ -31,8 +31,8 @@ def test_experiment_default_gains_are_the_laws():
     import inspect
     import math
 
-    from envs.crawler.config import Feedback
-    from envs.crawler.hybrid_model import FeedbackLaw
+    from gaittwin.crawler.config import Feedback
+    from gaittwin.crawler.hybrid_model import FeedbackLaw
     law = {k: v.default for k, v in inspect.signature(FeedbackLaw.__init__).parameters.items()
            if k in ("Kv", "Kp", "Kd", "phi_lim")}
     cfg = Feedback().feedback

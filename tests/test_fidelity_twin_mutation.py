@@ -16,8 +16,8 @@ import sys
 import numpy as np
 import pytest
 
-import envs
-from envs.core import mutation
+import gaittwin
+from gaittwin.core import mutation
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LISTED = {"friction_half", "crawler_phase_reversed", "default_contact", "masses_swapped", "bolt_soft_foot",
@@ -27,11 +27,11 @@ LISTED = {"friction_half", "crawler_phase_reversed", "default_contact", "masses_
 def test_the_listed_mutations_are_declared():
     reg = mutation.registry()
     assert LISTED <= set(reg)
-    assert all(m.robot in envs.ROBOTS and m.what for m in reg.values())
+    assert all(m.robot in gaittwin.ROBOTS and m.what for m in reg.values())
 
 
 def _model(name):
-    m = envs.robot_class(name)().model()
+    m = gaittwin.robot_class(name)().model()
     return m
 
 
@@ -57,18 +57,18 @@ def test_a_model_mutation_reaches_the_model_and_is_undone(name, check):
 
 def test_an_input_mutation_reaches_the_inputs_and_is_undone():
     t = np.linspace(0, 1, 7)
-    r = envs.robot_class("crawler")()
+    r = gaittwin.robot_class("crawler")()
     u0 = r.controls(t)
     with mutation.applied(mutation.registry()["crawler_phase_reversed"]):
-        u1 = envs.robot_class("crawler")().controls(t)
+        u1 = gaittwin.robot_class("crawler")().controls(t)
     assert np.allclose(u1, u0[:, [1, 0, 3, 2]]) and not np.allclose(u1, u0)
-    assert np.allclose(envs.robot_class("crawler")().controls(t), u0)
-    q = envs.robot_class("miniaq")()
+    assert np.allclose(gaittwin.robot_class("crawler")().controls(t), u0)
+    q = gaittwin.robot_class("miniaq")()
     p0 = q.phases
     with mutation.applied(mutation.registry()["miniaq_phases_shuffled"]):
-        p1 = envs.robot_class("miniaq")().phases
+        p1 = gaittwin.robot_class("miniaq")().phases
     assert p1 == tuple(p0[i] for i in (0, 3, 2, 1)) and p1 != p0
-    assert envs.robot_class("miniaq")().phases == p0
+    assert gaittwin.robot_class("miniaq")().phases == p0
 
 
 def test_flips_compares_validation_verdicts_only():

@@ -4,11 +4,11 @@ import math
 import numpy as np
 import pytest
 
-import envs
-from envs.core import batch, metrics
-from envs.crawler.robot import Crawler
-from envs.core.errors import ConfigError
-from envs.core.inputs import Crank, PhasedSine, time_scaling
+import gaittwin
+from gaittwin.core import batch, metrics
+from gaittwin.crawler.robot import Crawler
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.inputs import Crank, PhasedSine, time_scaling
 
 
 def test_sine_inputs_are_eq5():
@@ -66,7 +66,7 @@ def test_bad_inputs_raise_named_error(kw, param, allowed):
 
 def test_unknown_robot():
     with pytest.raises(ConfigError, match=r"robot='hexapod' .* one of \[.*'crawler'"):
-        envs.load("hexapod")
+        gaittwin.load("hexapod")
 
 
 def test_steady_state_detection():
@@ -96,7 +96,7 @@ def test_batch_and_single_paths_agree():
 
 
 def test_dm_control_env_matches_batch_path():
-    env = envs.load("crawler", omega=6.0, cycles=2)
+    env = gaittwin.load("crawler", omega=6.0, cycles=2)
     ts = env.reset()
     assert set(ts.observation) >= {"qpos", "qvel", "sensordata"}
     r = env.task.robot
@@ -121,7 +121,7 @@ def test_env_feedback_hook_changes_the_controls():
         ctrl[:2] = ctrl[:2] + 0.05
         return ctrl
 
-    env = envs.load("crawler", omega=2.0, cycles=1, controller=controller)
+    env = gaittwin.load("crawler", omega=2.0, cycles=1, controller=controller)
     env.reset()
     for _ in range(3):
         env.step(np.zeros(0))
@@ -131,14 +131,14 @@ def test_env_feedback_hook_changes_the_controls():
 
 
 def test_env_rejects_actions_and_bad_cycles():
-    env = envs.load("crawler", omega=2.0, cycles=1)
+    env = gaittwin.load("crawler", omega=2.0, cycles=1)
     assert env.action_spec().shape == (0,)
     env.reset()
     with pytest.raises(ValueError, match="takes no action"):
         env.step(np.zeros(2))
     for bad in (0, -1, float("nan"), float("inf"), True):
-        with pytest.raises(envs.ConfigError, match="cycles"):
-            envs.load("crawler", cycles=bad)
+        with pytest.raises(gaittwin.ConfigError, match="cycles"):
+            gaittwin.load("crawler", cycles=bad)
 
 
 def test_simulation_warning_is_reported_not_hidden():
@@ -150,7 +150,7 @@ def test_simulation_warning_is_reported_not_hidden():
 def test_both_runners_word_a_warning_alike():
     """The batched runner and the closed-loop one (a per-step feedback robot) fail the same diverging point
     with one error: the warning's name and the chunk it was raised in (batch._warning)."""
-    from envs.crawler.feedback_robot import FeedbackCrawler
+    from gaittwin.crawler.feedback_robot import FeedbackCrawler
     p = dict(omega=2.0, kp=1e6, kv=0.0, timestep=1e-3)
     errs = [batch.run_point(p, cls, cycles=2).error for cls in (Crawler, FeedbackCrawler)]
     assert FeedbackCrawler.closed_loop and not Crawler.closed_loop
@@ -158,7 +158,7 @@ def test_both_runners_word_a_warning_alike():
 
 
 def test_env_reward_is_progress_rate():
-    env = envs.load("crawler", omega=4.0, cycles=1)
+    env = gaittwin.load("crawler", omega=4.0, cycles=1)
     ts = env.reset()
     r = env.task.robot
     x0 = r.progress(env.physics.data.sensordata[None], env.physics.model._model)[0]

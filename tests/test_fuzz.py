@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import envs
-from envs.core import sweep as sw
-from envs.core import schema
-from envs.core.errors import ConfigError
+import gaittwin
+from gaittwin.core import sweep as sw
+from gaittwin.core import schema
+from gaittwin.core.errors import ConfigError
 
-ROBOTS = sorted(envs.ROBOTS)
+ROBOTS = sorted(gaittwin.ROBOTS)
 EXAMPLES = 12          # per robot in CI; the slow variant runs more
 FUZZED = {"count": 0}  # reported by the slow test
 
@@ -84,7 +84,7 @@ def check_one(cls, point):
 
 @pytest.mark.parametrize("name", ROBOTS)
 def test_fuzz_configs(name):
-    cls = envs.robot_class(name)
+    cls = gaittwin.robot_class(name)
     if not _input_keys(cls):
         pytest.skip(f"{name} has no numeric inputs to fuzz")
 
@@ -98,7 +98,7 @@ def test_fuzz_configs(name):
 
 
 def test_fuzzer_sees_both_outcomes():
-    cls = envs.robot_class("crawler")
+    cls = gaittwin.robot_class("crawler")
     assert check_one(cls, {"omega": 4.0, "psi_deg": 30.0}) == "ran"
     assert check_one(cls, {"omega": -4.0}) == "rejected"
     assert check_one(cls, {"A_deg": math.nan}) == "rejected"
@@ -107,7 +107,7 @@ def test_fuzzer_sees_both_outcomes():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ROBOTS)
 def test_fuzz_configs_many(name):
-    cls = envs.robot_class(name)
+    cls = gaittwin.robot_class(name)
 
     @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(configs(cls))

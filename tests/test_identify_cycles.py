@@ -10,10 +10,10 @@ import json
 import numpy as np
 import pytest
 
-from envs.core import batch, config, cycle_table
-from envs.core import trajectory as tj
-from envs.core.errors import ConfigError
-from envs.core.experiment import run
+from gaittwin.core import batch, config, cycle_table
+from gaittwin.core import trajectory as tj
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.experiment import run
 from tests.util import assert_fails_early
 
 TOL_REL = 0.03
@@ -24,7 +24,7 @@ RUN = ["run.cycles=3", "run.stop_when_steady=false", "run.progress=false"]
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     """S at omega = 3, 5, 8 rad/s with hidden mu = 0.2 (nominal 0.172), 1 % noise (x its spread)."""
-    from envs.crawler.robot import Crawler
+    from gaittwin.crawler.robot import Crawler
     d = tmp_path_factory.mktemp("cycles")
     rb = [Crawler(omega=o, mu=0.2) for o in OMEGAS]
     S = np.array([batch.batch_values(r, x)[0]["S"] for r, x in
@@ -40,8 +40,8 @@ def _identify(out, data, *extra):
 
 
 def test_table_is_read_back(table):
-    import envs
-    t = cycle_table.read(table, envs.robot_class("crawler")())
+    import gaittwin
+    t = cycle_table.read(table, gaittwin.robot_class("crawler")())
     assert t.gait_names == ["omega"] and t.names == ["S"] and t.rows == 3
     assert [g["omega"] for g in t.gait] == OMEGAS and cycle_table.is_table(table)
 
@@ -131,7 +131,7 @@ def test_noise_estimate_and_misfit_rule():
     1 % noise -> the noise sd within 10 % (stated first); a residual of that noise passes the misfit rule
     (ratio <= MAX_MISFIT), one three times larger fails it, and a failed rule withdraws every claim."""
     import types
-    from envs.core import identify_stats as ist
+    from gaittwin.core import identify_stats as ist
     rng = np.random.default_rng(1)
     t = np.linspace(0, 3, 601)
     clean = np.sin(2 * np.pi * t) + 0.3 * np.sin(4 * np.pi * t + 1)

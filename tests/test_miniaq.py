@@ -7,17 +7,17 @@ import mujoco
 import numpy as np
 import pytest
 
-import envs
-from envs.core import batch, metrics
-from envs.core.errors import ConfigError
-from envs.miniaq.robot import (FORWARD_SPIN, GAITS, LEGS, MiniAQ, foot_path, foot_point, fourbar,
+import gaittwin
+from gaittwin.core import batch, metrics
+from gaittwin.core.errors import ConfigError
+from gaittwin.miniaq.robot import (FORWARD_SPIN, GAITS, LEGS, MiniAQ, foot_path, foot_point, fourbar,
                          grashof_l1_range, mid_stance_angle, quat_to_euler)
 from tests.util import assert_fails_early, render_frames, run_script
 
 
 # ---- configuration and validation -------------------------------------------------------
 def test_registered():
-    assert envs.robot_class("miniaq") is MiniAQ
+    assert gaittwin.robot_class("miniaq") is MiniAQ
 
 
 @pytest.mark.parametrize("l1", [0.004, 0.036, 0.05])
@@ -258,7 +258,7 @@ def test_standing_depth_follows_the_hunt_crossley_impedance_map():
     stiffer than K r^2 beyond it (README), between 0.7 and 1.0 of the paper's depth (F/K)^(1/2) (6-8 um here)."""
     from scipy.optimize import brentq
 
-    from envs.miniaq.foot import mj_impedance
+    from gaittwin.miniaq.foot import mj_impedance
     r, m, fn, pen = _standing()
     A = float(m.body_invweight0[m.body("fl_coupler").id, 0])
     c = r.contact(A)
@@ -362,7 +362,7 @@ def test_intended_trot_is_two_legs_at_a_time():
 
 # ---- dm_control ------------------------------------------------------------------------------
 def test_dm_control_environment():
-    env = envs.load("miniaq", cycles=0.25)
+    env = gaittwin.load("miniaq", cycles=0.25)
     ts = env.reset()
     steps, fn = 0, []
     while not ts.last():
@@ -448,7 +448,7 @@ def test_paper_trot_and_turn_5s(tmp_path):
 
 # ---- contact_law=power: the Hunt-Crossley-shaped solimp ---------------------------------------------
 def test_power_contact_map_follows_K_delta_squared():
-    from envs.miniaq.robot import power_law_force
+    from gaittwin.miniaq.robot import power_law_force
     r = MiniAQ(contact_law="power")
     p = r.p
     c = r.contact(1760.0)

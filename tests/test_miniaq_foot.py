@@ -7,9 +7,9 @@ import mujoco
 import numpy as np
 import pytest
 
-from envs.core import batch
-from envs.core.errors import ConfigError
-from envs.miniaq.robot import LEGS, MiniAQ
+from gaittwin.core import batch
+from gaittwin.core.errors import ConfigError
+from gaittwin.miniaq.robot import LEGS, MiniAQ
 from tests.util import assert_fails_early, run_script
 
 
@@ -25,7 +25,7 @@ def _pad_vs_paper(cycles, **kw):
 
 
 def _vs_paper(cycles, twin_kw, **kw):
-    from envs.miniaq import paper
+    from gaittwin.miniaq import paper
     r = MiniAQ(**twin_kw, **kw)
     run = batch.run_point(r, MiniAQ, cycles=cycles, stop_when_steady=False, nthread=1)
     assert run.error is None
@@ -145,8 +145,8 @@ def test_hunt_crossley_constraint_gives_the_papers_damping_at_both_depths():
     """The depth-rising impedance map (foot study, hc_*): MuJoCo's own impedance, stiffness and damping
     (efc_KBIP) on a free 23 mg sphere pressed 5 um and 31 um into the floor give the paper's C(r) and K r^2 there
     (tolerance 1 %), with the impedance near 1 (a hard stop) at the drop's depth."""
-    from envs.miniaq.foot import drop_depth, hunt_crossley_constraint, mj_impedance
-    from envs.miniaq.paper_laws import damping
+    from gaittwin.miniaq.foot import drop_depth, hunt_crossley_constraint, mj_impedance
+    from gaittwin.miniaq.paper_laws import damping
     K, e, c_max, d, m, M = 1.15e9, 2.0, 588.0, 1e-4, 0.023, 2.3e-5
     r_dr = drop_depth(c_max, d, m / 2, 0.132)
     assert 25e-6 < r_dr < 35e-6                      # the paper model's deepest foot: 29 um (README)

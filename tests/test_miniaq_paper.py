@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from envs.core import batch
-from envs.miniaq import paper as mp
-from envs.miniaq.robot import LEGS, MiniAQ, foot_point, fourbar, quat_to_euler
+from gaittwin.core import batch
+from gaittwin.miniaq import paper as mp
+from gaittwin.miniaq.robot import LEGS, MiniAQ, foot_point, fourbar, quat_to_euler
 
 K, E_EXP, C_MAX, D = 1.15e9, 2.0, 588.0, 1e-4          # Table II in SI
 MU_S, MU_D, V_S, V_D = 0.4, 0.3, 1e-3, 1e-2
@@ -305,9 +305,9 @@ def test_gait_sweep_paper_engine_and_bad_settings(tmp_path):
     assert [r["gait"] for r in rows] == ["trot", "pronk"] and s["engine"] == "paper" and s["errors"] == 0
     assert float(rows[0]["speed"]) > 5 * abs(float(rows[1]["speed"]))
     # bad engine settings are config errors (scripts/run.py: exit 2 before anything runs)
-    from envs.core import config
-    from envs.core.errors import ConfigError
-    from envs.miniaq import experiments as ex
+    from gaittwin.core import config
+    from gaittwin.core.errors import ConfigError
+    from gaittwin.miniaq import experiments as ex
     with pytest.raises(ConfigError, match="engine"):
         ex.engine_of(config.compose(["experiment=miniaq_trot", "engine=hybrid"]))
     with pytest.raises(ConfigError, match="paper.rtl"):
@@ -368,7 +368,7 @@ def test_phase_error_changes_the_inputs_as_declared_and_identically_in_both_engi
 
 
 def test_phase_error_declaration():
-    from envs.core.errors import ConfigError
+    from gaittwin.core.errors import ConfigError
     for bad in (dict(phase_error_deg=[10, 10, 10]), dict(phase_error_deg=[0, 0, 0, 200]), dict(phase_wander_deg=-1)):
         with pytest.raises(ConfigError) as e:
             MiniAQ(**bad)
@@ -423,9 +423,9 @@ def test_trot_compare_draws_both_engines(tmp_path):
 @pytest.mark.parametrize("kw", [dict(mu_d_feet=[0.3, 0.3, 0.2, 0.3]), dict(com_offset_x=0.001),
                                 dict(com_offset_y=-0.001), dict(passive_damping=1e-5)])
 def test_twin_only_parameters_refused_by_the_paper_engine(kw):
-    from envs.core import config
-    from envs.core.errors import ConfigError
-    from envs.miniaq import experiments as ex
+    from gaittwin.core import config
+    from gaittwin.core.errors import ConfigError
+    from gaittwin.miniaq import experiments as ex
     (name, value), = kw.items()
     with pytest.raises(ConfigError, match=f"^{name}=.*engine=paper") as e:
         mp.Params.from_robot(MiniAQ(**kw))

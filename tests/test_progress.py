@@ -2,7 +2,7 @@
 The ETA arithmetic is checked with a fake clock, never by timing."""
 import pytest
 
-from envs.core import progress as pg
+from gaittwin.core import progress as pg
 
 
 class Clock:

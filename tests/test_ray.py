@@ -7,8 +7,8 @@ import pytest
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"     # before ray is imported: loopback only
 ray = pytest.importorskip("ray")
 
-from envs.core import ray_runner, sweep as sw  # noqa: E402
-from envs.crawler.robot import Crawler  # noqa: E402
+from gaittwin.core import ray_runner, sweep as sw  # noqa: E402
+from gaittwin.crawler.robot import Crawler  # noqa: E402
 from tests.util import run_script  # noqa: E402
 
 OMEGA = {"omega": [2.0, 4.0, 6.0, 9.0], "psi_deg": [20.0, 60.0]}

@@ -10,11 +10,11 @@ import mujoco
 import numpy as np
 import pytest
 
-import envs
-from envs.core import batch
-from envs.core.stepper import Stepper
+import gaittwin
+from gaittwin.core import batch
+from gaittwin.core.stepper import Stepper
 
-ROBOTS = sorted(envs.ROBOTS)
+ROBOTS = sorted(gaittwin.ROBOTS)
 SECONDS = 3.0
 
 
@@ -40,8 +40,8 @@ def health(robot, seconds=SECONDS, check_every=10):
 
 @pytest.mark.parametrize("name", ROBOTS)
 def test_scene_xml_loads(name):
-    cls = envs.robot_class(name)
-    scene = pathlib.Path(envs.__file__).parent.parent / "models" / name / "scene.xml"
+    cls = gaittwin.robot_class(name)
+    scene = pathlib.Path(gaittwin.__file__).parent.parent / "models" / name / "scene.xml"
     model = mujoco.MjModel.from_xml_path(str(scene))
     assert model.nbody > 1 and model.nu > 0
     # the compiled default robot has the same structure as its scene
@@ -50,7 +50,7 @@ def test_scene_xml_loads(name):
 
 @pytest.mark.parametrize("name", ROBOTS)
 def test_default_gait_is_healthy(name):
-    r = envs.robot_class(name)()
+    r = gaittwin.robot_class(name)()
     pen, gap = health(r)
     assert pen <= r.max_penetration, f"penetration {pen * 1e3:.2f} mm"
     assert gap <= r.max_loop_gap, f"loop gap {gap * 1e3:.3f} mm"
@@ -58,7 +58,7 @@ def test_default_gait_is_healthy(name):
 
 @pytest.mark.parametrize("name", ROBOTS)
 def test_randomised_inputs_are_healthy(name):
-    cls = envs.robot_class(name)
+    cls = gaittwin.robot_class(name)
     if not cls.random_inputs:
         pytest.skip(f"{name} declares no random_inputs")
     rng = np.random.default_rng(12345)
@@ -72,7 +72,7 @@ def test_randomised_inputs_are_healthy(name):
 
 @pytest.mark.parametrize("name", ROBOTS)
 def test_determinism_single_and_batch(name):
-    cls = envs.robot_class(name)
+    cls = gaittwin.robot_class(name)
     a = batch.run_point(cls(), cls, cycles=2, nthread=1)
     b = batch.run_point(cls(), cls, cycles=2, nthread=1)
     c = batch.run_points([cls(), cls()], cls, cycles=2, nthread=2)
@@ -84,7 +84,7 @@ def test_determinism_single_and_batch(name):
 
 @pytest.mark.parametrize("name", ROBOTS)
 def test_dm_control_env_steps_cleanly(name):
-    env = envs.load(name, cycles=1)
+    env = gaittwin.load(name, cycles=1)
     ts = env.reset()
     assert ts.first() and all(np.isfinite(v).all() for v in ts.observation.values())
     steps = int(round(0.5 / env.physics.timestep()))
@@ -101,7 +101,7 @@ def test_dm_control_env_steps_cleanly(name):
 def test_results_rows_use_the_same_health_limits(name, monkeypatch):
     """The batch runner's health flag of the default gait agrees with the plain-loop check above,
     and is driven by the very class attributes this test reads (lowering them flags the run)."""
-    cls = envs.robot_class(name)
+    cls = gaittwin.robot_class(name)
     r = cls()
     run = batch.run_point(r, cls, cycles=1, nthread=1)
     assert run.error is None and run.unhealthy is None, run.unhealthy

@@ -8,13 +8,13 @@ import json
 import numpy as np
 import pytest
 
-import envs
-from envs.core import batch, config
-from envs.core import robustness as rb
-from envs.core import sensitivity as sn
-from envs.core import sweep as sw
-from envs.core.errors import ConfigError
-from envs.core.experiment import robot_params, run, run_kw, runner_kw
+import gaittwin
+from gaittwin.core import batch, config
+from gaittwin.core import robustness as rb
+from gaittwin.core import sensitivity as sn
+from gaittwin.core import sweep as sw
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.experiment import robot_params, run, run_kw, runner_kw
 from tests.util import assert_fails_early
 
 ROBOTS = ("crawler", "snake", "bolt", "miniaq")
@@ -28,7 +28,7 @@ def _cfg(robot, *overrides, n=2, cycles=None):
 
 def _plain_run(cfg) -> dict:
     """The nominal point through the normal single-run path (batch.run_point), its results values."""
-    cls = envs.robot_class(cfg.robot.name)
+    cls = gaittwin.robot_class(cfg.robot.name)
     r = cls(**robot_params(cfg))
     kw = runner_kw(run_kw(cfg))
     values, error = batch.batch_values(r, batch.run_point(r, cls, **kw))
@@ -47,7 +47,7 @@ def test_tiny_run_world0_is_the_nominal_run(robot, tmp_path):
     assert [int(r["world"]) for r in rows] == [0, 1, 2]
     plain = _plain_run(cfg)
     merit = list(summary["merit"])
-    for k in envs.robot_class(robot).metrics:
+    for k in gaittwin.robot_class(robot).metrics:
         if k in plain:
             a, b = rows[0][k], plain[k]
             assert a == b or (isinstance(a, float) and np.isnan(a) and np.isnan(b)), (k, a, b)
@@ -62,7 +62,7 @@ def test_tiny_run_world0_is_the_nominal_run(robot, tmp_path):
 
 def test_same_seed_same_draws_and_prefix_stable():
     cfg = _cfg("miniaq", n=5)
-    cls = envs.Crawler
+    cls = gaittwin.Crawler
     d = rb.parse_spread(cls, {"mu1": {"dist": "uniform", "rel": 0.1, "of": "mu"},
                               "kp": {"dist": "normal", "rel": 0.05}})
     p1, names, X1 = rb.draw(cls, {}, d, 50, seed=3)
@@ -129,7 +129,7 @@ def test_statistics_and_sensitivity_ranking():
 ])
 def test_bad_spread_one_error(spread, key):
     with pytest.raises(ConfigError) as e:
-        rb.draw(envs.Crawler, {}, rb.parse_spread(envs.Crawler, spread), 3, 0)
+        rb.draw(gaittwin.Crawler, {}, rb.parse_spread(gaittwin.Crawler, spread), 3, 0)
     assert str(e.value).startswith(f"{key}=")
 
 
@@ -137,7 +137,7 @@ def test_a_one_sided_spread_past_its_range_end_says_the_range():
     """A nominal at its range's end (kv = 0, ge=0) drawn to that side: the range's message (a width keeping kv
     within its range), not "takes no value but its nominal" (checked before the robot's own refusals)."""
     with pytest.raises(ConfigError) as e:
-        rb.draw(envs.Crawler, {"kv": 0.0}, rb.parse_spread(envs.Crawler, {"kv": {"dist": "uniform", "abs": 0.5,
+        rb.draw(gaittwin.Crawler, {"kv": 0.0}, rb.parse_spread(gaittwin.Crawler, {"kv": {"dist": "uniform", "abs": 0.5,
                                                                                 "side": "down"}}), 3, 0)
     assert str(e.value).startswith("experiment.spread.kv=") and "within" in str(e.value), str(e.value)
     assert "no value of kv but its nominal" not in str(e.value)
@@ -147,9 +147,9 @@ def test_one_sided_uniform_draws_only_above_or_below_the_nominal():
     """side: up / down: uniform on nominal + [0, w] / nominal - [0, w] (a quantity whose nominal is
     the end of its range, e.g. a passive joint's damping of 0); both: the symmetric default."""
     for side, lo, hi in (("up", 1.2, 1.7), ("down", 0.7, 1.2), ("both", 0.7, 1.7)):
-        d = rb.parse_spread(envs.Crawler, {"kv": {"dist": "uniform", "abs": 0.5, "side": side}})
+        d = rb.parse_spread(gaittwin.Crawler, {"kv": {"dist": "uniform", "abs": 0.5, "side": side}})
         assert d[0].support(1.2) == pytest.approx((lo, hi))
-        _, names, X = rb.draw(envs.Crawler, {}, d, 400, 0)
+        _, names, X = rb.draw(gaittwin.Crawler, {}, d, 400, 0)
         x = X[1:, 0]
         assert X[0, 0] == 1.2 and lo <= x.min() and x.max() <= hi, (side, x.min(), x.max())
         assert x.max() - x.min() > 0.9 * (hi - lo)                        # fills its interval
@@ -222,7 +222,7 @@ def test_peaked_response_shows_in_eta2_and_derived_ratio():
 
 
 def test_robustness_plot_units_and_noise_label():
-    from envs.core.robustness_plot import noise_label, unit_of
+    from gaittwin.core.robustness_plot import noise_label, unit_of
     assert [unit_of(m) for m in ("S", "speed", "yaw_rate_deg_s", "roll_amplitude_deg", "cost_of_transport",
                                  "dx_period", "touchdowns")] == ["m", "m/s", "deg/s", "deg", "1", "m", "SI"]
     assert noise_label(0.45, 32) == "|rho| < 0.45: noise (family-wise 5 %)"

@@ -10,13 +10,13 @@ import time
 import pytest
 from omegaconf import OmegaConf
 
-from envs.core import report as fidelity
-from envs.core import rundir
-from envs.core import sweep as sw
-from envs.core.errors import ConfigError, StepBudgetError
-from envs.bolt.robot import Bolt
-from envs.crawler.robot import Crawler
-from envs.snake.robot import Snake
+from gaittwin.core import report as fidelity
+from gaittwin.core import rundir
+from gaittwin.core import sweep as sw
+from gaittwin.core.errors import ConfigError, StepBudgetError
+from gaittwin.bolt.robot import Bolt
+from gaittwin.crawler.robot import Crawler
+from gaittwin.snake.robot import Snake
 from tests.util import ROOT, run_script
 
 POINT = ["sweep.omega=[4]", "run.cycles=1", "run.nthread=1", "run.progress=false", "experiment.overlay=null"]
@@ -120,7 +120,7 @@ def test_cli_full_file_system_is_one_line_and_leaves_nothing(tmp_path, limit):
 
 @pytest.mark.skipif(importlib.util.find_spec("mujoco_warp") is None, reason="the [gpu] extra is not installed")
 def test_bogus_warp_device_is_one_line_and_no_run_dir(tmp_path):
-    from envs.core import warp_engine
+    from gaittwin.core import warp_engine
     with pytest.raises(ConfigError, match="run.device='bogus'"):
         warp_engine.device("bogus")
     out = tmp_path / "run"

@@ -8,16 +8,16 @@ from typing import List, Optional
 
 import pytest
 
-import envs
-from envs.core import config, schema
-from envs.core.errors import ConfigError
-from envs.core.schema import param
+import gaittwin
+from gaittwin.core import config, schema
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.schema import param
 from tests.util import run_script
 
 
-@pytest.mark.parametrize("name", sorted(envs.ROBOTS))
+@pytest.mark.parametrize("name", sorted(gaittwin.ROBOTS))
 def test_robot_yaml_only_overrides_the_schema(name):
-    cls = envs.robot_class(name)
+    cls = gaittwin.robot_class(name)
     r = config.robot_point(config.compose([f"robot={name}"]))
     assert type(r) is cls and r.cfg == cls.defaults
     assert cls.model_keys and set(cls.model_keys) <= set(cls.defaults)
@@ -55,9 +55,9 @@ def test_bounds_are_explicitly_open_or_closed():
 
 def test_inclusive_upper_bounds_are_accepted_as_stated():
     # the old text-parsed ranges rejected these although the message allowed them
-    envs.Crawler(alpha=1.0, contact_dampratio=100.0)
+    gaittwin.Crawler(alpha=1.0, contact_dampratio=100.0)
     with pytest.raises(ConfigError, match=r"alpha=1.01 .*\[-1, 1\]"):
-        envs.Crawler(alpha=1.01)
+        gaittwin.Crawler(alpha=1.01)
 
 
 @pytest.mark.parametrize("override, key", [

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from envs.core import batch, sweep as sw
-from envs.core.errors import ConfigError
-from envs.core.robot import PENETRATION_SENSOR
-from envs.snake.paper import TABLE1, TABLE2
-from envs.snake.robot import (SCENE, InchwormGait, Snake, alpha_max, d_unit, end_point_errors, energy_loss,
+from gaittwin.core import batch, sweep as sw
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.robot import PENETRATION_SENSOR
+from gaittwin.snake.paper import TABLE1, TABLE2
+from gaittwin.snake.robot import (SCENE, InchwormGait, Snake, alpha_max, d_unit, end_point_errors, energy_loss,
                         eq9_as_printed, ideal_positions, step_angles, step_joints, wave)
 from tests.util import assert_fails_early, render_frames, run_script
 
@@ -232,8 +232,8 @@ def test_twin_starts_flat_at_rest_in_contact():
 
 
 def test_dm_control_env_and_named_accessors():
-    import envs
-    env = envs.load("snake", cycles=0.05, alpha_deg=45.0)
+    import gaittwin
+    env = gaittwin.load("snake", cycles=0.05, alpha_deg=45.0)
     ts = env.reset()
     phys = env.physics
     assert phys.points().shape == (9, 2) and phys.theta().shape == (8,)

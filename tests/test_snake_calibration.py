@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from envs.snake import calibration as cal
-from envs.snake.paper import TABLE2
+from gaittwin.snake import calibration as cal
+from gaittwin.snake.paper import TABLE2
 
 
 def _valley(mu, T):
@@ -74,7 +74,7 @@ def test_objective_is_the_rms_over_table2_n4_rows():
 
 
 def test_committed_refit_is_the_configured_default_and_inside_its_region():
-    from envs.snake.config import Params
+    from gaittwin.snake.config import Params
     reg = cal.load()
     p = Params()
     assert reg.best["mu"] == pytest.approx(p.mu) and reg.best["T_step"] == pytest.approx(p.T_step)
@@ -88,8 +88,8 @@ def test_committed_refit_is_the_configured_default_and_inside_its_region():
 def test_predict_gives_each_point_the_min_and_max_over_the_extremes():
     """Two extremes (slippery and grippy floor) at a coarse step: the interval is the two runs' span,
     the fitted value is the run at the best point (tolerance: identical simulations, 1e-12)."""
-    from envs.core import batch
-    from envs.snake.robot import Snake
+    from gaittwin.core import batch
+    from gaittwin.snake.robot import Snake
     table = [dict(mu=0.15, T_step=0.5, rms_loss_error=0.010), dict(mu=0.6, T_step=0.5, rms_loss_error=0.005)]
     reg = cal.region(table, delta=0.01)
     assert len(reg.members) == 2 and reg.best["mu"] == 0.6
@@ -149,8 +149,8 @@ def csv_rows(path):
 def test_table2_n4_file_is_table2s_n4_rows():
     """The refit's data file (a per-cycle table) holds exactly Table 2's n = 4 losses, with their printed
     resolution (1 %-point) as its scale."""
-    from envs.core import cycle_table
-    from envs.snake.robot import Snake
+    from gaittwin.core import cycle_table
+    from gaittwin.snake.robot import Snake
     t = cycle_table.read(cal.TABLE2_N4, Snake())
     assert t.gait_names == ["n", "alpha_deg"] and t.names == ["loss"] and t.scale == {"loss": 0.01}
     assert {int(g["alpha_deg"]): float(v) for g, v in zip(t.gait, t.values["loss"])} == cal.fit_rows()
@@ -161,11 +161,11 @@ def test_identify_reproduces_the_committed_best_grid_point(tmp_path):
     """Same data, same result: the identification's objective (rms_loss of a snake_calibrate candidate) at the
     committed best (mu 0.4, T_step 0.5 s, default timestep, 1 period) equals the committed refit's value.
     Tolerance stated first: 1e-11 (the same simulation; measured identical to every digit)."""
-    from envs.core import config, cycle_table
-    from envs.core.experiment import options
-    from envs.core.identify import search_box
-    from envs.core.identify_cycles import CycleProblem
-    from envs.snake.robot import Snake
+    from gaittwin.core import config, cycle_table
+    from gaittwin.core.experiment import options
+    from gaittwin.core.identify import search_box
+    from gaittwin.core.identify_cycles import CycleProblem
+    from gaittwin.snake.robot import Snake
     cfg = config.compose(["experiment=snake_calibrate", "run.progress=false"])
     best, names = cal.load().best, ["mu", "T_step"]
     lo, hi = search_box(Snake, names, Snake().cfg, {})

@@ -7,10 +7,10 @@ import mujoco
 import numpy as np
 import pytest
 
-from envs.core import config
-from envs.core import robustness as rb
-from envs.core.errors import ConfigError
-from envs.snake.robot import SCENE, Snake
+from gaittwin.core import config
+from gaittwin.core import robustness as rb
+from gaittwin.core.errors import ConfigError
+from gaittwin.snake.robot import SCENE, Snake
 
 # model fields MuJoCo's compiler derives from a body's inertial frame (a moved COM changes them too)
 COM_DERIVED = {"actuator_acc0", "body_invweight0", "dof_M0", "dof_invweight0", "dof_length", "cam_poscom0",

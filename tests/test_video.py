@@ -3,14 +3,14 @@ no silent overwrite, --compare (twin beside the crawler's exact hybrid model, Mi
 import numpy as np
 import pytest
 
-import envs
-from envs.core import render
+import gaittwin
+from gaittwin.core import render
 from tests.util import run_script
 
 
-@pytest.mark.parametrize("robot", sorted(envs.ROBOTS))
+@pytest.mark.parametrize("robot", sorted(gaittwin.ROBOTS))
 def test_default_length_is_at_least_three_strides_and_four_seconds(robot):
-    r = envs.robot_class(robot)()
+    r = gaittwin.robot_class(robot)()
     n = render.default_cycles(r)
     assert n >= 3 and n * r.period >= 4.0 - 1e-9
     assert (n - 1) * r.period < 4.0 or n == 3          # no longer than needed
@@ -66,9 +66,9 @@ def test_miniaq_reference_pose_is_the_paper_models_with_closed_legs():
     torso = the paper's centroid and attitude; every leg's loop closed (tolerance 1e-9 m: the
     position analysis is exact); cranks at the paper's prescribed angles."""
     import mujoco
-    from envs.miniaq import compare, paper
-    from envs.miniaq.paper_laws import euler_to_quat
-    from envs.miniaq.robot import LEGS, MiniAQ
+    from gaittwin.miniaq import compare, paper
+    from gaittwin.miniaq.paper_laws import euler_to_quat
+    from gaittwin.miniaq.robot import LEGS, MiniAQ
     r = MiniAQ()
     set_state, label = compare.reference(r, 0.4)
     run = paper.simulate(r, cycles=2)

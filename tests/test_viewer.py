@@ -6,10 +6,10 @@ import shutil
 
 import pytest
 
-import envs
-from envs.core import schema
-from envs.core import viewer as live
-from envs.core.render import caption
+import gaittwin
+from gaittwin.core import schema
+from gaittwin.core import viewer as live
+from gaittwin.core.render import caption
 from tests.util import ROOT, run_script
 
 
@@ -39,7 +39,7 @@ def test_bad_input_still_names_the_parameter():
 
 def test_session_paces_the_clock_and_applies_keys():
     clk = Clock()
-    s = live.Session(envs.Crawler(omega=4.0), fps=50, clock=clk)
+    s = live.Session(gaittwin.Crawler(omega=4.0), fps=50, clock=clk)
     for _ in range(5):                       # 0.1 s of wall time, 20 ms a frame
         clk.t += 0.02
         s.advance()
@@ -79,7 +79,7 @@ def test_session_paces_the_clock_and_applies_keys():
 
 def test_rtf_is_measured_and_a_lagging_session_is_flagged():
     clk = Clock()
-    s = live.Session(envs.Crawler(omega=4.0), fps=50, clock=clk)
+    s = live.Session(gaittwin.Crawler(omega=4.0), fps=50, clock=clk)
     for _ in range(60):
         clk.t += 0.02
         s.advance()
@@ -97,9 +97,9 @@ def test_rtf_is_measured_and_a_lagging_session_is_flagged():
     assert "BEHIND REAL TIME" in s.texts()[0][3]
 
 
-@pytest.mark.parametrize("robot", sorted(envs.ROBOTS))
+@pytest.mark.parametrize("robot", sorted(gaittwin.ROBOTS))
 def test_texts_and_figures_show_the_key_signals(robot):
-    cls = envs.robot_class(robot)
+    cls = gaittwin.robot_class(robot)
     clk = Clock()
     s = live.Session(cls(), fps=50, clock=clk)
     for _ in range(3):
@@ -118,9 +118,9 @@ def test_texts_and_figures_show_the_key_signals(robot):
     assert all(f.linepnt[0] >= 3 for _, f in figs if f.title != "contact normal force [N]" or s.signals.touch)
 
 
-@pytest.mark.parametrize("robot", sorted(envs.ROBOTS))
+@pytest.mark.parametrize("robot", sorted(gaittwin.ROBOTS))
 def test_declared_viewer_step_and_gait_parameter(robot):
-    cls = envs.robot_class(robot)
+    cls = gaittwin.robot_class(robot)
     name, step = cls.gait_parameter
     assert name in schema.fields(cls.Params) and step > 0
     if cls.viewer_timestep is not None:
@@ -129,7 +129,7 @@ def test_declared_viewer_step_and_gait_parameter(robot):
 
 
 def _speed(r, cycles, window):
-    from envs.core import batch
+    from gaittwin.core import batch
     run = batch.run_point(r, type(r), cycles=cycles, nthread=1)
     assert run.problem is None, run.problem
     return run.cycle_values[-window:].mean() / r.period
@@ -139,7 +139,7 @@ def _speed(r, cycles, window):
     pytest.param("miniaq", 6, 2, id="miniaq"),
     pytest.param("snake", 2, 1, id="snake", marks=pytest.mark.slow)])
 def test_viewer_timestep_keeps_the_gait_speed_within_5_percent(robot, cycles, window):
-    cls = envs.robot_class(robot)
+    cls = gaittwin.robot_class(robot)
     tol = 0.05                               # issue #26: the gait's speed within 5 % of the reference step
     ref = _speed(cls(), cycles, window)
     fast = _speed(live.viewer_robot(cls()), cycles, window)
@@ -158,7 +158,7 @@ def _view(robot, seconds):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("robot", sorted(envs.ROBOTS))
+@pytest.mark.parametrize("robot", sorted(gaittwin.ROBOTS))
 def test_viewer_keeps_real_time_under_xvfb(robot):
     # issue #26: >= 0.95x over 10 s on the 2-core machine (measured: models/<robot>/README.md)
     assert _view(robot, 10) >= 0.95

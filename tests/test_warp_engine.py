@@ -14,8 +14,8 @@ import pathlib
 
 import pytest
 
-from envs.core import batch
-from envs.core.errors import ConfigError
+from gaittwin.core import batch
+from gaittwin.core.errors import ConfigError
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 import warp_agreement as wa  # noqa: E402
@@ -26,7 +26,7 @@ needs_warp = pytest.mark.skipif(not HAVE_WARP, reason="mujoco_warp not installed
 
 
 def _cfg(*overrides):
-    from envs.core import config
+    from gaittwin.core import config
     return config.compose(list(overrides))
 
 
@@ -34,9 +34,9 @@ def _cfg(*overrides):
 def no_device_feedback(monkeypatch):
     """BOLT as a closed_loop robot without a device version of its feedback (Robot.device_feedback
     None): what engine=warp falls back from."""
-    from envs.bolt.robot import Bolt
-    from envs.core import config
-    from envs.core.robot import Robot
+    from gaittwin.bolt.robot import Bolt
+    from gaittwin.core import config
+    from gaittwin.core.robot import Robot
     monkeypatch.setattr(Bolt, "device_feedback", Robot.device_feedback)
     monkeypatch.setattr(config, "_JOBS", {})         # validate's per-content cache: checked afresh
 
@@ -45,9 +45,9 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
     """A closed_loop robot without a device feedback and an experiment that declares it cannot run
     there (Experiment.warp) fall back to the C engine, with the reason; an unknown engine is refused; a
     robot Warp can run needs the extra (BOLT with its device feedback among them)."""
-    from envs.bolt.robot import Bolt
-    from envs.core import config
-    from envs.core.robot import Robot
+    from gaittwin.bolt.robot import Bolt
+    from gaittwin.core import config
+    from gaittwin.core.robot import Robot
     bolt = _cfg("robot=bolt", "experiment=bolt_speed_sweep", "engine=warp")
     if HAVE_WARP:
         assert config.validate(bolt)["engine"] == "warp" and not config.validate(bolt)["engine_fallback"]
@@ -58,7 +58,7 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
     fb = _cfg("robot=crawler", "experiment=crawler_feedback", "engine=warp")
     if HAVE_WARP:                  # eq. 19 runs on the device (envs/crawler/warp_feedback.py)
         assert config.validate(fb)["engine"] == "warp" and not config.validate(fb)["engine_fallback"]
-    from envs.crawler.config import Feedback
+    from gaittwin.crawler.config import Feedback
     monkeypatch.setattr(Feedback, "warp", "a law MuJoCo Warp cannot run")     # an experiment that declares it
     monkeypatch.setattr(config, "_JOBS", {})
     v = config.validate(fb)
@@ -68,7 +68,7 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
         config.validate(_cfg("engine=nope"))
     crawler = _cfg("robot=crawler", "experiment=crawler_psi_omega_map", "engine=warp", "run.device=cpu")
     if HAVE_WARP:                  # offered to every robot whose features MuJoCo Warp supports
-        from envs.core.experiment import run_kw
+        from gaittwin.core.experiment import run_kw
         assert config.validate(crawler)["engine"] == "warp" and not config.validate(crawler)["engine_fallback"]
         assert run_kw(crawler)["engine"] == "warp" and run_kw(crawler)["device"] == "cpu"
     else:                          # without the extra: the install line, before anything runs
@@ -80,7 +80,7 @@ def test_a_fallen_back_run_says_so_and_equals_the_c_engines_run(tmp_path, capsys
     """BOLT's speed sweep with engine=warp, BOLT without its device feedback: a note on stderr, summary.json records the engine that
     ran and why, and the results equal engine=mujoco's, stored under engine mujoco."""
     import json
-    from envs.core import experiment
+    from gaittwin.core import experiment
     args = ("robot=bolt", "experiment=bolt_speed_sweep", "sweep.crank_period=[0.3]", "run.cycles=2",
             "run.nthread=1", "run.progress=false")
     warp = experiment.compute(_cfg(*args, "engine=warp"), tmp_path / "w")
@@ -127,7 +127,7 @@ def test_derived_tolerance_is_the_floor_plus_the_c_engines_envelope_and_can_fail
 def test_derived_tolerance_rejects_a_world_with_another_friction():
     """The real check on the C engine alone (no warp): the crawler's sweep (1 cycle) against a rerun
     of itself is within the derived tolerance; against worlds with mu 10 % higher, S and V are FAIL."""
-    from envs.crawler.robot import Crawler
+    from gaittwin.crawler.robot import Crawler
     pts, name, kw, c, envs_, _ = wa.reference("crawler", cycles=1)
     same = batch.run_points(pts, Crawler, **kw)
     far = batch.run_points([dict(p, mu=1.1 * p["mu"]) for p in pts], Crawler, **kw)
@@ -141,7 +141,7 @@ def test_ensemble_members_change_only_what_they_name():
     """member(): the Warp solver tolerance on a copy of the model (the cached one untouched), the
     swept parameter and the initial qpos scaled by 1 + 1e-7."""
     import numpy as np
-    from envs.crawler.robot import Crawler
+    from gaittwin.crawler.robot import Crawler
     p = dict(omega=16.0, mu=0.172)
     assert wa.WARP_SOLVER_TOLERANCE == 1e-6 and wa.PERTURB == 1e-7 and ("tol", 1e-6, 1.0, 1.0, None) in wa.ENSEMBLE
     nom = Crawler(**p)
@@ -163,7 +163,7 @@ def test_event_timing_members_move_the_time_origin_by_one_step():
     t +- dt (the initial state's controls too) and start at time +- dt; the model, the parameters and
     the positions are the nominal point's."""
     import numpy as np
-    from envs.bolt.robot import Bolt
+    from gaittwin.bolt.robot import Bolt
     assert not {e[0] for e in wa.EVENT_TIMING} & {e[0] for e in wa.ENSEMBLE}
     names = {e[0]: e for e in wa.EVENT_TIMING}
     assert names["t0+dt,tol"][1:] == (1e-6, 1.0, 1.0, None, 1) and names["t0-dt,tol"][5] == -1
@@ -187,7 +187,7 @@ def test_float32_members_round_or_jitter_the_model_and_leave_the_cached_one():
     state) to float32; "rand<k>" scales each element by 1 + U(-1, 1) x 1e-7 with seed k; the
     bounding boxes and the cached model stay as compiled."""
     import numpy as np
-    from envs.miniaq.robot import MiniAQ
+    from gaittwin.miniaq.robot import MiniAQ
     p = dict(f=4.0, mu_d=0.3)
     nom = MiniAQ(**p)
     m0 = nom.model()
@@ -221,7 +221,7 @@ def test_float32_members_round_or_jitter_the_model_and_leave_the_cached_one():
 def test_two_worlds_with_two_frictions_give_the_two_single_c_runs():
     """A batch of two worlds differing only in mu (a per-world pair_friction) reproduces each
     single C run (S, V and the contact fractions, TOL) and the two worlds really differ."""
-    from envs.crawler.robot import Crawler
+    from gaittwin.crawler.robot import Crawler
     pts = [dict(omega=16.0, mu=0.172), dict(omega=16.0, mu=0.398)]
     kw = dict(cycles=1, stop_when_steady=False, chunk=1000)
     warp = batch.run_points(pts, Crawler, engine="warp", device="cpu", **kw)       # one batch, two worlds
@@ -244,7 +244,7 @@ def test_a_worlds_result_does_not_depend_on_the_batch_it_ran_in():
     """The store keys a point without the world count: that holds only if a world's run is the same
     alone, beside others, in another slot, and on a rerun (bit for bit on Warp's CPU device)."""
     import numpy as np
-    from envs.crawler.robot import Crawler
+    from gaittwin.crawler.robot import Crawler
     kw = dict(cycles=1, stop_when_steady=False, chunk=1000, engine="warp", device="cpu")
     p, q, r = dict(omega=16.0, mu=0.172), dict(omega=16.0, mu=0.398), dict(omega=16.0, mu=0.25)
     alone = batch.run_points([p], Crawler, nworld=1, **kw)[0]
@@ -258,8 +258,8 @@ def test_a_worlds_result_does_not_depend_on_the_batch_it_ran_in():
 def test_warp_engine_through_the_sweep_store(tmp_path):
     """engine=warp through the resumable loop: the declared columns, stored under engine `warp`,
     reused on a rerun, never reused for engine=mujoco."""
-    from envs.core import sweep as sw
-    from envs.crawler.robot import Crawler
+    from gaittwin.core import sweep as sw
+    from gaittwin.crawler.robot import Crawler
     robots = [Crawler(omega=16.0, mu=m) for m in (0.172, 0.398)]
     kw = dict(cycles=1, stop_when_steady=False, chunk=1000)
     rows, st = sw.run_rows(robots, tmp_path, key=["mu"], engine=sw.batch_engine(dict(kw, engine="warp",
@@ -290,7 +290,7 @@ def test_f32_state_diagnostic_rounds_only_the_state():
     """--f32-state: without rounding the Stepper reproduces the batch runner's progress exactly; with
     Warp's float32 state (round_state before each step, F32_STATE's hook on the compiled model) the
     crawler's 2-cycle progress moves, by less than 1e-4 m."""
-    from envs.crawler.robot import Crawler
+    from gaittwin.crawler.robot import Crawler
     import warp_diagnostics as diag
     (point, c, c32), _ = diag.f32_state("crawler")
     base, name, vals, cycles = wa.SWEEPS["crawler"]
@@ -305,8 +305,8 @@ def test_f32_state_members_round_the_state_every_step_and_keep_the_robots_feedba
     feedback) ctrl to float32; BOLT's limit still runs in it; the cached models are untouched."""
     import mujoco
     import numpy as np
-    from envs.bolt.robot import Bolt
-    from envs.crawler.robot import Crawler
+    from gaittwin.bolt.robot import Bolt
+    from gaittwin.crawler.robot import Crawler
     assert not {e[0] for e in wa.F32_STATE} & {e[0] for e in wa.ENSEMBLE}
     assert all(e[-1] is True and e[1] == wa.WARP_SOLVER_TOLERANCE for e in wa.F32_STATE)
     spec = dict((e[0], e[1:]) for e in wa.F32_STATE)["f32,tol,state"]

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, Optional
 
-from envs.core.config import Experiment, experiment, option_group, plain_experiment
-from envs.core.identify import register
-from envs.core.robustness import Robustness, uniform
-from envs.bolt import channels as _channels  # noqa: F401  (declares the observable channels)
-from envs.core.schema import param
+from gaittwin.core.config import Experiment, experiment, option_group, plain_experiment
+from gaittwin.core.identify import register
+from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.bolt import channels as _channels  # noqa: F401  (declares the observable channels)
+from gaittwin.core.schema import param
 
 # ---- mass sets (README "Mass sets") -------------------------------------------------------
 # Table 3 link masses m_1..m_5 (CAD) in both.  "sim": Table 3 as printed -- its row 6 (the body,

@@ -1,5 +1,5 @@
 """BOLT experiments (paper: Liu & Ben-Tzvi): computations returning their tables, plots (envs/bolt/plots.py)
-and summary (envs.core.experiment.Result); the shell writes them into Hydra's run directory."""
+and summary (gaittwin.core.experiment.Result); the shell writes them into Hydra's run directory."""
 from __future__ import annotations
 
 import math
@@ -8,12 +8,12 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import batch, config, energy, rundir
-from envs.core import sweep as sw
-from envs.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
-from envs.core.errors import ConfigError
-from envs.bolt import plots
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
+from gaittwin.core import batch, config, energy, rundir
+from gaittwin.core import sweep as sw
+from gaittwin.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
+from gaittwin.core.errors import ConfigError
+from gaittwin.bolt import plots
+from gaittwin.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 
 
 def _twin_engine(job) -> None:
@@ -143,7 +143,7 @@ def speed_sweep(job, out) -> Result:
     cls = robot_cls(job)
     kw = run_kw(job)
     if job.engine == "paper":                      # the paper's model: this robot's own Engine
-        from envs.bolt import paper
+        from gaittwin.bolt import paper
         points = [cls(**{**robot_params(job), **combo}) for combo in sw.grid(sweep_lists(job))]
         opts = paper.check_job(robot_params(job), points, dict(job.paper))
         rows, stats = sw.simulate(job, out, engine=_paper_engine(kw, opts), extra_columns=SWEEP_COLUMNS)
@@ -170,7 +170,7 @@ def _paper_engine(kw, opts) -> sw.Engine:
     """The paper model (envs/bolt/paper_run.py) for sweep.run_rows, the points one after the other."""
     import scipy
 
-    from envs.bolt import paper, paper_run
+    from gaittwin.bolt import paper, paper_run
     cycles = kw["cycles"]
 
     def simulate(robots, add) -> int:

@@ -7,9 +7,9 @@ import math
 import mujoco
 import numpy as np
 
-from envs.bolt.kinematics import loop_kinematics
-from envs.core.errors import ConfigError
-from envs.core.robot import MODELS
+from gaittwin.bolt.kinematics import loop_kinematics
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.robot import MODELS
 
 MODEL_DIR = MODELS / "bolt"
 # foot_contact=plastic (README "Foot impact test"): a damper with no spring, its rate B = PLASTIC_RATE /

@@ -3,7 +3,7 @@
 A 2-D hopper whose body only translates (q_Pitch = 0, Sec. 5): full coordinates
 Q = [x_b, y_b, q_1, q_2, q_3, q_4, q_5] of the virtually separated tree (Sec. 4.2, Fig. 7: loop 1 cut
 at B, loop 2 at G), Table 3 masses (links 1-5 and the body m_b at the crank centre P, the twin's
-`mass_set`), the geometry of `envs.bolt.kinematics` (one source of the six-bar).
+`mass_set`), the geometry of `gaittwin.bolt.kinematics` (one source of the six-bar).
 
 Singular perturbation (SPF, eq. 17): the independent coordinates s (flight: x_b, y_b, q_1; stance:
 q_1) carry the slow dynamics H_r s_dd = rho^T (B tau + F_g - C - H b), rho the velocity map of the
@@ -29,8 +29,8 @@ import dataclasses
 
 import numpy as np
 
-from envs.bolt.robot import Bolt
-from envs.core.errors import ConfigError
+from gaittwin.bolt.robot import Bolt
+from gaittwin.core.errors import ConfigError
 
 G = 9.81
 MAX_SWITCHES = 40       # phase switches (incl. grazing re-touches) per revolution above this: Zeno, an error
@@ -65,8 +65,8 @@ def check_options(opts: dict) -> dict:
     """The paper engine's options (paper.*): checked against their one declaration, `PaperOptions`
     in envs/bolt/config.py (Radau, rtol 1e-7, atol 1e-9, epsilon 1e-3 s: README "Paper model"),
     with its defaults filled in."""
-    from envs.bolt.config import PaperOptions
-    from envs.core import schema
+    from gaittwin.bolt.config import PaperOptions
+    from gaittwin.core import schema
     defaults = {k: f.default for k, f in schema.fields(PaperOptions).items()}
     return {**defaults, **schema.check(PaperOptions, opts, prefix="paper.", what="paper option")}
 

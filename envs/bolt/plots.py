@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.bolt.kinematics import loop_kinematics
-from envs.core.plots import pyplot, save_figure, style
+from gaittwin.bolt.kinematics import loop_kinematics
+from gaittwin.core.plots import pyplot, save_figure, style
 
 
 def foot_path(r, full, twin, err, s_twin, h_twin, path) -> None:

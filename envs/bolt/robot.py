@@ -18,18 +18,18 @@ import math
 
 import numpy as np
 
-from envs.core import metrics
-from envs.core.energy import METRICS as ENERGY
-from envs.core.errors import ConfigError
-from envs.core.inputs import Crank
-from envs.core.robot import Robot
-from envs.bolt import config
-from envs.bolt.config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
-from envs.bolt.kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
+from gaittwin.core import metrics
+from gaittwin.core.energy import METRICS as ENERGY
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.inputs import Crank
+from gaittwin.core.robot import Robot
+from gaittwin.bolt import config
+from gaittwin.bolt.config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
+from gaittwin.bolt.kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
                                    phi, stride_and_height, table1_lengths, touchdowns)
-from envs.bolt.model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
-from envs.bolt.physics import Physics
-from envs.bolt import coulomb_foot
+from gaittwin.bolt.model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
+from gaittwin.bolt.physics import Physics
+from gaittwin.bolt import coulomb_foot
 
 
 # The crank turns clockwise (q_1 decreasing): with Table 2's theta = +41.41 deg the
@@ -219,7 +219,7 @@ class Bolt(BoltModel, Robot):
                "MuJoCo Warp cannot run" if params.get("foot_contact") == "coulomb" else ""
 
     def device_feedback(self):     # `feedback` on the device (engine=warp; the Coulomb hook has none: warp_refusal)
-        from envs.bolt.warp_feedback import ActuatorLimit
+        from gaittwin.bolt.warp_feedback import ActuatorLimit
         return ActuatorLimit()
 
     def pose(self, q1: float) -> dict:

@@ -11,10 +11,10 @@ from functools import partial
 
 import numpy as np
 
-from envs.bolt import paper, paper_run, plots
-from envs.core import batch
-from envs.core.errors import ConfigError
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
+from gaittwin.bolt import paper, paper_run, plots
+from gaittwin.core import batch
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 
 METRICS = ("speed", "stride_time", "touchdowns_per_revolution", "duty_factor", "stance_impulse",
            "peak_torque_flight", "peak_torque_stance", "peak_power_flight", "peak_power_stance", "max_loop_gap")

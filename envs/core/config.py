@@ -17,12 +17,12 @@ from typing import Any, ClassVar, Dict, Mapping, Optional
 
 from omegaconf import MISSING, OmegaConf
 
-from envs.core import schema
-from envs.core.errors import ConfigError
-from envs.core.robot import REGISTRY, robot_class
-from envs.core.schema import param
+from gaittwin.core import schema
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.robot import REGISTRY, robot_class
+from gaittwin.core.schema import param
 
-CONFIG_DIR = pathlib.Path(__file__).resolve().parents[2] / "configs"
+from gaittwin.core.paths import CONFIGS as CONFIG_DIR  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -54,7 +54,7 @@ class RunParams:
 @dataclasses.dataclass
 class Experiment:
     """What every experiment declares: its name (the output folder; its runner is the function registered
-    under the declared name, `envs.core.experiment.runner`); `warp`: why it cannot run on MuJoCo Warp
+    under the declared name, `gaittwin.core.experiment.runner`); `warp`: why it cannot run on MuJoCo Warp
     ("": it can), so that engine=warp falls back to the C engine."""
 
     name: str = param("", note="letters, digits, '_' and '-'")
@@ -151,7 +151,7 @@ def experiment(name, *runner_path):
     """Register an experiment's options as `experiment_schema/<name>`: `@experiment("<name>")` on a
     class deriving from Experiment (made a dataclass here, with that name as its default), or bare
     `@experiment` on a dataclass that sets `name` itself.  Its runner is registered on the function
-    (`@envs.core.experiment.runner("<name>")`), never named by a path."""
+    (`@gaittwin.core.experiment.runner("<name>")`), never named by a path."""
     if runner_path:
         raise TypeError(_OLD_STYLE.format(name=name, path=runner_path[0]))
     if isinstance(name, type):
@@ -183,17 +183,17 @@ RUNNERS: dict = {}     # experiment name, or options class (a family) -> runner(
 
 def runner_of(options: type):
     """The runner of an experiment's options class: the function registered under its declared name, else
-    under the class or its nearest registered base class (`envs.core.experiment.runner`); else ConfigError."""
+    under the class or its nearest registered base class (`gaittwin.core.experiment.runner`); else ConfigError."""
     name = schema.fields(options)["name"].default
     for key in (name, *options.__mro__):
         if key in RUNNERS:
             return RUNNERS[key]
     raise ConfigError("experiment", name, f"an experiment whose runner is registered with "
-                      f"@envs.core.experiment.runner({name!r})", "no runner registered for it")
+                      f"@gaittwin.core.experiment.runner({name!r})", "no runner registered for it")
 
 
 _OLD_STYLE = ("experiment {name}: a runner is no longer named by a path ({path!r}): declare the options with "
-              "@experiment({name!r}) and put @envs.core.experiment.runner({name!r}) on the function "
+              "@experiment({name!r}) and put @gaittwin.core.experiment.runner({name!r}) on the function "
               "(docs/adding_a_robot.md)")
 
 
@@ -203,7 +203,7 @@ def compose(overrides=()):
     from hydra import compose as _compose, initialize_config_dir
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
-    from envs.core import overrides as ov
+    from gaittwin.core import overrides as ov
 
     ov.check_literals(ov.parse(overrides))
     overrides = ov.normalize(overrides, schemas())
@@ -372,7 +372,7 @@ def _check(cfg, c: dict) -> Job:
         raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp', 'auto']} for {cls.name}")
     fallback, requested = "", ""
     if engine in ("warp", "auto"):   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted)
-        from envs.core import warp_engine
+        from gaittwin.core import warp_engine
         fallback = warp_engine.unsupported(cls) or exp_cls.warp or warp_engine.point_refusal(cls, robot, sweep, engine)
         if fallback:
             engine, requested = "mujoco", engine

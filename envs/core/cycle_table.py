@@ -23,9 +23,9 @@ import json
 import math
 import pathlib
 
-from envs.core import schema
-from envs.core import trajectory as tj
-from envs.core.errors import ConfigError
+from gaittwin.core import schema
+from gaittwin.core import trajectory as tj
+from gaittwin.core.errors import ConfigError
 
 FORMAT = "gaittwin per-cycle table 1"
 DIMENSIONLESS = ("", "1")

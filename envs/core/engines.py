@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from envs.core.errors import ConfigError
+from gaittwin.core.errors import ConfigError
 
 
 @dataclasses.dataclass
@@ -43,7 +43,7 @@ WARP_KW = ("engine", "device", "nworld")
 
 
 def batch_kw(run_kw: dict, engine: str) -> dict:
-    """run_kw (envs.core.experiment.run_kw) for batch engine `engine` (mujoco, warp or auto)."""
+    """run_kw (gaittwin.core.experiment.run_kw) for batch engine `engine` (mujoco, warp or auto)."""
     kw = {k: v for k, v in run_kw.items() if k not in WARP_KW}
     if engine in ("warp", "auto"):
         kw.update(engine=engine, device=run_kw.get("device"), nworld=run_kw.get("nworld"))
@@ -58,7 +58,7 @@ def engine_for(name: str, run_kw: dict, **launch) -> Engine:
 
 
 def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per_task=None) -> Engine:
-    """The MuJoCo engine: the native batch runner (envs.core.batch.run_points), in this process
+    """The MuJoCo engine: the native batch runner (gaittwin.core.batch.run_points), in this process
     (launcher=local) or in Ray tasks (launcher=ray, envs/core/ray_runner.py): same rows, same
     identities.  run_kw engine=warp: the same runner's points on MuJoCo Warp (envs/core/warp_engine.py),
     stored under engine name `warp` (its rows never stand in for the C engine's, nor a cpu run's
@@ -67,8 +67,8 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
     engine is reused."""
     import mujoco
 
-    from envs.core import batch
-    from envs.core.experiment import runner_kw
+    from gaittwin.core import batch
+    from gaittwin.core.experiment import runner_kw
 
     kw = runner_kw(run_kw)
     name = kw.get("engine", "mujoco")
@@ -93,7 +93,7 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
             raise ConfigError("run.launcher", launcher, "local with engine=auto (it splits the points in this process)")
         parts = tuple(batch_engine(batch_kw(kw, n)) for n in ("mujoco", "warp"))
     if launcher == "ray":
-        from envs.core import ray_runner
+        from gaittwin.core import ray_runner
         simulate = ray_runner.engine(kw, address=address, points_per_task=points_per_task)
     elif launcher != "local":
         raise ConfigError("run.launcher", launcher, "one of ['local', 'ray']")
@@ -102,14 +102,14 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
         batch.check_run(robots, cycles=kw.get("cycles", 10), min_cycles=kw.get("min_cycles", 3),
                         chunk=kw.get("chunk", 2000), max_steps=kw.get("max_steps", batch.DEFAULT_MAX_STEPS))
         if name in ("warp", "auto"):
-            from envs.core import warp_engine
+            from gaittwin.core import warp_engine
             warp_engine.device(kw.get("device"))        # a bad run.device: one line, before any model is put
             warp_engine.check(robots)
 
     def versions(cls):
         v = {"mujoco": mujoco.__version__, "models": cls.models_hash()}
         if name == "warp":
-            from envs.core import warp_engine
+            from gaittwin.core import warp_engine
             v.update(warp_engine.versions(), device=warp_engine.device(kw.get("device")).split(":")[0])
         return v
 

@@ -15,9 +15,9 @@ import numpy as np
 from dm_control.rl import control
 from dm_env import specs
 
-from envs.core.errors import ConfigError
-from envs.core.robot import Robot
-from envs.core.stepper import Schedule, reset
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.robot import Robot
+from gaittwin.core.stepper import Schedule, reset
 
 
 class GaitTask(control.Task):

@@ -1,5 +1,5 @@
 """What every experiment runner shares: `runner(job, out) -> Result` (or a bare summary dict), where
-`job` is the config checked once (`envs.core.config.Job`: frozen, typed), registered with `@runner("<name>")`
+`job` is the config checked once (`gaittwin.core.config.Job`: frozen, typed), registered with `@runner("<name>")`
 for the experiment declared in envs/<robot>/config.py, and the one shell that runs it (`compute`): the
 config is checked first, the runner computes, and the shell writes what it returns -- its tables
 (CSV), its plots (PNG, drawn by the robot's plot functions) and `summary.json`.  Sweeps keep
@@ -19,8 +19,8 @@ from typing import Callable
 
 import numpy as np
 
-from envs.core import config
-from envs.core.config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/config.py)
+from gaittwin.core import config
+from gaittwin.core.config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/config.py)
 
 
 @dataclasses.dataclass
@@ -57,7 +57,7 @@ class Result:
         return list(t) if isinstance(t, dict) else list(t[0])
 
     def write(self, out) -> None:
-        from envs.core.csvio import replace_atomically, write_csv, write_json
+        from gaittwin.core.csvio import replace_atomically, write_csv, write_json
         for name, table in self.tables.items():       # each file replaced whole (tmp, fsync, rename)
             if name.endswith(".json"):
                 write_json(out / name, table)
@@ -68,7 +68,7 @@ class Result:
         for name, draw in self.plots.items():
             draw(out / name)
         write_json(out / "summary.json", self.summary)
-        from envs.core.rundir import in_store
+        from gaittwin.core.rundir import in_store
         if "results.csv" not in self.tables and "results.csv" not in self.rows \
                 and not in_store(out, "results.csv"):      # a single run: a one-row results.csv
             write_csv(out / "results.csv", *one_row(self.summary))
@@ -134,7 +134,7 @@ def compute(cfg, out) -> Result:
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
-    from envs.core.rundir import finish_run, new_run
+    from gaittwin.core.rundir import finish_run, new_run
 
     v = config.validate(cfg)
     out = pathlib.Path(out)
@@ -144,7 +144,7 @@ def compute(cfg, out) -> Result:
                 "instead")
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
-    from envs.core import progress
+    from gaittwin.core import progress
     progress.plan()                  # this run's bars share one ETA (a runner may declare its stages)
     try:
         result = runner_of(v.options_cls)(v, out)
@@ -159,7 +159,7 @@ def compute(cfg, out) -> Result:
         result.summary = dict(result.summary, engine="mujoco", engine_requested=v["engine_requested"],
                               engine_fallback=v["engine_fallback"])
     elif v["engine"] in ("warp", "auto"):
-        from envs.core.rundir import engine_split
+        from gaittwin.core.rundir import engine_split
         result.summary = engine_label(result.summary, v["engine"], engine_split(out))
     result.write(out)
     return result

@@ -15,7 +15,7 @@ from both first; delta (the time offset) is profiled out: the best on a grid of 
 interval, refined by a bounded scalar minimisation between its neighbours.  Cost: the sum of squares (a weighted mean of each channel's squared
 error in units of its spread).
 
-Candidates are batched rollouts through the batch path (envs.core.sweep.run_rows: the store
+Candidates are batched rollouts through the batch path (gaittwin.core.sweep.run_rows: the store
 `results.sqlite`, rows in `candidates.csv`, keyed by the fitted parameters; identity includes the
 data file's hash, channels, weights and offset settings, so a rerun resumes and a changed file
 recomputes).  run.launcher=ray: a per-cycle table's candidates run as Ray tasks; a trajectory fit is
@@ -52,14 +52,14 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from envs.core import config, schema
-from envs.core.errors import ConfigError
-from envs.core import identify_stats as ist
-from envs.core.identify_stats import MAX_NONLINEARITY
-from envs.core.schema import param
-from envs.core.experiment import runner
-from envs.core.identify_cycles import CycleProblem
-from envs.core.identify_problem import FAILED_COST, Problem
+from gaittwin.core import config, schema
+from gaittwin.core.errors import ConfigError
+from gaittwin.core import identify_stats as ist
+from gaittwin.core.identify_stats import MAX_NONLINEARITY
+from gaittwin.core.schema import param
+from gaittwin.core.experiment import runner
+from gaittwin.core.identify_cycles import CycleProblem
+from gaittwin.core.identify_problem import FAILED_COST, Problem
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
 # The local stage's finite-difference step, relative: wider than the teeth of a jagged cost (contact events), so that
@@ -100,7 +100,7 @@ class Identify(config.Experiment):
 def register(robot: str, params: list[str]) -> None:
     """Declare `<robot>_trajectory` and `<robot>_identify` (fitting `params` by default) for a robot whose
     channels are declared (envs/<robot>/channels.py); called from the robot's config.py."""
-    from envs.core.trajectory import TrajectoryOptions
+    from gaittwin.core.trajectory import TrajectoryOptions
     title = robot.title()
     config.experiment(dataclasses.make_dataclass(f"{title}Trajectory", [
         ("name", str, dataclasses.field(default=f"{robot}_trajectory"))], bases=(TrajectoryOptions,)))
@@ -241,9 +241,9 @@ def problem_of(cfg, out):
     table; the global stage's method; the sweep lists).  Every input is checked here, before anything is
     simulated (ConfigError): the fitted params, the data file, the search box.  The runner and
     studies/identify_landscape.py build their fits with it."""
-    from envs.core import cycle_table
-    from envs.core import identify_search as search
-    from envs.core.experiment import options, sweep_lists
+    from gaittwin.core import cycle_table
+    from gaittwin.core import identify_search as search
+    from gaittwin.core.experiment import options, sweep_lists
 
     opts = options(cfg)
     v = config.validate(cfg)
@@ -269,8 +269,8 @@ def problem_of(cfg, out):
 @runner(Identify)
 def identify(cfg, out):
     """The runner of every <robot>_identify (module docstring)."""
-    from envs.core import identify_search as search
-    from envs.core.experiment import Result
+    from gaittwin.core import identify_search as search
+    from gaittwin.core.experiment import Result
 
     t0 = time.perf_counter()
     p, method, sweep = problem_of(cfg, out)

@@ -16,10 +16,10 @@ import math
 
 import numpy as np
 
-from envs.core import sweep as sw
-from envs.core import trajectory as tj
-from envs.core.errors import ConfigError
-from envs.core.identify_problem import Problem, ran_by, select_channels
+from gaittwin.core import sweep as sw
+from gaittwin.core import trajectory as tj
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.identify_problem import Problem, ran_by, select_channels
 
 
 class CycleProblem(Problem):
@@ -101,7 +101,7 @@ class CycleProblem(Problem):
         residual statistics, plot)."""
         from functools import partial
 
-        from envs.core.identify_plot import plot_cycles
+        from gaittwin.core.identify_plot import plot_cycles
         row = self.evaluate([x_hat])[0]            # stored: its per-row values
         cols = {g: [r[g] for r in self.data.gait] for g in self.data.gait_names}
         resid = {}

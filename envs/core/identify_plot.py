@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.plots import figure, save_figure, style
+from gaittwin.core.plots import figure, save_figure, style
 
 
 def plot_fit(traj: dict, channels, units: dict, path, title: str = "") -> None:

@@ -18,7 +18,7 @@ import itertools
 
 import numpy as np
 
-from envs.core.errors import ConfigError
+from gaittwin.core.errors import ConfigError
 
 SEARCHES = ("auto", "lhs", "cmaes", "grid")
 SIGMA0 = 0.3                  # CMA-ES initial step, in units of the search box's width

@@ -10,7 +10,7 @@ import dataclasses
 
 import numpy as np
 
-from envs.core.errors import ConfigError
+from gaittwin.core.errors import ConfigError
 
 
 def time_scaling(xi, alpha: float, upsilon: float):

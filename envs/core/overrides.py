@@ -8,8 +8,8 @@ import itertools
 import math
 import re
 
-from envs.core import schema
-from envs.core.errors import ConfigError
+from gaittwin.core import schema
+from gaittwin.core.errors import ConfigError
 
 PREFIX = re.compile(r"^(\+\+|\+|~)?")
 GRAMMAR = "key=value in Hydra's override grammar (quote lists: \"sweep.omega=[1,2]\")"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import os
 
-from envs.core.errors import ConfigError
+from gaittwin.core.errors import ConfigError
 
 
 def _ray():
@@ -43,16 +43,16 @@ def init(address=None, num_cpus=None):
     if address:
         ray.init(address=address, **kw)
     else:
-        from envs.core.batch import available_cores
+        from gaittwin.core.batch import available_cores
         ray.init(address="local", num_cpus=num_cpus or available_cores(), _node_ip_address="127.0.0.1", **kw)
     return ray
 
 
 def _chunk_task(robot_name, cfgs, run_kw):
     """On a Ray worker: run these points on the batch runner; (values, error, steps) per point
-    (values: metrics and health, as a local run gives them: envs.core.batch.batch_values)."""
-    from envs.core import batch
-    from envs.core.robot import robot_class
+    (values: metrics and health, as a local run gives them: gaittwin.core.batch.batch_values)."""
+    from gaittwin.core import batch
+    from gaittwin.core.robot import robot_class
 
     cls = robot_class(robot_name)
     robots = [cls(**c) for c in cfgs]
@@ -61,7 +61,7 @@ def _chunk_task(robot_name, cfgs, run_kw):
 
 
 def engine(run_kw: dict, *, address=None, points_per_task=None):
-    """A run_rows engine (see envs.core.sweep.run_rows) that fans chunks of points out to Ray tasks."""
+    """A run_rows engine (see gaittwin.core.sweep.run_rows) that fans chunks of points out to Ray tasks."""
 
     def simulate(robots, add) -> int:
         ray = init(address)

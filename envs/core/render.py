@@ -1,6 +1,6 @@
 """Gait videos: offscreen rendering with a camera that follows the robot, MP4 via mediapy.
 
-The GL backend is chosen by `envs.core.gl` (EGL, else OSMesa) before MuJoCo is
+The GL backend is chosen by `gaittwin.core.gl` (EGL, else OSMesa) before MuJoCo is
 imported; mediapy gets imageio-ffmpeg's ffmpeg binary, never a system one.
 Each frame carries a text overlay (robot, gait parameter, time, speed).  `compare`: a reference
 engine's motion (e.g. the crawler's exact hybrid model, envs/crawler/compare.py) drawn beside the
@@ -14,9 +14,9 @@ import pathlib
 import mujoco
 import numpy as np
 
-from envs.core import gl, schema
-from envs.core.robot import Robot
-from envs.core.stepper import Stepper
+from gaittwin.core import gl, schema
+from gaittwin.core.robot import Robot
+from gaittwin.core.stepper import Stepper
 
 MIN_STRIDES, MIN_SECONDS = 3, 4.0       # default length: at least 3 strides (periods) and 4 s
 

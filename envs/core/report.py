@@ -26,11 +26,11 @@ import time
 
 from omegaconf import OmegaConf
 
-from envs.core.config import Experiment, experiment
-from envs.core.experiment import runner
-from envs.core.schema import param
+from gaittwin.core.config import Experiment, experiment
+from gaittwin.core.experiment import runner
+from gaittwin.core.schema import param
 
-from envs.core.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_ONLY, JUDGED, KINDS,  # noqa: F401
+from gaittwin.core.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_ONLY, JUDGED, KINDS,  # noqa: F401
                                 NO_DATA, NO_VERDICT, SIG, VALIDATION, VERDICTS, WITHHELD, WITHHELD_KIND, Range,
                                 Row, Tol, decode, fmt, judge, rejudge)
 
@@ -50,7 +50,7 @@ def experiment_config(experiment: str, overrides: dict | None = None, sweep: dic
     """
     from omegaconf import open_dict
 
-    from envs.core.config import compose
+    from gaittwin.core.config import compose
 
     cfg = compose([f"experiment={experiment}", *choices])
     with open_dict(cfg):
@@ -78,7 +78,7 @@ class Context:
     def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None, choices=()):
         """Run `experiment`'s runner into work/<tag>; returns (its Result, out dir).  Claims read the
         Result's typed summary and tables (`Result.table`); the out dir is for plots and health flags."""
-        from envs.core.experiment import compute
+        from gaittwin.core.experiment import compute
         cfg = experiment_config(experiment, overrides, sweep, choices)
         out = self.work / (tag or experiment)
         if out.exists() and not self.resume:
@@ -103,7 +103,7 @@ class Context:
 
 def health_flags(out: pathlib.Path) -> list[tuple]:
     """(file, point, error) of every stored row of a run directory whose `error` is filled."""
-    from envs.core.store import DB_NAME, Store
+    from gaittwin.core.store import DB_NAME, Store
     if not (out / DB_NAME).exists():
         return []
     flags = []
@@ -137,12 +137,12 @@ def claim_modules() -> dict:
     """robot -> its `envs/<robot>/claims.py` module, for every robot package that has one."""
     import importlib
 
-    from envs.core.robot import REGISTRY
+    from gaittwin.core.robot import REGISTRY
 
     mods = {}
     for name in REGISTRY:
         try:
-            mods[name] = importlib.import_module(f"envs.{name}.claims")
+            mods[name] = importlib.import_module(f"gaittwin.{name}.claims")
         except ModuleNotFoundError:
             continue
     return mods
@@ -195,7 +195,7 @@ def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, res
           "kinematics and the paper's Sec. 4-5 model, `envs/bolt/paper.py` (B6, B6c/B6d); snake: eqs. 11-14). "
           "*tolerance*: stated before comparing, with its justification; a range "
           "has its tolerance in its bounds. *error*: twin minus paper (a range: distance outside it) and twin minus "
-          "reference. Verdict (one function, `envs.core.verdict.judge`): "
+          "reference. Verdict (one function, `gaittwin.core.verdict.judge`): "
           f"`{AGREE}` only when |error| <= tolerance against the paper and, where given, the reference; otherwise "
           f"`{DISAGREE}`; `{NO_DATA}`: the experiment output the claim reads is not there yet (not counted); "
           f"`{NO_VERDICT}` (graph-only) and `{WITHHELD}`.", "",

@@ -8,7 +8,7 @@ sensor, so metrics work identically on the single-run, batch and dm_control path
 
 Required of a subclass (checked when the class is defined):
   name          str: the robot's name (folder names: envs/<name>/, models/<name>/, configs/robot/<name>.yaml)
-  Params        dataclass: every parameter, declared with `envs.core.schema.param` (defaults, units,
+  Params        dataclass: every parameter, declared with `gaittwin.core.schema.param` (defaults, units,
                 bounds, model keys derive from it)
   physics       a dm_control `mujoco.Physics` subclass with the robot's named accessors
   period        property: the gait period T (s)
@@ -19,7 +19,7 @@ Required of a subclass (checked when the class is defined):
   summarize(run)              the metrics of a finished `batch.Run`, a flat dict of scalars
   metrics       every key summarize() may return: the declared results columns (a results row
                 with another key is an error; tests check summarize() against it).  Declaring
-                envs.core.energy.METRICS (work_per_cycle, mean_power, cost_of_transport) is all a
+                gaittwin.core.energy.METRICS (work_per_cycle, mean_power, cost_of_transport) is all a
                 robot does for energy: they are computed from the actuator sensors every model
                 carries and added to what its summarize() returns (a run that has them keeps its own)
 May define:
@@ -38,7 +38,7 @@ May define:
   closed_loop, n_aux, feedback(model, data)   a per-step hook (e.g. state-dependent actuator limits)
   run_error(summary)          a reason beyond the health limits to flag a finished run in the
                               results' error column
-Defining a subclass registers it: `envs.robot_class(name)` and `envs.load(name)` find it.
+Defining a subclass registers it: `gaittwin.robot_class(name)` and `gaittwin.load(name)` find it.
 """
 from __future__ import annotations
 
@@ -54,11 +54,10 @@ from typing import ClassVar
 import mujoco
 import numpy as np
 
-from envs.core import energy, schema
-from envs.core.errors import StepBudgetError
+from gaittwin.core import energy, schema
+from gaittwin.core.errors import StepBudgetError
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODELS = ROOT / "models"    # models/<robot>/: MJCF and provenance, one folder a robot
+from gaittwin.core.paths import CHECKOUT as ROOT, MODELS, PACKAGE  # noqa: E402  (models/<robot>/: MJCF and provenance)
 
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
 REGISTRY: dict = {}         # name -> Robot subclass, filled as robot classes are defined
@@ -77,10 +76,10 @@ CORE_CODE = ("robot.py", "inputs.py", "metrics.py")
 
 def robot_class(name: str):
     """The registered Robot subclass called `name` (one-line ConfigError otherwise).  The package
-    `envs` registers every robot when it is imported, which Python does before any `envs.core`
+    `envs` registers every robot when it is imported, which Python does before any `gaittwin.core`
     module runs: core never imports the robot packages."""
     if name not in REGISTRY:
-        from envs.core.errors import ConfigError
+        from gaittwin.core.errors import ConfigError
         raise ConfigError("robot", name, f"one of {sorted(REGISTRY)}")
     return REGISTRY[name]
 
@@ -115,7 +114,7 @@ class Robot:
     random_inputs: ClassVar[dict] = {}     # name -> (lo, hi): bounded ranges for randomised reliability runs
     max_penetration: ClassVar[float] = 2e-3  # m: deepest contact penetration a healthy run may show
     max_loop_gap: ClassVar[float] = 1e-3   # m: largest equality-constraint (loop-closure) violation allowed
-    # ^ the health limits: tests/test_reliability.py and every results row (envs.core.batch) use these
+    # ^ the health limits: tests/test_reliability.py and every results row (gaittwin.core.batch) use these
     loops: ClassVar[tuple] = ()            # (site sensor, site sensor) pairs a loop closure joins (framepos)
     metrics: ClassVar[tuple] = ()          # every key summarize() may return: the declared results columns
     # True: `feedback` runs before every physics step (state-dependent actuator limits, ...); the
@@ -182,7 +181,7 @@ class Robot:
         return None
 
     def device_feedback(self):
-        """`feedback` as an envs.core.warp_hook.DeviceFeedback that MuJoCo Warp launches before every
+        """`feedback` as an gaittwin.core.warp_hook.DeviceFeedback that MuJoCo Warp launches before every
         step (closed_loop robots), or None (the default: engine=warp cannot run a closed_loop robot)."""
         return None
 
@@ -291,8 +290,8 @@ class Robot:
         *.py; a robot defined elsewhere: its module's file) and the shared model code (CORE_CODE)."""
         f = getattr(sys.modules.get(cls.__module__), "__file__", None)    # None: defined in `python -c`
         mod = pathlib.Path(f).resolve() if f else None
-        own = [] if mod is None else sorted(mod.parent.glob("*.py")) if mod.parent.parent == ROOT / "envs" else [mod]
-        return own + [ROOT / "envs" / "core" / f for f in CORE_CODE]
+        own = [] if mod is None else sorted(mod.parent.glob("*.py")) if mod.parent.parent == PACKAGE else [mod]
+        return own + [PACKAGE / "core" / f for f in CORE_CODE]
 
     @classmethod
     def code_hash(cls) -> str:

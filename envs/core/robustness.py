@@ -27,7 +27,7 @@ An experiment `<robot>_robustness` declares (its options dataclass derives from 
 
 Each parameter's draws come from their own stream (numpy SeedSequence of the seed and the
 parameter's name), so world k's values do not depend on n or on the other parameters.  The
-worlds go through the batch path (envs.core.sweep.run_rows with the configured engine: the
+worlds go through the batch path (gaittwin.core.sweep.run_rows with the configured engine: the
 resumable store, key columns seed, world and the drawn parameters), so a rerun reuses its rows
 and a changed seed or spread can never give stale ones: results.csv lists this run's worlds first
 (one row per world: seed, world, drawn parameters, metrics, health, error); worlds of earlier runs
@@ -49,12 +49,12 @@ from typing import Any, Dict
 
 import numpy as np
 
-from envs.core import config, schema
-from envs.core import sweep as sw
-from envs.core.errors import ConfigError
-from envs.core.schema import param
-from envs.core.sensitivity import METHOD, add_derived, analyse
-from envs.core.experiment import runner
+from gaittwin.core import config, schema
+from gaittwin.core import sweep as sw
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.schema import param
+from gaittwin.core.sensitivity import METHOD, add_derived, analyse
+from gaittwin.core.experiment import runner
 
 DISTS = ("uniform", "normal")
 SIDES = ("both", "up", "down")
@@ -264,21 +264,21 @@ def draw(cls, base: dict, dists: list[Dist], n: int, seed: int) -> tuple[list[di
 
 # ---- the experiment ---------------------------------------------------------------------------
 def batch_path_engine(job) -> sw.Engine:
-    """The engine the worlds run on: the configured engine's batch path (envs.core.engines.engine_for:
+    """The engine the worlds run on: the configured engine's batch path (gaittwin.core.engines.engine_for:
     the native batch runner, locally or through Ray, or MuJoCo Warp).  A reference engine (the
     crawler's hybrid model, MinIAQ's paper model) is refused, never silently replaced."""
-    from envs.core.experiment import launch_kw, run_kw
+    from gaittwin.core.experiment import launch_kw, run_kw
     name = config.validate(job)["engine"]
     if name not in sw.BATCH_ENGINES:
         raise ConfigError("engine", name, f"an engine of the batch path {list(sw.BATCH_ENGINES)}",
-                          "robustness worlds run through envs.core.sweep.run_rows' batch engine")
+                          "robustness worlds run through gaittwin.core.sweep.run_rows' batch engine")
     return sw.engine_for(name, run_kw(job), **launch_kw(job))
 
 
 def worlds(job):
     """(robots, meta, key, variable names, X, dists, merit, options) of the configured experiment,
     everything validated before anything is simulated."""
-    from envs.core.experiment import options, robot_cls, robot_params
+    from gaittwin.core.experiment import options, robot_cls, robot_params
     opts = options(job)
     cls = robot_cls(job)
     base = robot_params(job)
@@ -298,8 +298,8 @@ def robustness(job, out):
     store (results.csv) as they finish; the Result holds sensitivity.csv, robustness.png, the summary."""
     from functools import partial
 
-    from envs.core.experiment import Result
-    from envs.core.robustness_plot import plot_robustness
+    from gaittwin.core.experiment import Result
+    from gaittwin.core.robustness_plot import plot_robustness
     robots, meta, key, names, X, dists, merit, opts = worlds(job)
     engine = batch_path_engine(job)
     kw = config.validate(job)["run"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import sweep as sw
-from envs.core.plots import figure, save_figure, style
+from gaittwin.core import sweep as sw
+from gaittwin.core.plots import figure, save_figure, style
 
 
 # the unit of a figure of merit by its name (config names: *_deg in degrees, *_deg_s in deg/s, else SI)

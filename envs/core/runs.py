@@ -9,8 +9,8 @@ import dataclasses
 import mujoco
 import numpy as np
 
-from envs.core import metrics
-from envs.core.robot import Robot
+from gaittwin.core import metrics
+from gaittwin.core.robot import Robot
 
 
 @dataclasses.dataclass

@@ -18,7 +18,7 @@ import dataclasses
 import math
 import typing
 
-from envs.core.errors import ConfigError
+from gaittwin.core.errors import ConfigError
 
 NUMBER = (int, float)
 

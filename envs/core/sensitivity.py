@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from envs.core import sweep as sw
-from envs.core.errors import ConfigError
+from gaittwin.core import sweep as sw
+from gaittwin.core.errors import ConfigError
 
 QUANTILES = (5.0, 50.0, 95.0)
 METHOD = ("Spearman rank correlation of the merit against each drawn variable over the healthy randomised "

@@ -17,7 +17,7 @@ import copy
 import mujoco
 import numpy as np
 
-from envs.core.robot import Robot
+from gaittwin.core.robot import Robot
 
 
 class Schedule:

@@ -23,10 +23,10 @@ import math
 import pathlib
 import time
 
-from envs.core import energy, rundir, store as st
-from envs.core.csvio import finite, read_csv, write_csv, write_json  # noqa: F401  (sw.write_json, ...)
-from envs.core.engines import BATCH_ENGINES, WARP_KW, Engine, batch_engine, batch_kw, engine_for  # noqa: F401
-from envs.core.errors import ConfigError
+from gaittwin.core import energy, rundir, store as st
+from gaittwin.core.csvio import finite, read_csv, write_csv, write_json  # noqa: F401  (sw.write_json, ...)
+from gaittwin.core.engines import BATCH_ENGINES, WARP_KW, Engine, batch_engine, batch_kw, engine_for  # noqa: F401
+from gaittwin.core.errors import ConfigError
 
 EXPORT_EVERY_S = 30.0      # results.csv is also rewritten this often while a sweep runs
 
@@ -49,7 +49,7 @@ def grid(sweep: dict) -> list[dict]:
 def run_sweep(robot_cls, base: dict, sweep: dict, out: pathlib.Path, *, run_kw: dict, launch: dict | None = None,
               extra_columns=(), filename="results.csv", progress=True, retry_failed=None) -> tuple[list, dict]:
     """Run every point of base x grid(sweep) with the batch runner, resumably (see run_rows).
-    run_kw: batch runner settings (envs.core.experiment.run_kw), optionally with retry_failed;
+    run_kw: batch runner settings (gaittwin.core.experiment.run_kw), optionally with retry_failed;
     launch: where the points run (experiment.launch_kw): locally, or fanned out through Ray."""
     if retry_failed is None:
         retry_failed = bool(run_kw.get("retry_failed", False))
@@ -71,14 +71,14 @@ def _points(robot_cls, base: dict, sweep: dict, points=None, key=None) -> tuple[
 
 def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta=None, extra_columns=(),
              filename="results.csv", progress=None) -> tuple[list, dict]:
-    """The one way from a checked config (`envs.core.config.Job`) to physics: `points` (config-parameter
+    """The one way from a checked config (`gaittwin.core.config.Job`) to physics: `points` (config-parameter
     dicts; default the job's grid: base robot parameters x every sweep list) on `engine` (default the
     job's; a batch engine's name, mujoco or warp, runs with the job's run settings and launcher; an
     `Engine` is a robot's own reference model, e.g. the crawler's exact hybrid model), through the run
     directory's resumable store; every row carries the health columns and `error`.  key: the columns
     that address a row (default: the sweep's keys and the robot's `columns`); meta: per-point extra
     key columns.  Returns (rows in point order, stats)."""
-    from envs.core.experiment import launch_kw, run_kw
+    from gaittwin.core.experiment import launch_kw, run_kw
 
     kw = run_kw(job)
     robots, key = _points(job.robot_cls, job.robot, {k: list(v) for k, v in job.sweep.items()}, points, key)
@@ -295,7 +295,7 @@ def nanmin(values) -> float:
 def progress_bar(n, engine: str, filename: str):
     """A bar of n points labelled by the engine and the results file it fills, its postfix the whole
     run's ETA (envs/core/progress.py); None when there is nothing to compute (the run's stage skipped)."""
-    from envs.core import progress as pg
+    from gaittwin.core import progress as pg
     if not n:
         pg.active().skip(engine)
         return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from envs.core import energy, trajectory
+from gaittwin.core import energy, trajectory
 
 TOUCH = "_touch"
 
@@ -48,9 +48,9 @@ def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = 
     """(robot, run): the twin run of the configured robot point (robot.*) with the job's run settings,
     on the C engine, over at most `cycles` periods (None: run.cycles); recorded as the C engine's
     point of out/file, so that summary.json's engine_split says so under engine=warp/auto."""
-    from envs.core import batch, rundir
-    from envs.core.engines import WARP_KW
-    from envs.core.experiment import robot_cls, robot_params, run_kw, runner_kw
+    from gaittwin.core import batch, rundir
+    from gaittwin.core.engines import WARP_KW
+    from gaittwin.core.experiment import robot_cls, robot_params, run_kw, runner_kw
 
     kw = {k: v for k, v in runner_kw(run_kw(job)).items() if k not in WARP_KW}
     if cycles is not None:

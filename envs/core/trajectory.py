@@ -30,10 +30,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from envs.core import config
-from envs.core.errors import ConfigError
-from envs.core.schema import param
-from envs.core.experiment import runner
+from gaittwin.core import config
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.schema import param
+from gaittwin.core.experiment import runner
 
 MIN_SAMPLES_PER_CYCLE = 20      # sparser data cannot resolve the gait's harmonics (refused)
 KINDS = ("value", "flag")       # flag: 0/1 (contact); not fitted by default (not differentiable)
@@ -240,8 +240,8 @@ def noisy(values: dict, chans: dict, noise_rel: float, rng) -> dict:
 def trajectory_experiment(cfg, out):
     """The runner of every <robot>_trajectory: the twin's trajectory at robot.* as trajectory.csv +
     trajectory.json (optionally synthetic data: noise and a time offset, said in the sidecar)."""
-    from envs.core import batch, rundir
-    from envs.core.experiment import Result, options, run_kw, runner_kw
+    from gaittwin.core import batch, rundir
+    from gaittwin.core.experiment import Result, options, run_kw, runner_kw
 
     opts = options(cfg)
     robot = config.robot_point(cfg)

@@ -26,9 +26,9 @@ import time
 import mujoco
 import numpy as np
 
-from envs.core import energy
-from envs.core.render import gait_text
-from envs.core.stepper import Stepper
+from gaittwin.core import energy
+from gaittwin.core.render import gait_text
+from gaittwin.core.stepper import Stepper
 
 HINT = ("error: no display: the interactive viewer needs one (DISPLAY is not set).\n"
         "  run it under a virtual display:  xvfb-run -a python scripts/view.py [--duration S] [overrides]\n"

@@ -8,12 +8,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from envs.core.config import Experiment, experiment, option_group, plain_experiment
-from envs.core.identify import register
-from envs.core.robustness import Robustness, uniform
-from envs.crawler import channels as _channels  # noqa: F401  (declares the observable channels)
-from envs.core.schema import param
-from envs.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
+from gaittwin.core.config import Experiment, experiment, option_group, plain_experiment
+from gaittwin.core.identify import register
+from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.crawler import channels as _channels  # noqa: F401  (declares the observable channels)
+from gaittwin.core.schema import param
+from gaittwin.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
 
 
 @option_group("hybrid", "crawler")

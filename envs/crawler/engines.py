@@ -1,7 +1,7 @@
 """The crawler's engines for every experiment: `engine=mujoco` (the MuJoCo twin, native batch
 runner) or `engine=hybrid` (the paper's exact hybrid model, envs/crawler/hybrid.py, points in a
-process pool as a `envs.core.engines.Engine`), both through the one entry to physics
-(`envs.core.sweep.simulate`): the same results.csv columns either way.  `simulate_rows` adds only
+process pool as a `gaittwin.core.engines.Engine`), both through the one entry to physics
+(`gaittwin.core.sweep.simulate`): the same results.csv columns either way.  `simulate_rows` adds only
 the crawler's row keys (every parameter that varies or differs from its default) and engine choice.
 """
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import config, sweep as sw
-from envs.core.experiment import options, robot_params, run_kw, sweep_lists
-from envs.crawler.robot import Crawler
+from gaittwin.core import config, sweep as sw
+from gaittwin.core.experiment import options, robot_params, run_kw, sweep_lists
+from gaittwin.crawler.robot import Crawler
 
 EXTRA = ("S", "V", "steady")
 
@@ -28,7 +28,7 @@ def hybrid_kw(job) -> dict:
 
 
 def _nthread(job) -> int:
-    from envs.core.batch import available_cores
+    from gaittwin.core.batch import available_cores
     n = job.run.get("nthread", None)
     return available_cores() if n is None else max(1, int(n))
 
@@ -41,7 +41,7 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
     """One point of the exact hybrid model: (its results values, its error or None)."""
     import warnings
     warnings.filterwarnings("ignore")
-    from envs.crawler import hybrid as H
+    from gaittwin.crawler import hybrid as H
     run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
     out = H.summarize(run)
     out["max_penetration"] = hybrid_penetration(run)
@@ -50,7 +50,7 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
 
 def hybrid_penetration(run) -> float:
     """The exact model holds the feet on the floor by constraints: its penetration is their drift below it."""
-    from envs.crawler.robot import feet
+    from gaittwin.crawler.robot import feet
     if not len(run.q):
         return 0.0
     _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])
@@ -59,7 +59,7 @@ def hybrid_penetration(run) -> float:
 
 def simulate_rows(job, points, out, *, engine=None, filename="results.csv", meta=None, progress=None):
     """Simulate `points` (config-parameter dicts) with the configured engine (or `engine`) through the
-    one entry to physics (envs.core.sweep.simulate: the run directory's store, results.csv export).
+    one entry to physics (gaittwin.core.sweep.simulate: the run directory's store, results.csv export).
 
     meta: per-point dicts of extra columns (e.g. mass ratios) written and used as keys.
     Returns (rows in point order, stats).  Rows of both engines have the same columns.

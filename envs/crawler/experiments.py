@@ -12,14 +12,14 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import progress, sweep as sw
-from envs.core.errors import ConfigError
-from envs.core.experiment import Result, robot_params, runner, sweep_lists
-from envs.core.timeseries import configured_run
-from envs.crawler import outputs, plots
-from envs.crawler.config import ENGINES
-from envs.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
-from envs.crawler.friction import friction_set, is_nominal
+from gaittwin.core import progress, sweep as sw
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.experiment import Result, robot_params, runner, sweep_lists
+from gaittwin.core.timeseries import configured_run
+from gaittwin.crawler import outputs, plots
+from gaittwin.crawler.config import ENGINES
+from gaittwin.crawler.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
+from gaittwin.crawler.friction import friction_set, is_nominal
 
 
 # ---- Fig. 4 ------------------------------------------------------------------------

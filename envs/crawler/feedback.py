@@ -7,12 +7,12 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import metrics, rundir
-from envs.core.robot import PENETRATION_SENSOR, WARNING_NAMES
-from envs.core.experiment import Result, robot_params, run_kw, runner
-from envs.crawler import plots
-from envs.crawler.robot import FORWARD, Crawler
-from envs.crawler.engines import engine_of, exp_cfg, hybrid_kw, hybrid_penetration
+from gaittwin.core import metrics, rundir
+from gaittwin.core.robot import PENETRATION_SENSOR, WARNING_NAMES
+from gaittwin.core.experiment import Result, robot_params, run_kw, runner
+from gaittwin.crawler import plots
+from gaittwin.crawler.robot import FORWARD, Crawler
+from gaittwin.crawler.engines import engine_of, exp_cfg, hybrid_kw, hybrid_penetration
 
 
 # ---- Section VIII: feedback control ------------------------------------------------------
@@ -23,7 +23,7 @@ def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPE
     """Period (1 or 2 steps; 0: not converged) of a per-step stride sequence S_k (m).
 
     Period p when the last `repeats` lag-p differences |S_k - S_{k-p}| are all within
-    atol + rtol * mean|S| of the tail (the shared envs.core.metrics.steady_state test; p = 1
+    atol + rtol * mean|S| of the tail (the shared gaittwin.core.metrics.steady_state test; p = 1
     is tried first, so a period-2 gait is one whose alternation exceeds that tolerance).
     Returns period, the mean stride per step over the last period (over the last 2 steps when
     not converged) and, for period 2, the two alternating strides (the last two steps).
@@ -40,7 +40,7 @@ def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPE
 @runner("crawler_feedback")
 def feedback(job, out) -> Result:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
-    from envs.crawler import hybrid as H
+    from gaittwin.crawler import hybrid as H
     base = robot_params(job)
     fb = exp_cfg(job, "feedback")
     cycles = int(exp_cfg(job, "cycles"))
@@ -103,8 +103,8 @@ def warp_feedback_runs(params, law_kw, cycles, kw):
     law in Python); (traces, S sequences, errors, lift-off times, deepest penetrations, the engine
     that ran it) by run ("open", "feedback").  Its samples and cycle boundaries are
     the batch runner's (the state after k steps; mujoco_feedback_run reads positions after k - 1)."""
-    from envs.core import batch
-    from envs.crawler.feedback_robot import FeedbackCrawler
+    from gaittwin.core import batch
+    from gaittwin.crawler.feedback_robot import FeedbackCrawler
     pts = {"open": FeedbackCrawler(None, **params), "feedback": FeedbackCrawler(law_kw, **params)}
     runs = batch.run_points(list(pts.values()), cycles=cycles, stop_when_steady=False, chunk=kw["chunk"],
                             max_steps=kw["max_steps"], engine=kw.get("engine", "warp"), device=kw["device"],
@@ -131,8 +131,8 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles):
 
     from dm_control.mujoco import wrapper
 
-    from envs.core.stepper import Stepper
-    from envs.crawler.feedback_robot import FeedbackCrawler
+    from gaittwin.core.stepper import Stepper
+    from gaittwin.crawler.feedback_robot import FeedbackCrawler
     fc = FeedbackCrawler(law_kw, **r.cfg)
     phys = fc.physics.from_model(wrapper.MjModel(copy.copy(fc.model())))
     step = Stepper(fc, phys.model.ptr, phys.data.ptr)

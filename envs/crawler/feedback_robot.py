@@ -3,7 +3,7 @@ runner on either engine (the C engine: `feedback`, the law in Python before ever
 engine=warp: the same law as a device kernel, envs/crawler/warp_feedback.py).
 
 `feedback` is the one implementation of the law on the C engine (Sec. VIII): the crawler_feedback
-experiment's C path (`envs.crawler.feedback.mujoco_feedback_run`) steps it too.  Joint
+experiment's C path (`gaittwin.crawler.feedback.mujoco_feedback_run`) steps it too.  Joint
 accelerations from the measured state (eq. 19; slip-slip -- both |x_i'| > v_slip from the previous
 step's foot velocity sensors -- with both angles in Phi: contact-velocity tracking through the
 hybrid model's S_1, S_0 of eqs. 20-23, else PD tracking of eq. 5), integrated into the servo
@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from envs.crawler.robot import Crawler
+from gaittwin.crawler.robot import Crawler
 
 LAW_DEFAULTS = MappingProxyType({})   # gains: FeedbackLaw's own defaults (Sec. VIII's, declared there once)
 V_SLIP = 2e-3            # m/s: a foot slips when its tangential velocity exceeds this
@@ -37,7 +37,7 @@ class FeedbackCrawler(Crawler):
     def law(self):
         """(FeedbackLaw, hybrid Model with no Baumgarte terms) of this point, built once."""
         if "_law" not in self.__dict__:
-            from envs.crawler import hybrid as H
+            from gaittwin.crawler import hybrid as H
             P = H.Params.from_robot(self)
             self._law = (H.FeedbackLaw(self.inputs, P, **self.gains), H.Model(P, baumgarte=0.0))
         return self._law
@@ -71,5 +71,5 @@ class FeedbackCrawler(Crawler):
         return None
 
     def device_feedback(self):
-        from envs.crawler.warp_feedback import Eq19
+        from gaittwin.crawler.warp_feedback import Eq19
         return Eq19()

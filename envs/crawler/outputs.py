@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import timeseries as ts
-from envs.crawler.robot import FORWARD, Crawler
+from gaittwin.core import timeseries as ts
+from gaittwin.crawler.robot import FORWARD, Crawler
 
 
 def timeseries(robot: Crawler, run) -> dict:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import metrics, sweep as sw
-from envs.core.plots import pyplot, save_figure
-from envs.crawler.engines import column, valid_S
-from envs.crawler.robot import FORWARD
+from gaittwin.core import metrics, sweep as sw
+from gaittwin.core.plots import pyplot, save_figure
+from gaittwin.crawler.engines import column, valid_S
+from gaittwin.crawler.robot import FORWARD
 
 STICK, FWD, BWD, LIFT = metrics.STICK, metrics.SLIP_FORWARD, metrics.SLIP_BACKWARD, metrics.LIFTOFF
 NAMES = ("stick", "slip_forward", "slip_backward", "liftoff")

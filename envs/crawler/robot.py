@@ -15,12 +15,12 @@ import numpy as np
 from dm_control import mujoco as dm_mujoco
 from scipy.optimize import brentq
 
-from envs.core import metrics
-from envs.core.energy import METRICS as ENERGY
-from envs.core.errors import ConfigError
-from envs.core.inputs import DeviceLaw, PhasedSine
-from envs.core.robot import MODELS, Robot
-from envs.crawler import config
+from gaittwin.core import metrics
+from gaittwin.core.energy import METRICS as ENERGY
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.inputs import DeviceLaw, PhasedSine
+from gaittwin.core.robot import MODELS, Robot
+from gaittwin.crawler import config
 
 MODEL_DIR = MODELS / "crawler"
 SCENE = MODEL_DIR / "scene.xml"
@@ -102,7 +102,7 @@ class Crawler(Robot):
     Params = config.Params
     physics = Physics
     gait_parameter = ("omega", 0.5)       # viewer keys: omega +/- 0.5 rad/s
-    reference_video = "envs.crawler.compare:reference"   # render.py --compare: the exact hybrid model
+    reference_video = "gaittwin.crawler.compare:reference"   # render.py --compare: the exact hybrid model
     engines = config.ENGINES        # mujoco: the twin; hybrid: the paper's exact model (hybrid.py)
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),

@@ -21,14 +21,14 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import batch, metrics
-from envs.core.errors import ConfigError
-from envs.core.experiment import Result, robot_params, run_kw, runner
-from envs.crawler import plots
-from envs.crawler.config import ENGINES
-from envs.crawler.engines import exp_cfg, hybrid_kw
-from envs.crawler.plots import BWD, CODES, FWD, LIFT, NAMES, STICK  # noqa: F401  (mode codes, shared with the plot)
-from envs.crawler.robot import FORWARD, Crawler, foot_distance
+from gaittwin.core import batch, metrics
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.experiment import Result, robot_params, run_kw, runner
+from gaittwin.crawler import plots
+from gaittwin.crawler.config import ENGINES
+from gaittwin.crawler.engines import exp_cfg, hybrid_kw
+from gaittwin.crawler.plots import BWD, CODES, FWD, LIFT, NAMES, STICK  # noqa: F401  (mode codes, shared with the plot)
+from gaittwin.crawler.robot import FORWARD, Crawler, foot_distance
 
 
 # ---- computations -----------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def twin_trace(params: dict, kw: dict, samples: int, v_rel: float) -> dict:
 
 
 def exact_trace(params: dict, kw: dict, samples: int, v_rel: float, hkw: dict) -> dict:
-    from envs.crawler import hybrid as H
+    from gaittwin.crawler import hybrid as H
     r = Crawler(**params)
     run = H.simulate(r, cycles=kw["cycles"], min_cycles=kw["min_cycles"], stop_when_steady=kw["stop_when_steady"],
                      samples_per_cycle=samples, **hkw)

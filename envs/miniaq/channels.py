@@ -2,7 +2,7 @@
 from above), the four crank angles (encoders) and the four feet's contact flags."""
 import numpy as np
 
-from envs.core.trajectory import Channel, CycleChannel, contact_channel, declare, sensor_channel
+from gaittwin.core.trajectory import Channel, CycleChannel, contact_channel, declare, sensor_channel
 
 LEGS = ("fl", "fr", "hl", "hr")
 

@@ -12,15 +12,15 @@ import math
 
 import numpy as np
 
-from envs.miniaq.paper_laws import euler_to_quat
-from envs.miniaq.robot import LEGS, MiniAQ
+from gaittwin.miniaq.paper_laws import euler_to_quat
+from gaittwin.miniaq.robot import LEGS, MiniAQ
 
 LABEL = "paper model (Askari & Ozcan)"
 
 
 def reference(robot: MiniAQ, duration: float):
     """(set_state(model, data, t), label): the paper model's pose at time t as the twin's joints."""
-    from envs.miniaq import paper
+    from gaittwin.miniaq import paper
     cycles = max(1, math.ceil(duration / robot.period - 1e-9) + 1)
     run = paper.simulate(robot, cycles=cycles)
     if run.error:

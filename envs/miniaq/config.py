@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from envs.core.config import Experiment, experiment, option_group, plain_experiment
-from envs.core.identify import register
-from envs.core.robustness import Robustness, uniform
-from envs.miniaq import channels as _channels  # noqa: F401  (declares the observable channels)
-from envs.core.schema import param
+from gaittwin.core.config import Experiment, experiment, option_group, plain_experiment
+from gaittwin.core.identify import register
+from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.miniaq import channels as _channels  # noqa: F401  (declares the observable channels)
+from gaittwin.core.schema import param
 
 GAIT_NAMES = ("trot", "pace", "bound", "pronk", "walk")
 LINK = dict(gt=0, le=1, model=True)

@@ -13,7 +13,7 @@ envs/miniaq/outputs.py, summary) that the shell writes into Hydra's run director
 Every experiment runs with `engine=mujoco` (the twin) or `engine=paper` (the paper's own model,
 envs/miniaq/paper.py), with the same output files and columns.  Paper-engine options:
 `+paper.clip_normal=true`, `+paper.method=BDF`, `+paper.rtol=1e-8`, `+paper.mu_s=...` (see
-`envs.miniaq.paper.simulate`).
+`gaittwin.miniaq.paper.simulate`).
 """
 from __future__ import annotations
 
@@ -24,12 +24,12 @@ from functools import partial
 import numpy as np
 
 
-from envs.core import batch, config
-from envs.core import sweep as sw
-from envs.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
-from envs.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
+from gaittwin.core import batch, config
+from gaittwin.core import sweep as sw
+from gaittwin.core.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
+from gaittwin.miniaq.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
-from envs.miniaq.robot import LEGS
+from gaittwin.miniaq.robot import LEGS
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
 
@@ -39,7 +39,7 @@ def engine_of(job) -> str:
     would run (engine=paper, or experiment.compare) is checked against what that model has."""
     engine = config.validate(job)["engine"]
     if engine == "paper" or options(job).get("compare"):
-        from envs.miniaq.paper import check_supported
+        from gaittwin.miniaq.paper import check_supported
         check_supported(robot_params(job))
     return engine
 
@@ -52,7 +52,7 @@ def paper_kw(job) -> dict:
 def _simulate(robot, job, cycles, engine=None):
     """(run, wall seconds) of one point with the configured engine (or `engine`)."""
     if (engine or engine_of(job)) == "paper":
-        from envs.miniaq import paper as miniaq_paper
+        from gaittwin.miniaq import paper as miniaq_paper
         run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(job))
         return run, run.wall_s
     kw = dict(runner_kw(run_kw(job)), cycles=cycles, stop_when_steady=False)
@@ -65,14 +65,14 @@ def _simulate(robot, job, cycles, engine=None):
 def _summarize(robot, run) -> dict:
     if isinstance(run, batch.Run):
         return robot.summarize(run)
-    from envs.miniaq import paper as miniaq_paper
+    from gaittwin.miniaq import paper as miniaq_paper
     return miniaq_paper.summarize(run)
 
 
 def _single(job, out):
     """The robot point and the run of `experiment.duration` seconds (whole cycles, at least); a twin's run is
     recorded as timeseries.csv's (summary.json's engine_split names the engine that ran it)."""
-    from envs.core import rundir
+    from gaittwin.core import rundir
     cls = robot_cls(job)
     robot = cls(**robot_params(job))
     engine_of(job)
@@ -192,7 +192,7 @@ def _paper_engine(job, kw) -> sw.Engine:
     """The paper engine for sweep.run_rows: the points one after the other (cycles = run.cycles)."""
     import scipy
 
-    from envs.miniaq import paper as miniaq_paper
+    from gaittwin.miniaq import paper as miniaq_paper
 
     pk = paper_kw(job)
     cycles = kw["cycles"]

@@ -12,13 +12,13 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import sweep as sw
-from envs.core.errors import ConfigError
-from envs.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, runner
-from envs.core.plots import pyplot, save_figure
-from envs.miniaq.experiments import engine_of, paper_kw
-from envs.miniaq.outputs import ENGINE_LABELS
-from envs.miniaq.robot import LEGS, foot_path, fourbar
+from gaittwin.core import sweep as sw
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, runner
+from gaittwin.core.plots import pyplot, save_figure
+from gaittwin.miniaq.experiments import engine_of, paper_kw
+from gaittwin.miniaq.outputs import ENGINE_LABELS
+from gaittwin.miniaq.robot import LEGS, foot_path, fourbar
 
 MAP_COLUMNS = ("speed", "drift_y", "yaw_rate_deg_s", "support_2", "support_3", "support_4", "support_le1",
                "support_ge3", "roll_amplitude_deg", "pitch_amplitude_deg", "height_mean") \
@@ -77,7 +77,7 @@ def geometry_map(job, out) -> Result:
     if engine == "paper":
         import scipy
 
-        from envs.miniaq import paper as miniaq_paper
+        from gaittwin.miniaq import paper as miniaq_paper
 
         cycles = run_kw(job)["cycles"]
 

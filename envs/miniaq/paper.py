@@ -5,7 +5,7 @@ position of the centroid in the world, Z-Y-X Euler angles (roll phi, pitch theta
 body-frame velocity (u, v, w) and body-frame angular velocity (p, q, r).  The legs are massless
 and purely kinematic: the crank angles are prescribed (constant speed, the gait's phase offsets
 and the side directions, exactly `MiniAQ.inputs`), the four-bar position analysis is the twin's
-(`envs.miniaq.robot.fourbar`, `foot_point`) and the velocity analysis is eqs. 1-6.  Each foot gets a
+(`gaittwin.miniaq.robot.fourbar`, `foot_point`) and the velocity analysis is eqs. 1-6.  Each foot gets a
 Hunt-Crossley normal force (eq. 15) and pseudo-Coulomb friction (eqs. 16-17), summed with the
 weight into the body force and moment (eqs. 18-19).  SciPy's stiff integrators (`solve_ivp`,
 LSODA by default: see models/miniaq/README.md for the method and tolerance study).
@@ -43,12 +43,12 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from envs.core.errors import ConfigError
-from envs.miniaq.paper_laws import (LegTable, _perp, damping, euler_to_quat,  # noqa: F401
+from gaittwin.core.errors import ConfigError
+from gaittwin.miniaq.paper_laws import (LegTable, _perp, damping, euler_to_quat,  # noqa: F401
                                     friction_coefficient, friction_ratio, leg_kinematics, leg_table,
                                     normal_force, rotation_b2i, step, step_f)
-from envs.miniaq.paper_run import PaperRun, sample_sensors, summarize  # noqa: F401
-from envs.miniaq.robot import FRONT, G, LEFT, MiniAQ
+from gaittwin.miniaq.paper_run import PaperRun, sample_sensors, summarize  # noqa: F401
+from gaittwin.miniaq.robot import FRONT, G, LEFT, MiniAQ
 
 METHODS = ("LSODA", "BDF", "Radau")
 STIFFNESS = ("power", "secant")     # eq. 15's K L_p^e, or the twin's linear secant
@@ -307,7 +307,7 @@ def simulate(robot_or_params, *, cycles: int = 13, method: str = "LSODA", rtol: 
     Samples: samples_per_cycle per crank period (the twin's 200) from t = 0 to cycles T.
     max_step default: T / 20 (so no contact is stepped over).
     """
-    from envs.core import metrics
+    from gaittwin.core import metrics
 
     r = robot_or_params if isinstance(robot_or_params, MiniAQ) else MiniAQ(**robot_or_params)
     if method not in METHODS + ("RK45", "DOP853"):

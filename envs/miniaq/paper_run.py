@@ -8,16 +8,16 @@ import math
 
 import numpy as np
 
-from envs.core import energy
-from envs.miniaq.paper_laws import euler_to_quat
-from envs.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
+from gaittwin.core import energy
+from gaittwin.miniaq.paper_laws import euler_to_quat
+from gaittwin.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
 @dataclasses.dataclass
 class PaperRun:
     """Samples of one paper-engine run, readable like the twin's `batch.Run` (`sensor(name)`)."""
 
     robot: MiniAQ
-    params: object                # the run's envs.miniaq.paper.Params
+    params: object                # the run's gaittwin.miniaq.paper.Params
     t: np.ndarray                 # (samples,)
     X: np.ndarray                 # (samples, 12)
     sensors: dict                 # twin sensor name -> (samples, dim)

@@ -18,17 +18,17 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from envs.core import metrics
-from envs.core.energy import METRICS as ENERGY
-from envs.core.errors import ConfigError
-from envs.core.inputs import DeviceLaw
-from envs.core.robot import MODELS, Robot
-from envs.miniaq import config
-from envs.miniaq.foot import NoStaticDepth, add_pads, critical_solref, hunt_crossley_point, static_depth
-from envs.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
-from envs.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
+from gaittwin.core import metrics
+from gaittwin.core.energy import METRICS as ENERGY
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.inputs import DeviceLaw
+from gaittwin.core.robot import MODELS, Robot
+from gaittwin.miniaq import config
+from gaittwin.miniaq.foot import NoStaticDepth, add_pads, critical_solref, hunt_crossley_point, static_depth
+from gaittwin.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
+from gaittwin.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
                                     grashof_problem, mid_stance_angle, quat_to_euler)
-from envs.miniaq.phase import PhasedCrank, PhaseWander
+from gaittwin.miniaq.phase import PhasedCrank, PhaseWander
 
 MODEL_DIR = MODELS / "miniaq"
 SCENE = MODEL_DIR / "scene.xml"
@@ -102,7 +102,7 @@ class MiniAQ(Robot):
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
     viewer_timestep = 1.25e-4              # viewer: trot speed +0.2 %, turn yaw -1.5 % of 1e-4 s (models/miniaq/README.md)
     gait_parameter = ("f", 0.25)           # viewer keys: motor frequency +/- 0.25 Hz
-    reference_video = "envs.miniaq.compare:reference"   # render.py --compare: the paper's model
+    reference_video = "gaittwin.miniaq.compare:reference"   # render.py --compare: the paper's model
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
     loops = tuple((f"{leg}_C_coupler", f"{leg}_C_rocker") for leg in LEGS)   # the four-bar of each leg
     metrics = ("cycles", "speed", "drift_y", "yaw_rate_deg_s", "roll_amplitude_deg", "pitch_amplitude_deg",

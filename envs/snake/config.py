@@ -9,11 +9,11 @@ import dataclasses
 import pathlib
 from typing import Any, Dict, List, Optional
 
-from envs.core.config import experiment, plain_experiment
-from envs.core.identify import Identify, register
-from envs.core.robustness import Robustness, uniform
-from envs.snake import channels as _channels  # noqa: F401  (declares the observable channels)
-from envs.core.schema import param
+from gaittwin.core.config import experiment, plain_experiment
+from gaittwin.core.identify import Identify, register
+from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.snake import channels as _channels  # noqa: F401  (declares the observable channels)
+from gaittwin.core.schema import param
 
 TIMINGS = ("cycloidal", "linear")
 TABLE2_N4 = pathlib.Path(__file__).with_name("table2_n4.csv")  # Table 2's n = 4 losses, a per-cycle table (+ .json)
@@ -56,7 +56,7 @@ class Params:
 
 
 for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "snake_servo_sweep"):
-    plain_experiment(_name)           # the generic sweep (envs.snake.experiments.sweep), its grid in the YAML
+    plain_experiment(_name)           # the generic sweep (gaittwin.snake.experiments.sweep), its grid in the YAML
 plain_experiment("snake_table1", warp="snake_table1 is closed-form (eqs. 12-14), it simulates nothing")
 plain_experiment("snake_table2")
 plain_experiment("snake_intervals")
@@ -68,7 +68,7 @@ plain_experiment("snake_convergence")
 class SnakeCalibrate(Identify):
     """The Table 2 refit of mu and T_step (envs/snake/calibration.py): one use of <robot>_identify on the
     per-cycle table envs/snake/table2_n4.csv, its global stage the grid of sweep.mu x sweep.T_step; its runner
-    envs.snake.experiments.calibrate (registered under this name)."""
+    gaittwin.snake.experiments.calibrate (registered under this name)."""
 
     name: str = "snake_calibrate"
     data: str = param(str(TABLE2_N4), note="Table 2's n = 4 losses (a per-cycle table, envs/core/cycle_table.py)")

@@ -14,12 +14,12 @@ from functools import partial
 
 import numpy as np
 
-from envs.core import sweep as sw, timeseries as ts
-from envs.core.errors import ConfigError
-from envs.core.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, runner, sweep_lists
-from envs.snake import plots
-from envs.snake.paper import TABLE1, TABLE2
-from envs.snake.robot import alpha_max, d_unit, energy_loss
+from gaittwin.core import sweep as sw, timeseries as ts
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, runner, sweep_lists
+from gaittwin.snake import plots
+from gaittwin.snake.paper import TABLE1, TABLE2
+from gaittwin.snake.robot import alpha_max, d_unit, energy_loss
 
 TABLE2_COLUMNS = ("n", "alpha_deg", "f", "d_unit", "d", "dx", "loss")
 
@@ -63,7 +63,7 @@ def table1(job, out) -> Result:
 def _sweep(job, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_error_deg", "clearance_min")):
     kw = run_kw(job)
     rows, stats = sw.simulate(job, out, extra_columns=extra)
-    from envs.core.batch import available_cores
+    from gaittwin.core.batch import available_cores
     nthread = kw["nthread"] or available_cores()
     stats.update(_real_time_factor(rows, stats, nthread), nthread=nthread)
     errors = [r.get("error") for r in rows if r.get("error")]
@@ -125,8 +125,8 @@ def calibrate(job, out) -> Result:
     envs/snake/calibration.json) with the local least-squares fit beside them (`local_fit`), the
     objective map to calibration.png; the identification's own outputs (fit.csv, fitted_table.csv,
     identify.png, candidates.csv) beside them.  Calibration, not validation."""
-    from envs.core.identify import identify
-    from envs.snake import calibration as cal
+    from gaittwin.core.identify import identify
+    from gaittwin.snake import calibration as cal
     res = identify(job, out)
     s = res.summary
     data = _table(job)
@@ -147,8 +147,8 @@ def calibrate(job, out) -> Result:
 
 
 def _table(job):
-    from envs.core import cycle_table
-    from envs.core.experiment import options
+    from gaittwin.core import cycle_table
+    from gaittwin.core.experiment import options
     return cycle_table.read(options(job)["data"], robot_cls(job)(**robot_params(job)))
 
 
@@ -158,7 +158,7 @@ def intervals(job, out) -> Result:
     """Every point of the sweep grid simulated at each extreme point of the committed calibration
     region (envs/snake/calibration.py): per point [min, max] of Delta x, loss and speed, and the
     value at the fitted point; each labelled calibration (Table 2's n = 4 rows) or prediction."""
-    from envs.snake import calibration as cal
+    from gaittwin.snake import calibration as cal
     reg = cal.load()
     lists = sweep_lists(job)
     points = [{**robot_params(job), **c} for c in sw.grid(lists)]
@@ -187,7 +187,7 @@ def convergence(job, out) -> Result:
     """The generic sweep over sweep.timestep (and Table 2's points), then per (n, alpha, other
     swept parameters) the loss at each timestep and its change when the step is halved, and the
     calibration objective (n = 4 rows) at each timestep: convergence.md, summary `convergence`."""
-    from envs.snake import calibration as cal
+    from gaittwin.snake import calibration as cal
     res = sweep(job, out)
     rows = sw.healthy(res.table("results.csv"))          # the typed rows the sweep computed
     others = [k for k in sweep_lists(job) if k not in ("timestep", "n", "alpha_deg")]

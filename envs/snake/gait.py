@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from envs.core.errors import ConfigError
-from envs.snake.config import TIMINGS
+from gaittwin.core.errors import ConfigError
+from gaittwin.snake.config import TIMINGS
 
 
 # ---- kinematics of the paper (unit link length unless l is given) -------------------

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from envs.core.plots import pyplot, save_figure
+from gaittwin.core.plots import pyplot, save_figure
 
 
 def table1(rows, path) -> None:
@@ -83,7 +83,7 @@ def calibration(table, reg, path) -> None:
 
 def calibration_file(data: dict, path) -> None:
     """calibration.png from a calibration.json (e.g. the committed merged refit)."""
-    from envs.snake import calibration as cal
+    from gaittwin.snake import calibration as cal
     calibration(data["grid"], cal.region(data["grid"], cal.DELTA, tuple(data["names"])), path)
 
 

@@ -35,11 +35,11 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from envs.core.energy import METRICS as ENERGY
-from envs.core.errors import ConfigError
-from envs.core.robot import MODELS, Robot
-from envs.snake import config
-from envs.snake.gait import (InchwormGait, alpha_max, beta_of, d_unit, end_point_errors,  # noqa: F401
+from gaittwin.core.energy import METRICS as ENERGY
+from gaittwin.core.errors import ConfigError
+from gaittwin.core.robot import MODELS, Robot
+from gaittwin.snake import config
+from gaittwin.snake.gait import (InchwormGait, alpha_max, beta_of, d_unit, end_point_errors,  # noqa: F401
                              energy_loss, eq9_as_printed, ideal_positions, step_angles, step_joints, wave)
 
 MODEL_DIR = MODELS / "snake"

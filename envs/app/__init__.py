@@ -1,0 +1,1 @@
+"""The commands: `gaittwin run | view | render` (one module each) and the checks they share."""
