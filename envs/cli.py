@@ -17,7 +17,7 @@ import argparse
 import re
 import sys
 
-from gaittwin.core.paths import CONFIGS, MODELS
+from gaittwin.core.model.paths import CONFIGS, MODELS, experiment_files
 
 COMMANDS = ("run", "view", "render")           # gaittwin.app.<command>.main(argv)
 
@@ -35,8 +35,8 @@ def runtimes() -> dict:
 
 
 def experiment_names() -> list[str]:
-    """Every experiment `scripts/run.py experiment=NAME` runs (configs/experiment/*.yaml)."""
-    return sorted(f.stem for f in (CONFIGS / "experiment").glob("*.yaml"))
+    """Every experiment `scripts/run.py experiment=NAME` runs (configs/experiment/**/*.yaml)."""
+    return sorted(experiment_files())
 
 
 def main(argv=None) -> int:
@@ -88,8 +88,8 @@ def command(name: str, args) -> int:
 def export(rundir, out=None) -> int:
     """Write every stored row of each results file of `rundir`'s store (every grid any run asked for,
     in the order finished) as <stem>_all.csv into `out` (default: the run directory)."""
-    from gaittwin.core.errors import StoreError
-    from gaittwin.core.store import DB_NAME, Store
+    from gaittwin.core.model.errors import StoreError
+    from gaittwin.core.runs.store import DB_NAME, Store
 
     run = pathlib.Path(rundir)
     if not (run / DB_NAME).is_file():
@@ -123,13 +123,13 @@ def robots() -> list[tuple[str, str]]:
 
 
 def experiments() -> list[dict]:
-    """Each configs/experiment/*.yaml: name, robot, the first sentence of its header comment (not its first
+    """Each configs/experiment/**/*.yaml: name, robot, the first sentence of its header comment (not its first
     line, which ended mid-sentence; without the tracker's 'Issue #17:'), run time."""
     import itertools
 
-    from gaittwin.core import config
+    from gaittwin.core.runs import config
     out, times = [], runtimes()
-    for f in sorted((CONFIGS / "experiment").glob("*.yaml")):
+    for f in experiment_files().values():
         head = itertools.takewhile(lambda ln: ln.startswith("#"), f.read_text().splitlines())
         header = " ".join(ln[1:].strip() for ln in head if "@package" not in ln)
         line = _first_sentence(re.sub(r"^Issue #\d+:\s*", "", header))
@@ -170,7 +170,7 @@ def listing() -> str:
 def params_rows(robot: str) -> list[dict]:
     """name, unit, default, allowed, meaning, provenance of every parameter of `robot`."""
     import gaittwin
-    from gaittwin.core import schema
+    from gaittwin.core.model import schema
     cls = gaittwin.robot_class(robot)
     sections = _comments(cls.Params)
     prov = _provenance(robot)

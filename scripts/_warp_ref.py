@@ -20,7 +20,7 @@ SWEEPS = {   # robot: (base point, swept parameter, values, cycles)
     "miniaq": (dict(f=4.0), "mu_d", [0.3, 0.5], 2),                # 2 x 2600 steps
     # BOLT: limits low enough that both Sec. 5.1 limits bind (the device feedback decides the gait)
     "bolt": (dict(crank_period=0.3, P_max=450.0), "tau_max", [15.0, 20.0], 2),   # 2 x 3000 steps
-    # the crawler under eq. 19 (envs/crawler/feedback_robot.py, Sec. VIII's gains), the experiment's omega
+    # the crawler under eq. 19 (envs/crawler/paper/feedback_robot.py, Sec. VIII's gains), the experiment's omega
     "crawler_feedback": (dict(omega=8.0), "mu", [0.172, 0.285], 2),              # 2 x 4000 steps
 }
 HOLDOUT = {  # other points, fixed with ENSEMBLE v2 before they were run on warp (out of sample)
@@ -78,14 +78,14 @@ def _class(robot: str):
     eq. 19, a closed_loop variant that is no robot of its own)."""
     import gaittwin
     if robot == "crawler_feedback":
-        from gaittwin.crawler.feedback_robot import FeedbackCrawler
+        from gaittwin.crawler.paper.feedback_robot import FeedbackCrawler
         return FeedbackCrawler
     return gaittwin.robot_class(robot)
 
 
 def _refused(cls) -> str:
     """Why engine=warp refuses robot class cls ("" where it runs; needs no warp)."""
-    from gaittwin.core.warp_engine import unsupported
+    from gaittwin.core.engines.warp_engine import unsupported
     return unsupported(cls)
 
 
@@ -217,7 +217,7 @@ def reference(robot: str, chunk=1000, cycles=None, sweeps=None, ensemble=ENSEMBL
     """The C engine's side, which needs no warp: (points, swept parameter, run settings, nominal
     Runs, per point envelope() of ENSEMBLE, seconds of the nominal runs) for the robot's sweep in
     `sweeps` (SWEEPS unless given, or HOLDOUT); cycles: the sweep's unless given."""
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     cls = _class(robot)
     base, name, vals, n_cycles = (sweeps or SWEEPS)[robot]
     pts = [dict(base, **({name: v} if v is not None else {})) for v in vals]

@@ -28,7 +28,7 @@ import mujoco
 import numpy as np
 from mujoco import rollout
 
-from gaittwin.core import batch
+from gaittwin.core.engines import batch
 from gaittwin.crawler.robot import Crawler
 
 

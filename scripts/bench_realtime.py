@@ -18,8 +18,8 @@ import time
 import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 
 import gaittwin
-from gaittwin.core.render import render_video
-from gaittwin.core.stepper import Stepper
+from gaittwin.core.view.render import render_video
+from gaittwin.core.model.stepper import Stepper
 
 
 def stepper_rtf(robot, seconds: float) -> float:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Cost of the sweep store (envs/core/store.py) against the simulation it records.
+"""Cost of the sweep store (envs/core/runs/store.py) against the simulation it records.
 
 Measured in this run:
   (1) the store's cost per point on the sweep's critical path: run_rows over N points
@@ -36,8 +36,8 @@ import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 import numpy as np
 
 import gaittwin
-from gaittwin.core import batch
-from gaittwin.core import sweep as sw
+from gaittwin.core.engines import batch
+from gaittwin.core.runs import sweep as sw
 from gaittwin.crawler.robot import Crawler
 
 
@@ -67,7 +67,7 @@ def store_per_point(n: int, template: dict) -> dict:
         _, st = sw.run_rows(robots, out, key=list(Crawler.columns), engine=engine, progress=False)
         total = time.perf_counter() - t0
         assert st["computed"] == n
-        from gaittwin.core.store import Store
+        from gaittwin.core.runs.store import Store
         with Store(out) as db:
             keys = list(db.rows("results.csv"))
             t0 = time.perf_counter()
@@ -81,7 +81,7 @@ def store_per_point(n: int, template: dict) -> dict:
 
 def run_of_calls(m: int, template: dict) -> tuple[float, float, float]:
     """(ms per call over the first 10 calls, over the last 10, ms of the final export) of a run of m calls."""
-    from gaittwin.core import rundir
+    from gaittwin.core.runs import rundir
     values = {k: v for k, v in template.items() if k in Crawler.metrics or k in Crawler.health_columns()}
     engine = sw.Engine("bench", lambda rs, add: [add(j, dict(values), None) for j in range(len(rs))] and 0,
                        dict(cycles=10))

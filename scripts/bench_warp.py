@@ -17,7 +17,7 @@ summary (--summary FILE: JSON, updated as each section finishes, so a killed run
      (with section c in the same run: host ns against the bare step's ns per world-step).
   b  the crawler paper's Fig. 6 map (--map-n x --map-n points, psi 0-180 deg x omega 0.3-16 rad/s,
      10 cycles, stop when steady as its experiment does) end to end on warp (--map-engine auto: the
-     longest points on the C threads at the same time, envs/core/auto_split.py), measured, not
+     longest points on the C threads at the same time, envs/core/engines/auto_split.py), measured, not
      extrapolated; the summary records the points finished so far every few seconds (a run killed
      by its time limit still says how far it got).
 
@@ -36,7 +36,7 @@ import time
 import _cli  # noqa: F401  (GL backend chosen before MuJoCo)
 import numpy as np
 
-from gaittwin.core import batch
+from gaittwin.core.engines import batch
 from gaittwin.crawler.robot import Crawler
 
 OMEGA_A = 16.0      # section a's omega (rad/s): the shortest cycle of the Fig. 6 range
@@ -64,7 +64,7 @@ def robots_a(n: int, distinct: int = 16) -> list:
 
 
 def section_a(a, dev: str) -> dict:
-    from gaittwin.core import warp_batch
+    from gaittwin.core.engines import warp_batch
     robots = robots_a(a.nworld)
     first = warp_batch.first_step(robots[0], dev)
     steps = sum(a.cycles * r.steps_per_cycle for r in robots)
@@ -139,8 +139,8 @@ def section_c(a, dev: str, sweep: dict | None) -> dict:
 
 def section_h(a, bare: dict | None) -> dict:
     """The host's fold of one chunk's samples for a.nworld worlds (envs/core/warp_batch._fold), no device."""
-    from gaittwin.core import runs, warp_engine as we
-    from gaittwin.core.warp_batch import _fold
+    from gaittwin.core.engines import runs, warp_engine as we
+    from gaittwin.core.engines.warp_batch import _fold
     r, chunk = Crawler(omega=OMEGA_A), 1000
     m = r.model()
     nsens, stride = m.nsensordata, r.steps_per_cycle // r.samples_per_cycle
@@ -204,7 +204,7 @@ def main(argv=None) -> int:
     ap.add_argument("--map-n", type=int, default=40, help="section b's map size (default 40 x 40)")
     ap.add_argument("--map-cycles", type=int, default=10, help="section b's cycles (default 10, the paper's)")
     ap.add_argument("--map-engine", default="warp", choices=["warp", "auto"],
-                    help="section b's engine (auto: the longest points on the C threads, envs/core/auto_split.py)")
+                    help="section b's engine (auto: the longest points on the C threads, envs/core/engines/auto_split.py)")
     ap.add_argument("--map-omega-min", type=float, default=0.3, help="section b's lowest omega (default 0.3 rad/s)")
     ap.add_argument("--summary", default=None, help="JSON file the sections are written into as they finish")
     ap.add_argument("--warp-log", action="store_true",
@@ -215,11 +215,11 @@ def main(argv=None) -> int:
     if not 0.3 <= a.map_omega_min <= 16.0:
         print(f"error: --map-omega-min={a.map_omega_min}: allowed range [0.3, 16] rad/s", file=sys.stderr)
         return 2
-    from gaittwin.core import warp_engine
+    from gaittwin.core.engines import warp_engine
     warp_engine.check_installed()
     dev = warp_engine.device(a.device)
     if a.warp_log:
-        from gaittwin.core.warp_law import quiet
+        from gaittwin.core.engines.warp_law import quiet
         quiet(False)
     cuda = dev.startswith("cuda")
     if a.quick:

@@ -37,7 +37,7 @@ FULL = [("crawler", ["robot.omega=5"], {"mu": 0.2, "m0": 0.22, "impratio": 150},
 
 
 def why(s, k) -> str:
-    """Which of the claim rules (envs/core/identify_stats.py) a parameter failed."""
+    """Which of the claim rules (envs/core/analysis/identify_stats.py) a parameter failed."""
     out = [f"sd {100 * s['rel_sd'][k]:.2g} %"] if s["rel_sd"][k] > s["ident_rel_sd"] else []
     out += ["at a bound"] * (k in s["at_bound"]) + ["not converged"] * (not s["converged"])
     out += [f"jagged ({s['fd_nonlinearity'][k]:.1f})"] * (s["fd_nonlinearity"][k] > 2)
@@ -47,8 +47,8 @@ def why(s, k) -> str:
 
 
 def case(root, robot, base, hidden, cycles, extra, search, more=()):
-    from gaittwin.core import config
-    from gaittwin.core.experiment import run
+    from gaittwin.core.runs import config
+    from gaittwin.core.runs.experiment import run
     d = root / robot
     hid = [f"robot.{k}={v}" for k, v in hidden.items()]
     for sub in ("data", "fit", "truth"):

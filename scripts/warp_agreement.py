@@ -80,13 +80,13 @@ def compare(robot: str, device=None, chunk=1000, sweeps=None, ensemble=ENSEMBLE)
     """(rows of [robot, point, metric, C, warp, |diff|, envelope, set by, tolerance, ok], compile_s,
     warp steps/s, C steps/s).  The C engine's nominal runs and ENSEMBLE run first: every tolerance
     is fixed before warp runs."""
-    from gaittwin.core import batch
-    from gaittwin.core.errors import ConfigError
+    from gaittwin.core.engines import batch
+    from gaittwin.core.model.errors import ConfigError
     cls = _class(robot)
     pts, name, kw, c, envs_, c_s = reference(robot, chunk, sweeps=sweeps, ensemble=ensemble)
     steps = sum(r.cycles * r.robot.steps_per_cycle for r in c)
     try:    # compile: the first step of one world (kernels compiled or loaded from the cache)
-        from gaittwin.core import warp_batch
+        from gaittwin.core.engines import warp_batch
         compile_s = warp_batch.first_step(cls(**pts[0]), device)
     except ConfigError as e:
         return [[robot, "-", "refused", "", "", "", "", "", "", str(e)]], math.nan, math.nan, steps / c_s
@@ -146,11 +146,11 @@ def main(argv=None):
             print_envelopes(robot, sweeps, ens)
         return 0
     import warp as wp
-    from gaittwin.core.warp_law import quiet
+    from gaittwin.core.engines.warp_law import quiet
     quiet()
     if a.cold:
         wp.config.kernel_cache_dir = tempfile.mkdtemp(prefix="warp-cache-")
-    from gaittwin.core import warp_engine
+    from gaittwin.core.engines import warp_engine
     dev = warp_engine.device(a.device)
     print(f"device {dev}; points and cycles in {'HOLDOUT' if a.holdout else 'SWEEPS'}; tolerance |warp - C| <= "
           f"abs + rel*|C| (TOL) + {SAFETY} x envelope: max |C_member - C| over ENSEMBLE "

@@ -77,7 +77,7 @@ def choose_probe(swept: str, moved: dict):
 def rerun(pts, cls, kw) -> list:
     """Rule (1)'s rerun of reference()'s nominal worlds: the same points and run settings, split as
     RERUN (another chunk, one thread) and run in reverse order; the runs in the order of pts."""
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     return batch.run_points(pts[::-1], cls, **dict(kw, **RERUN))[::-1]
 
 
@@ -87,7 +87,7 @@ def teeth(robot: str, ensemble=ENSEMBLE, sweeps=None) -> list:
     None), moved ({parameter: moves() in floors} of the swept parameter and of R2's candidates),
     caught (the probe world FAILs every TEETH_METRIC), rows (the probe world's TEETH_METRIC rows).
     sweeps: SWEEPS unless given (HOLDOUT)."""
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     cls = _class(robot)
     pts, name, kw, c, envs_, _ = reference(robot, cycles=TEETH_CYCLES.get(robot), sweeps=sweeps, ensemble=ensemble)
     same = rerun(pts, cls, kw)
@@ -135,7 +135,7 @@ def f32_state(robot: str) -> list:
     over the sweep's run, the same with rounding)."""
     import mujoco
 
-    from gaittwin.core.stepper import Stepper
+    from gaittwin.core.model.stepper import Stepper
     cls = _class(robot)
     base, name, vals, cycles = SWEEPS[robot]
     out = []

@@ -78,8 +78,8 @@ def main(argv=None) -> int:
     if any(not 0.3 <= w <= 16.0 for w in a.omega):
         print(f"error: --omega {a.omega}: values in [0.3, 16] rad/s (Fig. 6's range)", file=sys.stderr)
         return 2
-    from gaittwin.core import warp_engine
-    from gaittwin.core.errors import ConfigError
+    from gaittwin.core.engines import warp_engine
+    from gaittwin.core.model.errors import ConfigError
     try:                                   # the crawler's own parameter checks (psi_deg, mu), the device
         [Crawler(omega=w, mu=a.mu, psi_deg=p) for w in a.omega for p in a.psi_deg]
         dev = warp_engine.device(a.device)

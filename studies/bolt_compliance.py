@@ -19,7 +19,7 @@ import time
 import _cli  # noqa: F401  (puts the repo on sys.path)
 import yaml
 
-from gaittwin.core import batch
+from gaittwin.core.engines import batch
 from gaittwin.bolt import robot as bolt_robot
 from gaittwin.bolt.robot import Bolt
 

@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core import batch  # noqa: E402
+from gaittwin.core.engines import batch  # noqa: E402
 
 REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
 

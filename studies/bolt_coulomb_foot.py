@@ -75,7 +75,7 @@ Results (2026-11-27, 2 shared cores, load ~2-5, `nice -n 10`; twin speed [m/s] /
 Candidate 2, the paper model's impasse resolution (`--impasse stop`; `--impasse lag` is the law above), written
 before its runs (committed 2026-11-27 05:06 UTC, nothing run under it yet):
 
-* The paper model (envs/bolt/paper_run.py) ends a sliding stance where its sliding solution is about to cease to
+* The paper model (envs/bolt/paper/run.py) ends a sliding stance where its sliding solution is about to cease to
   exist, den = 1 + mu dir N1 <= DEN_MIN = 0.05, with a tangential plastic impulse that stops the foot (`stop_slide`:
   the foot's slip velocity zero after, its height held, no cone bound on the impulse), then pins it if the cone
   holds, slides it back if that is consistent, releases it if neither.  Mirrored here per step: the hook's den is
@@ -178,8 +178,8 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core import batch  # noqa: E402
-from gaittwin.core.stepper import Stepper  # noqa: E402
+from gaittwin.core.engines import batch  # noqa: E402
+from gaittwin.core.model.stepper import Stepper  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bolt_coulomb_hook import DEN_MIN, CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: E402,F401

@@ -36,8 +36,8 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from gaittwin.bolt.kinematics import loop_kinematics  # noqa: E402
-from gaittwin.bolt.paper import Model  # noqa: E402
-from gaittwin.bolt.paper_run import FLIGHT, impact  # noqa: E402
+from gaittwin.bolt.paper.model import Model  # noqa: E402
+from gaittwin.bolt.paper.run import FLIGHT, impact  # noqa: E402
 from gaittwin.bolt.robot import Bolt  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bolt_phase_budget import foot_force  # noqa: E402
@@ -71,7 +71,7 @@ LOOPS = ((1e-4, 2e-4), (5e-5, 1e-4), (2.5e-5, 5e-5), (1.25e-5, 2.5e-5))
 
 def measure(period: float, cycles: int = 6) -> dict:
     """The paper model's last touch-down state (TOUCHDOWNS' entry) from a run of `cycles` revolutions."""
-    from gaittwin.bolt.paper_run import simulate
+    from gaittwin.bolt.paper.run import simulate
     run = simulate(Bolt(crank_period=period), cycles)
     if run.error:
         raise SystemExit(f"paper model: {run.error}")

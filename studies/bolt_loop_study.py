@@ -28,10 +28,10 @@ import mujoco
 import numpy as np
 import yaml
 
-from gaittwin.core import batch
+from gaittwin.core.engines import batch
 from gaittwin.bolt.robot import Bolt
 
-SWEEP = _cli.ROOT / "configs" / "experiment" / "bolt_speed_sweep.yaml"
+SWEEP = _cli.ROOT / "configs" / "experiment" / "bolt" / "bolt_speed_sweep.yaml"
 REGULAR = 0.2   # s: crank periods from which the ground gait is period-1 (speed comparable across settings)
 
 

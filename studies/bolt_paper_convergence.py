@@ -1,4 +1,4 @@
-"""BOLT's paper model (envs/bolt/paper_run.py): its metrics against the solver tolerance and the SPF
+"""BOLT's paper model (envs/bolt/paper/run.py): its metrics against the solver tolerance and the SPF
 time constant epsilon at a few crank periods (no bumper unless --bumper; paper.foot default, coulomb).  Prints a
 table; run with nice, ~2-8 min.
 
@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.paper_run import simulate, summarize  # noqa: E402
+from gaittwin.bolt.paper.run import simulate, summarize  # noqa: E402
 from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 COLS = ("speed", "touchdowns_per_revolution", "duty_factor", "stance_impulse", "peak_torque_stance",

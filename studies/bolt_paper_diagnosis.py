@@ -14,9 +14,9 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from gaittwin.bolt.kinematics import loop_kinematics  # noqa: E402
-from gaittwin.bolt.paper_run import simulate, summarize  # noqa: E402
+from gaittwin.bolt.paper.run import simulate, summarize  # noqa: E402
 from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core import batch  # noqa: E402
+from gaittwin.core.engines import batch  # noqa: E402
 
 
 def foot_arcs(r):

@@ -1,7 +1,7 @@
 """Issue #24: is BOLT's paper-model reference determined by the paper's physics or by our Painleve rule?
 
 With the Coulomb foot (paper.foot=coulomb, mu = 1, the default) a sliding stance ends where
-den = 1 + mu dir N1 falls to `paper.den_min` (default 0.05, envs/bolt/paper_run.py) with a tangential plastic
+den = 1 + mu dir N1 falls to `paper.den_min` (default 0.05, envs/bolt/paper/run.py) with a tangential plastic
 impulse (then pinned / sliding back / released if neither exists): a modelling choice, never varied before.
 At 0.4 s the stance ends in such an impasse (12-16 per run) and its duty (0.2818) is the period no twin meets.
 This study varies den_min and asks whether the reference (models/bolt/paper_reference.csv) moves.
@@ -38,7 +38,7 @@ Added after the first ladder had run (instrumentation, no change to the rule or 
 number of impasses resolved by the stopping impulse (`stops`; the others are releases where the sliding mode
 would start at den <= den_min), the foot's slip speed that impulse removes (max, median), and the impulse itself
 (F_T the tangential impulse applied, F_N the height constraint's: eq. 18-19's no-slip impulse on the flight
-rates, which the stop equals within 1e-11, envs/bolt/paper_run.py `stops`): its smallest normal part and largest
+rates, which the stop equals within 1e-11, envs/bolt/paper/run.py `stops`): its smallest normal part and largest
 |F_T| / F_N.  If the slip speed vanished as den_min -> 0, the impulse (our rule's kind, not only its threshold)
 would become immaterial in the limit; if the impulse lies outside the cone (|F_T| > mu F_N, or F_N <= 0), the rule
 is not Coulomb's.
@@ -57,7 +57,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt import paper, paper_run  # noqa: E402
+from gaittwin.bolt.paper import model as paper, run as paper_run  # noqa: E402
 from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)          # s: the reference's periods with one touch-down per revolution

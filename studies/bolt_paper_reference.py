@@ -15,9 +15,9 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt import paper, paper_run  # noqa: E402
+from gaittwin.bolt.paper import model as paper, run as paper_run  # noqa: E402
 from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.bolt.twin_vs_paper import METRICS  # noqa: E402
+from gaittwin.bolt.paper.twin_vs_paper import METRICS  # noqa: E402
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
 PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15)      # s: the bolt_twin_vs_paper sweep

@@ -16,7 +16,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.paper_run import simulate  # noqa: E402
+from gaittwin.bolt.paper.run import simulate  # noqa: E402
 from gaittwin.bolt.robot import Bolt  # noqa: E402
 
 PHASES = ("stance", "flight", "bumper")

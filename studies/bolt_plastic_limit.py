@@ -32,7 +32,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from gaittwin.bolt.model import PLASTIC_MAX_LOOP_TIMECONST, PLASTIC_RATE, plastic_contact  # noqa: E402
 from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core import batch  # noqa: E402
+from gaittwin.core.engines import batch  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bolt_contact_study import REFERENCE, patched, reference  # noqa: E402

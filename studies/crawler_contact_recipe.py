@@ -4,7 +4,7 @@
 For each candidate recipe (the previous geom contact; the explicit foot-floor <pair> recipe,
 the default; variations of its normal time constant, friction time constant and solimp) and
 each timestep (2e-4, 1e-4, 5e-5 s) the twin's steady stride S is compared with the exact
-hybrid model (envs/crawler/hybrid.py) at the Fig. 4 inputs (A = 18, phi0 = 110, psi = 20 deg)
+hybrid model (envs/crawler/paper/hybrid.py) at the Fig. 4 inputs (A = 18, phi0 = 110, psi = 20 deg)
 for mu = 0.172 and 0.398, and off Fig. 4 (phi0 = 145, psi = 105 deg, mu = 0.398).  Reported
 per recipe: max |S_twin - S_exact|, the target max(1.5 mm, 3 %) at every omega, steadiness
 where the exact model is steady, the sign where |S_exact| > 1 mm, and the minimum normal force
@@ -34,9 +34,9 @@ import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 
-from gaittwin.core import batch
-from gaittwin.core.robot import REGISTRY
-from gaittwin.crawler import hybrid as H
+from gaittwin.core.engines import batch
+from gaittwin.core.model.robot import REGISTRY
+from gaittwin.crawler.paper import hybrid as H
 from gaittwin.crawler.robot import Crawler, feet, ideal_stride, theta_on_floor
 
 OMEGAS = [0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0]

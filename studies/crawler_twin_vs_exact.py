@@ -2,7 +2,7 @@
 """Every crawler experiment with the MuJoCo twin (`engine=mujoco`) and the exact hybrid model
 (`engine=hybrid`), side by side: writes docs/crawler_twin_vs_exact.md (issue #13).
 
-Each experiment runs through gaittwin.core.config.compose + gaittwin.core.experiment.run (the code of
+Each experiment runs through gaittwin.core.runs.config.compose + gaittwin.core.runs.experiment.run (the code of
 `scripts/run.py experiment=<name> engine=<e>`), on the grids in GRIDS (reduced where stated, for
 CPU time); the table is built from the experiments' summary.json (and their CSVs).  Run
 directories go under --out and are resumable (the sweep store): a rerun only simulates what is
@@ -31,8 +31,8 @@ import time
 
 import _cli  # noqa: F401  (puts the repo on sys.path)
 
-from gaittwin.core import config as C
-from gaittwin.core import experiment as X
+from gaittwin.core.runs import config as C
+from gaittwin.core.runs import experiment as X
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENGINES = ("mujoco", "hybrid")
@@ -265,7 +265,7 @@ def cross_eval(s, out_dir, nthread):
 
 # ---- what still differs: each candidate mechanism switched on/off, one knob at a time ------------------
 def _fig12_point(omega, asym, ratio=0.5):
-    from gaittwin.crawler.experiments import mass_points
+    from gaittwin.crawler.paper.experiments import mass_points
     from gaittwin.crawler.robot import Crawler
     return dict(omega=omega, **mass_points(Crawler.defaults, ratio, asym))
 
@@ -300,8 +300,8 @@ MECHANISMS = [  # (case, point, [(variant, twin overrides)]): one knob at a time
 def mechanisms(cases=MECHANISMS, cycles=40):
     """Markdown rows: the exact S and the twin's S per variant of each case (S in mm), with the
     twin's lift-off (% of the last cycle, 200 samples) and the exact model's minimum normal force."""
-    from gaittwin.core import batch
-    from gaittwin.crawler import hybrid as H
+    from gaittwin.core.engines import batch
+    from gaittwin.crawler.paper import hybrid as H
     from gaittwin.crawler.robot import Crawler
     lines = ["| case | variant | twin S [mm] | exact S [mm] | twin - exact [mm] | target [mm] | within | "
              "twin lift-off [% of cycle] | exact min f^y [N] |", "|---|---|---|---|---|---|---|---|---|"]
@@ -324,7 +324,7 @@ def bench(omegas=(0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0), cycles=40):
     """Twin steps per second on one thread over the Fig. 4 sweep (wall and process CPU time)."""
     import resource
 
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     from gaittwin.crawler.robot import Crawler
 
     def cpu():

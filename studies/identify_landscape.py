@@ -43,9 +43,9 @@ CASES = {  # robot: (base overrides, hidden values): the issue's pairs (identify
 def problem(root: pathlib.Path, robot: str, cycles: int, channels, seed: int = 4, fine_record=False):
     """(Problem, hidden x) for the synthetic case of `robot` written under root: the identify runner's own fit
     (envs/core/identify.problem_of), the hidden values as its fitted params."""
-    from gaittwin.core import config
-    from gaittwin.core.experiment import run
-    from gaittwin.core.identify import problem_of
+    from gaittwin.core.runs import config
+    from gaittwin.core.runs.experiment import run
+    from gaittwin.core.analysis.identify import problem_of
     base, hidden = CASES[robot]
     (root / "data").mkdir(parents=True, exist_ok=True)
     run(config.compose([f"experiment={robot}_trajectory", *base, *[f"robot.{k}={v}" for k, v in hidden.items()],

@@ -36,9 +36,10 @@ import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 
-from gaittwin.core import batch, metrics
-from gaittwin.core.errors import ConfigError
-from gaittwin.miniaq import paper
+from gaittwin.core.engines import batch
+from gaittwin.core.model import metrics
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.miniaq.paper import model as paper
 from gaittwin.miniaq.foot import critical_solref, hunt_crossley_point
 from gaittwin.miniaq import robot as miniaq_robot
 from gaittwin.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ

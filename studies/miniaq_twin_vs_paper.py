@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""MinIAQ-II: the MuJoCo twin beside the paper's own model (envs/miniaq/paper.py).
+"""MinIAQ-II: the MuJoCo twin beside the paper's own model (envs/miniaq/paper/model.py).
 
 Prints the numbers behind models/miniaq/README.md ("Twin vs the paper's model"):
 
@@ -23,8 +23,9 @@ import time
 import _cli  # noqa: F401  (puts the repo on sys.path)
 import numpy as np
 
-from gaittwin.core import batch, metrics
-from gaittwin.miniaq import paper
+from gaittwin.core.engines import batch
+from gaittwin.core.model import metrics
+from gaittwin.miniaq.paper import model as paper
 from gaittwin.miniaq.robot import LEGS, MiniAQ
 
 CASES = {"trot": dict(), "turn": dict(direction_left=-1)}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Why the snake twin loses more at the largest alpha (n = 5, fidelity row S2.5.trend; issue #28).
 
-One period per point on the calibrated floor (mu, T_step: envs/snake/calibration.py), alpha 30/45/58 deg, and
+One period per point on the calibrated floor (mu, T_step: envs/snake/paper/calibration.py), alpha 30/45/58 deg, and
 one change at a time: the step time doubled, a 10x stiffer servo, half the section mass, 1.5x the friction.
 Prints per point the loss (d - Delta x)/d, Delta x, d, the servo's largest tracking error and the lowest
 section clearance (negative: inside the floor).  About 2 min on 2 cores.  Findings: models/snake/README.md
@@ -14,8 +14,8 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from gaittwin.core import batch  # noqa: E402
-from gaittwin.snake import calibration as cal  # noqa: E402
+from gaittwin.core.engines import batch  # noqa: E402
+from gaittwin.snake.paper import calibration as cal  # noqa: E402
 from gaittwin.snake.robot import Snake  # noqa: E402
 
 

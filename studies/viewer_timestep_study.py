@@ -7,7 +7,7 @@ and the stepper's real-time factor at each (what the viewer runs between frames)
 Speed: the robot's progress over the last `window` cycles / their duration (batch runner, the
 robot at defaults with robot.timestep = factor x its reference timestep).  Accepted when within
 5 % of the reference step's speed (tolerance stated before comparing; issue #26) and the run is
-healthy.  RTF = simulated s / wall s of gaittwin.core.stepper.Stepper, single thread; the machine and
+healthy.  RTF = simulated s / wall s of gaittwin.core.model.stepper.Stepper, single thread; the machine and
 its load are printed with it.  The chosen step is each robot's `viewer_timestep` (its README).
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ import time
 import _cli  # noqa: F401  (puts the project on sys.path)
 
 import gaittwin
-from gaittwin.core import batch
-from gaittwin.core.stepper import Stepper
+from gaittwin.core.engines import batch
+from gaittwin.core.model.stepper import Stepper
 
 TOL = 0.05                                         # |speed / reference speed - 1| allowed
 CYCLES = {"crawler": (3, 2), "snake": (2, 1), "bolt": (12, 4), "miniaq": (10, 4)}   # cycles, window

@@ -38,7 +38,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import mujoco  # noqa: E402
 
 from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core import batch  # noqa: E402
+from gaittwin.core.engines import batch  # noqa: E402
 
 POINT = dict(crank_period=0.3, P_max=450.0)
 FOOT = "foot"
@@ -67,7 +67,7 @@ def trace_c(r, n):
 
 
 def trace_warp(r, ctrl):
-    from gaittwin.core import warp_batch, warp_engine
+    from gaittwin.core.engines import warp_batch, warp_engine
     m = r.model()
     pool = warp_batch._Pool([m], 1, 1, 1, warp_engine.device("cpu"), False, r.device_feedback())
     pool.load(0, r, m)
@@ -158,7 +158,7 @@ def main(argv=None):
     ap.add_argument("--tau-max", type=float, default=15.0)
     a = ap.parse_args(argv)
     warnings.filterwarnings("ignore")
-    from gaittwin.core.warp_law import quiet
+    from gaittwin.core.engines.warp_law import quiet
     quiet()
     r = Bolt(**POINT, tau_max=a.tau_max)
     m, d = r.model(), mujoco.MjData(r.model())

@@ -27,7 +27,7 @@ import warp_diagnostics as diag  # noqa: E402
 
 def window(robot: str, cycles: int) -> list:
     """Per point of SWEEPS at `cycles`: (point, metric, C, envelope, set by, floor, tolerance, move, seconds)."""
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     t = time.perf_counter()
     pts, name, kw, c, envs_, _ = wa.reference(robot, cycles=cycles)
     far = batch.run_points([dict(p, **{name: diag.TEETH * p[name]}) for p in pts], wa._class(robot), **kw)

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from gaittwin.core.robot import REGISTRY, Robot
+from gaittwin.core.model.robot import REGISTRY, Robot
 from tests.util import ROOT, run_script
 
 FILES = {
@@ -55,8 +55,8 @@ Assumption: contact solref 0.005 s (stiff enough that the 0.11 kg toy sinks < 2 
 """Toy parameters and experiment options: the one declaration."""
 import dataclasses
 
-from gaittwin.core.config import Experiment, experiment
-from gaittwin.core.schema import param
+from gaittwin.core.runs.config import Experiment, experiment
+from gaittwin.core.model.schema import param
 
 
 @dataclasses.dataclass
@@ -80,7 +80,7 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from gaittwin.core.robot import MODELS, Robot
+from gaittwin.core.model.robot import MODELS, Robot
 from gaittwin.toy import config
 
 
@@ -121,8 +121,8 @@ class Toy(Robot):
 ''',
     "envs/toy/experiments.py": '''
 """Toy experiments: runners runner(job, out) -> Result."""
-from gaittwin.core import sweep as sw
-from gaittwin.core.experiment import Result, runner
+from gaittwin.core.runs import sweep as sw
+from gaittwin.core.runs.experiment import Result, runner
 
 
 @runner("toy_sweep")
@@ -151,9 +151,9 @@ PATHS = """
 import json, sys
 import numpy as np
 import gaittwin
-from gaittwin.core import batch
-from gaittwin.core.render import render_video
-from gaittwin.core.stepper import Stepper
+from gaittwin.core.engines import batch
+from gaittwin.core.view.render import render_video
+from gaittwin.core.model.stepper import Stepper
 
 toy = gaittwin.robot_class("toy")
 run = batch.run_point(dict(omega=6.0), toy, cycles=1)

@@ -1,4 +1,4 @@
-"""engine=auto's split rule (envs/core/auto_split.py) and, on Warp's CPU device, a split run that
+"""engine=auto's split rule (envs/core/engines/auto_split.py) and, on Warp's CPU device, a split run that
 equals the pure runs point by point (skips without the extra .[gpu])."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from gaittwin.core.auto_split import split
+from gaittwin.core.engines.auto_split import split
 
 
 def test_split_gives_the_long_points_to_the_c_threads_where_that_shortens_the_wall_time():
@@ -33,7 +33,7 @@ def test_an_auto_run_is_the_pure_runs_point_by_point():
     """Three crawler points, rates that send the omega 8 point (4000 steps) to the C threads and the
     two omega 16 points (2000 steps) to warp: each run says its engine and its samples equal, bit for
     bit, the same point's run on that engine alone (the C runner; warp with the same two worlds)."""
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     from gaittwin.crawler.robot import Crawler
     pts = [dict(omega=16.0, mu=0.172), dict(omega=16.0, mu=0.398), dict(omega=8.0, mu=0.172)]
     kw = dict(cycles=1, stop_when_steady=False, chunk=1000, nthread=1)
@@ -51,10 +51,10 @@ def test_engine_auto_is_a_config_choice_checked_like_warp(monkeypatch):
     to the C engine with the reason where MuJoCo Warp cannot run the robot (engine_requested: auto),
     and is refused with run.launcher=ray (it splits the points in this process)."""
     from gaittwin.bolt.robot import Bolt
-    from gaittwin.core import config
-    from gaittwin.core import sweep as sw
-    from gaittwin.core.errors import ConfigError
-    from gaittwin.core.robot import Robot
+    from gaittwin.core.runs import config
+    from gaittwin.core.runs import sweep as sw
+    from gaittwin.core.model.errors import ConfigError
+    from gaittwin.core.model.robot import Robot
     with pytest.raises(ConfigError, match=r"'warp', 'auto'"):
         config.validate(config.compose(["robot=crawler", "engine=gpu"]))
     if importlib.util.find_spec("mujoco_warp") is not None:
@@ -76,8 +76,9 @@ def test_engine_auto_files_each_row_under_the_engine_that_ran_it(tmp_path, monke
     reuses both and one with engine=mujoco reuses only the C engine's row."""
     import json
 
-    from gaittwin.core import auto_split, config, experiment
-    from gaittwin.core import store as st
+    from gaittwin.core.engines import auto_split
+    from gaittwin.core.runs import config, experiment
+    from gaittwin.core.runs import store as st
     monkeypatch.setitem(auto_split.RATES, "cpu", (1e9, 1e-3, 2000.0))
     args = ["experiment=crawler_frequency_sweep", "sweep.omega=[16.0,8.0]", "run.cycles=1", "run.nthread=1",
             "run.device=cpu", "run.progress=false", "run.chunk=1000"]
@@ -109,7 +110,7 @@ def test_engine_auto_runs_the_crawlers_own_runners(tmp_path):
     through the split and compares it with the hybrid model."""
     import json
 
-    from gaittwin.core import config, experiment
+    from gaittwin.core.runs import config, experiment
     for d in ("fb", "tw"):
         (tmp_path / d).mkdir()
     fb = experiment.compute(config.compose(["experiment=crawler_feedback", "engine=auto", "experiment.cycles=3",

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from gaittwin.core import sweep as sw
+from gaittwin.core.runs import sweep as sw
 from gaittwin.crawler.robot import Crawler
-from gaittwin.core.errors import ConfigError
+from gaittwin.core.model.errors import ConfigError
 from tests.util import ROOT, run_script
 
 

@@ -4,7 +4,7 @@ import pytest
 
 import gaittwin
 from gaittwin import cli
-from gaittwin.core import schema
+from gaittwin.core.model import schema
 from tests.util import ROOT, run_script
 
 
@@ -21,7 +21,7 @@ def test_list_names_every_robot_and_experiment(capsys):
     for name in gaittwin.ROBOTS:
         assert f"\n  {name} " in out
     times = cli.runtimes()
-    for f in (ROOT / "configs" / "experiment").glob("*.yaml"):
+    for f in (ROOT / "configs" / "experiment").rglob("*.yaml"):
         line = next(ln for ln in out.splitlines() if ln.strip().startswith(f.stem + " "))
         assert ("~" in line or ">" in line) == (f.stem in times), line      # a measured time, or "not measured"
     assert cli.machines(times) in out

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import gaittwin
-from gaittwin.core import cycle_table
-from gaittwin.core import trajectory as tj
-from gaittwin.core.errors import ConfigError
+from gaittwin.core.analysis import cycle_table
+from gaittwin.core.analysis import trajectory as tj
+from gaittwin.core.model.errors import ConfigError
 
 T = 2 * np.pi            # the crawler's default gait period (omega = 1 rad/s)
 

@@ -1,4 +1,4 @@
-"""Energy metrics (envs/core/energy.py): actuator work per cycle, mean power, cost of transport.
+"""Energy metrics (envs/core/model/energy.py): actuator work per cycle, mean power, cost of transport.
 
 The hand computation: a cart gliding at constant speed v carries a damped rotor driven at a
 constant net torque tau; started at its terminal rate w = tau / b it keeps that rate, so the
@@ -17,8 +17,9 @@ import pytest
 from dm_control import mujoco as dm_mujoco
 
 import gaittwin
-from gaittwin.core import batch, energy, schema
-from gaittwin.core.robot import REGISTRY, Robot
+from gaittwin.core.engines import batch
+from gaittwin.core.model import energy, schema
+from gaittwin.core.model.robot import REGISTRY, Robot
 
 TAU, B, V, M_CART, M_ROTOR, T = 0.3, 0.02, 0.05, 2.0, 0.5, 0.5
 W = TAU / B                        # rad/s: terminal rate of the damped rotor

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from gaittwin.core import config, experiment
-from gaittwin.core import sweep as sw
-from gaittwin.core.identify_problem import fit_engine, ran_by
+from gaittwin.core.runs import config, experiment
+from gaittwin.core.runs import sweep as sw
+from gaittwin.core.analysis.identify_problem import fit_engine, ran_by
 
 WARP = importlib.util.find_spec("mujoco_warp") is not None
 needs_warp = pytest.mark.skipif(not WARP, reason="mujoco_warp not installed")
@@ -91,7 +91,7 @@ def test_a_fit_under_auto_files_each_candidate_under_its_engine(tmp_path):
     """crawler_identify under engine=auto (Warp's CPU device: the split gives every candidate to the C
     engine), from a trajectory and from a per-cycle table: engine_split names candidates.csv's points and
     the fitted twin's run, each on the C engine (the table fit's candidates were a TypeError before)."""
-    from gaittwin.core import cycle_table
+    from gaittwin.core.analysis import cycle_table
     fit = ["experiment=crawler_identify", "robot.omega=16", "experiment.params=[mu]", "experiment.n_global=2",
            "experiment.max_nfev=1", "experiment.starts=1", "run.progress=false", "run.device=cpu", "engine=auto"]
     (tmp_path / "data").mkdir()
@@ -146,7 +146,7 @@ def test_a_miniaq_single_run_under_auto_has_every_experiments_shape(tmp_path, na
 def test_the_engine_label_precedence_is_set_in_one_place():
     """engine_label: under warp a runner's own engine label wins, engine_split only when non-empty; under
     auto the label is "auto" over a runner's own, with engine_split always."""
-    from gaittwin.core.experiment import engine_label
+    from gaittwin.core.runs.experiment import engine_label
     assert engine_label({"engine": "mujoco+paper"}, "warp", {}) == {"engine": "mujoco+paper"}
     assert engine_label({}, "warp", {"a.csv": 1}) == {"engine": "warp", "engine_split": {"a.csv": 1}}
     assert engine_label({"engine": "warp", "x": 1}, "auto", {}) == {"engine": "auto", "x": 1, "engine_split": {}}

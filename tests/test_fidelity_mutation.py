@@ -3,7 +3,7 @@
 No simulation: the report writes, next to each report, the fields every verdict read
 (docs/fidelity_report*.json: the twin's value, the paper's target, the reference's value, the
 tolerance).  For each judged row (kinds validation, calibration, consistency) the verdict is
-recomputed with `gaittwin.core.verdict.rejudge` (the one function the report uses) and must equal the
+recomputed with `gaittwin.core.report.verdict.rejudge` (the one function the report uses) and must equal the
 committed one; then the twin's value is perturbed by a generic mutation and the verdict must change:
 
 - an `agrees` row must turn `disagrees` under one of: x 0.5, sign flip, a shift past its tolerance;
@@ -19,8 +19,8 @@ import pathlib
 
 import pytest
 
-from gaittwin.core import report as fidelity
-from gaittwin.core.verdict import AGREE, DISAGREE, JUDGED, Range, Tol, decode, judge, rejudge
+from gaittwin.core.report import report as fidelity
+from gaittwin.core.report.verdict import AGREE, DISAGREE, JUDGED, Range, Tol, decode, judge, rejudge
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 RECORDS = [p for p in (DOCS / "fidelity_report_reduced.json", DOCS / "fidelity_report.json") if p.exists()]

@@ -8,8 +8,8 @@ import pathlib
 
 import pytest
 
-from gaittwin.core import report as fidelity
-from gaittwin.core.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, VALIDATION, Range, Row, Tol, judge,
+from gaittwin.core.report import report as fidelity
+from gaittwin.core.report.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, VALIDATION, Range, Row, Tol, judge,
                                rejudge)
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
@@ -31,7 +31,7 @@ def test_a_validation_row_needs_a_paper_target():
 def test_c24_a_reversed_trend_fails():
     """The audit's case: at omega 16 S rises with heavier distal links (8.15 < 9.15 < 9.75 mm); the old
     -1.5 mm floor on each step let it pass."""
-    from gaittwin.crawler.claims_dynamic import c24_row
+    from gaittwin.crawler.paper.claims_dynamic import c24_row
     good = {3.2: [30.0, 25.0, 20.0], 16.0: [12.0, 12.5, 9.0]}      # a dip between the ends is 'almost'
     rev = {3.2: [30.0, 25.0, 20.0], 16.0: [8.15, 9.15, 9.75]}
     ratios, om = [0.25, 0.5, 1.0], [3.2, 16.0]
@@ -51,7 +51,7 @@ def _slip(both_forward=0.05, back=(0.0, 0.0, 0.3, 0.25, 0.4, 0.45)):
 
 
 def test_c22_covers_growing_backward_slip_and_both_feet_forward():
-    from gaittwin.crawler.claims_dynamic import C22_TARGET, c22_value
+    from gaittwin.crawler.paper.claims_dynamic import C22_TARGET, c22_value
     tol = Tol(0.02)
     v = c22_value(*_slip(), "mujoco")
     assert v == pytest.approx([0.003, 0.55, 0.25, 0.4, 0.05])
@@ -65,7 +65,7 @@ def test_c22_covers_growing_backward_slip_and_both_feet_forward():
 
 def test_c14_is_relative_to_max_S():
     """Fig. 8 is S / max S: the 24 % at psi_mu* = 56 deg is 1 - S_mu(56) / S(psi*), not 1 - S_mu(56) / S(56)."""
-    from gaittwin.crawler.claims import C14_READING, c14_loss
+    from gaittwin.crawler.paper.claims import C14_READING, c14_loss
     o = dict(S_at_psi_star=0.010, S_mu_at_psi_mu_star=0.0076, S_at_psi_mu_star=0.0090)
     assert c14_loss(o) == pytest.approx(24.0)
     assert 100 * (1 - o["S_mu_at_psi_mu_star"] / o["S_at_psi_mu_star"]) != pytest.approx(24.0, abs=2)
@@ -73,7 +73,7 @@ def test_c14_is_relative_to_max_S():
 
 
 def test_snake_fig3_end_point_errors_are_rows():
-    from gaittwin.snake import claims
+    from gaittwin.snake.paper import claims
     rows = claims.claims_snake_fig3(None)
     assert [r.id for r in rows] == ["S3.error", "S3.return"]
     assert all(r.kind == CONSISTENCY and r.verdict == AGREE for r in rows)
@@ -106,7 +106,7 @@ def test_committed_report_has_the_relabels(name):
 
 
 def test_c27_v_rises_in_range_1_and_falls_in_range_2():
-    from gaittwin.crawler.claims import c27_row
+    from gaittwin.crawler.paper.claims import c27_row
     ok = {0.3: 190.0, 2.0: 150.0, 5.1: 1.0, 8.0: 3.0, 16.0: 8.0}       # S [mm]: V = S omega / 2 pi
     r = c27_row(ok, ok)
     assert r.verdict == AGREE and r.value[0] > 0 > r.value[1]
@@ -115,7 +115,7 @@ def test_c27_v_rises_in_range_1_and_falls_in_range_2():
 
 
 def test_snake_fig4_shape_row():
-    from gaittwin.snake.claims import claims_snake_fig4, fig4_fits
+    from gaittwin.snake.paper.claims import claims_snake_fig4, fig4_fits
     r = claims_snake_fig4(None)[0]
     assert r.kind == CONSISTENCY and r.verdict == AGREE
     assert fig4_fits()[2] < 0.98          # d_unit is not proportional to alpha: the quadratic reading matters
@@ -124,7 +124,7 @@ def test_snake_fig4_shape_row():
 def test_miniaq_periodicity_rows():
     import numpy as np
 
-    from gaittwin.miniaq.claims import periodicity_rows, shift_mismatch
+    from gaittwin.miniaq.paper.claims import periodicity_rows, shift_mismatch
     T = 0.4
     t = np.linspace(0, 5, 2001)
     sym = np.sin(4 * np.pi * t / T)                       # pitch repeating every half stride
@@ -138,8 +138,8 @@ def test_miniaq_periodicity_rows():
 
 
 def test_snake_order_rows_read_the_withheld_n():
-    from gaittwin.snake.claims import order_rows
-    from gaittwin.snake.paper import TABLE2
+    from gaittwin.snake.paper.claims import order_rows
+    from gaittwin.snake.paper.tables import TABLE2
     dx = {(5, 30): 635.3, (5, 45): 1393.4, (5, 58): 1931.9, (4, 30): 329.7}
     loss = {(5, 30): 11.8, (5, 45): 9.0, (5, 58): 18.8, (4, 30): 13.6}
     rows = order_rows(TABLE2, dx, loss)

@@ -1,4 +1,4 @@
-"""Twin mutations (envs/core/mutation.py): the fidelity report must notice a broken twin.
+"""Twin mutations (envs/core/report/mutation.py): the fidelity report must notice a broken twin.
 
 Unlike tests/test_fidelity_mutation.py (which perturbs recorded values), these break the twin itself
 (friction, contact, inputs, masses) and rerun the report's claim groups: every listed mutation must
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import gaittwin
-from gaittwin.core import mutation
+from gaittwin.core.report import mutation
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LISTED = {"friction_half", "crawler_phase_reversed", "default_contact", "masses_swapped", "bolt_soft_foot",

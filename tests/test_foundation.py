@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 import gaittwin
-from gaittwin.core import batch, metrics
+from gaittwin.core.engines import batch
+from gaittwin.core.model import metrics
 from gaittwin.crawler.robot import Crawler
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.inputs import Crank, PhasedSine, time_scaling
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.model.inputs import Crank, PhasedSine, time_scaling
 
 
 def test_sine_inputs_are_eq5():
@@ -150,7 +151,7 @@ def test_simulation_warning_is_reported_not_hidden():
 def test_both_runners_word_a_warning_alike():
     """The batched runner and the closed-loop one (a per-step feedback robot) fail the same diverging point
     with one error: the warning's name and the chunk it was raised in (batch._warning)."""
-    from gaittwin.crawler.feedback_robot import FeedbackCrawler
+    from gaittwin.crawler.paper.feedback_robot import FeedbackCrawler
     p = dict(omega=2.0, kp=1e6, kv=0.0, timestep=1e-3)
     errs = [batch.run_point(p, cls, cycles=2).error for cls in (Crawler, FeedbackCrawler)]
     assert FeedbackCrawler.closed_loop and not Crawler.closed_loop

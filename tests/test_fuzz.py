@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gaittwin
-from gaittwin.core import sweep as sw
-from gaittwin.core import schema
-from gaittwin.core.errors import ConfigError
+from gaittwin.core.runs import sweep as sw
+from gaittwin.core.model import schema
+from gaittwin.core.model.errors import ConfigError
 
 ROBOTS = sorted(gaittwin.ROBOTS)
 EXAMPLES = 12          # per robot in CI; the slow variant runs more

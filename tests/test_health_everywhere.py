@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from gaittwin.core import config, experiment, sweep
+from gaittwin.core.runs import config, experiment, sweep
 
 
 def _run(tmp_path, *overrides):

@@ -1,4 +1,4 @@
-"""Issue #27: trajectory format (envs/core/trajectory.py) and identification (envs/core/identify.py).
+"""Issue #27: trajectory format (envs/core/analysis/trajectory.py) and identification (envs/core/analysis/identify.py).
 
 Every fit here is calibration, not validation: synthetic data written by the twin at hidden values
 (1 % noise, a random time offset), fitted by the same twin.  Tolerances are stated before comparing:
@@ -14,10 +14,10 @@ import shutil
 import numpy as np
 import pytest
 
-from gaittwin.core import config
-from gaittwin.core import trajectory as tj
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.experiment import run
+from gaittwin.core.runs import config
+from gaittwin.core.analysis import trajectory as tj
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.runs.experiment import run
 from tests.util import ROOT, assert_fails_early
 
 TOL_REL = 0.03          # the issue's recovery target, per identifiable parameter
@@ -134,9 +134,9 @@ def test_a_trajectory_fit_refuses_ray_and_a_table_fit_takes_it(crawler_data, tmp
     faked for the config check, and nothing is simulated."""
     import importlib.util
 
-    from gaittwin.core import cycle_table
-    from gaittwin.core.identify import problem_of
-    from gaittwin.core.identify_cycles import CycleProblem
+    from gaittwin.core.analysis import cycle_table
+    from gaittwin.core.analysis.identify import problem_of
+    from gaittwin.core.analysis.identify_cycles import CycleProblem
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "ray" else real(name, *a))
     out = tmp_path / "out"
@@ -149,7 +149,7 @@ def test_a_trajectory_fit_refuses_ray_and_a_table_fit_takes_it(crawler_data, tmp
     cfg = config.compose(["experiment=crawler_identify", *CRAWLER, f"experiment.data={tmp_path / 'table.csv'}",
                           "experiment.params=[mu]", "run.launcher=ray", "run.progress=false"])
     p, _, _ = problem_of(cfg, out)
-    assert isinstance(p, CycleProblem) and p.base_engine.simulate.__module__ == "gaittwin.core.ray_runner"
+    assert isinstance(p, CycleProblem) and p.base_engine.simulate.__module__ == "gaittwin.core.engines.ray_runner"
 
 
 def test_the_landscape_study_builds_the_runners_fit(tmp_path):
@@ -158,7 +158,7 @@ def test_the_landscape_study_builds_the_runners_fit(tmp_path):
     2 either way, stated first), and 10 % off them it is higher (crawler, 1 cycle, ~5 s)."""
     import sys
 
-    from gaittwin.core.identify import search_box
+    from gaittwin.core.analysis.identify import search_box
     sys.path.insert(0, str(ROOT / "studies"))
     import identify_landscape as study
     p, x = study.problem(tmp_path, "crawler", 1, None)
@@ -232,7 +232,7 @@ def test_bolt_recovers_m_5(tmp_path):
     _write(d, "bolt", ["robot.m_5=0.9754"], ["robot.m_5=1.02"], cycles=1)
     f = _identify(tmp_path / "fit", "bolt", ["robot.m_5=0.9754"], d / "trajectory.csv", "experiment.params=[m_5]",
                   "experiment.n_global=2", "experiment.max_nfev=8")
-    from gaittwin.core.identify import DISTINCT
+    from gaittwin.core.analysis.identify import DISTINCT
     assert abs(f["fitted"]["m_5"] / 1.02 - 1) <= TOL_REL, f["fitted"]
     assert f["teeth_over_noise"] > 1 and f["rel_sd"]["m_5"] > f["rel_sd_noise"]["m_5"], f
     # a claim is never wrong: claimed only within 3 sd (sd <= 1 %) of the hidden value; measured here: not claimed
@@ -262,7 +262,7 @@ def test_starting_points_are_the_lowest_distinct_candidates():
     every parameter; fewer than asked when there are not enough distinct ones."""
     from types import SimpleNamespace
 
-    from gaittwin.core.identify import DISTINCT, starting_points
+    from gaittwin.core.analysis.identify import DISTINCT, starting_points
     p = SimpleNamespace(lo=np.array([0.0, 0.0]), hi=np.array([1.0, 10.0]))
     near = DISTINCT / 2
     rows = [dict(x=np.array(x), cost=c) for x, c in (([0.5, 5.0], 1.0), ([0.5 + near, 5.0 + 10 * near], 1.1),

@@ -1,4 +1,4 @@
-"""Issue #27: per-cycle tables as fit input (envs/core/cycle_table.py, envs/core/identify_cycles.py).
+"""Issue #27: per-cycle tables as fit input (envs/core/analysis/cycle_table.py, envs/core/analysis/identify_cycles.py).
 
 Synthetic data: the crawler's stride S at three frequencies written by the twin at a hidden mu (1 %
 noise), fitted by the same twin: calibration, not validation.  Tolerances stated before comparing: the
@@ -10,10 +10,12 @@ import json
 import numpy as np
 import pytest
 
-from gaittwin.core import batch, config, cycle_table
-from gaittwin.core import trajectory as tj
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.experiment import run
+from gaittwin.core.engines import batch
+from gaittwin.core.runs import config
+from gaittwin.core.analysis import cycle_table
+from gaittwin.core.analysis import trajectory as tj
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.runs.experiment import run
 from tests.util import assert_fails_early
 
 TOL_REL = 0.03
@@ -131,7 +133,7 @@ def test_noise_estimate_and_misfit_rule():
     1 % noise -> the noise sd within 10 % (stated first); a residual of that noise passes the misfit rule
     (ratio <= MAX_MISFIT), one three times larger fails it, and a failed rule withdraws every claim."""
     import types
-    from gaittwin.core import identify_stats as ist
+    from gaittwin.core.analysis import identify_stats as ist
     rng = np.random.default_rng(1)
     t = np.linspace(0, 3, 601)
     clean = np.sin(2 * np.pi * t) + 0.3 * np.sin(4 * np.pi * t + 1)

@@ -1,4 +1,4 @@
-"""The config checked once into a frozen `Job` (envs/core/config.py): every value of every node
+"""The config checked once into a frozen `Job` (envs/core/runs/config.py): every value of every node
 (robot values a sweep overrides, booleans, list elements, the robot's option groups hybrid/paper,
 malformed overrides, interpolations) gives the one-line error naming the key (issue #23, the
 validation classes of #30)."""
@@ -8,8 +8,8 @@ import dataclasses
 
 import pytest
 
-from gaittwin.core import config
-from gaittwin.core.errors import ConfigError
+from gaittwin.core.runs import config
+from gaittwin.core.model.errors import ConfigError
 from tests.util import assert_fails_early, run_script
 
 BOLT = ["robot=bolt", "experiment=bolt_speed_sweep"]
@@ -90,8 +90,8 @@ def test_cli_accepts_the_printed_bound(tmp_path):
 def test_two_key_sweep_summarised_and_plotted_per_point(tmp_path):
     """'+sweep.psi_deg=[..]' on the frequency sweep: every point keeps its own S (no omega key
     shared by several points) and each psi is its own curve."""
-    from gaittwin.core import experiment
-    from gaittwin.crawler import plots
+    from gaittwin.core.runs import experiment
+    from gaittwin.crawler.paper import plots
 
     drawn = {}
     orig = plots.s_v
@@ -112,12 +112,12 @@ def test_two_key_sweep_summarised_and_plotted_per_point(tmp_path):
 # ---- experiments are registered callables (issue #23) ---------------------------------------------
 def test_every_declared_experiment_has_a_registered_runner():
     """Every experiment schema (configs/experiment/*.yaml names one) resolves to a function registered with
-    @gaittwin.core.experiment.runner: by its declared name, or by its options class (robustness, identify, ...)."""
+    @gaittwin.core.runs.experiment.runner: by its declared name, or by its options class (robustness, identify, ...)."""
     from hydra.core.config_store import ConfigStore
     from omegaconf import OmegaConf
 
     import gaittwin  # noqa: F401  (registers the robots and their runners)
-    from gaittwin.core import experiment
+    from gaittwin.core.runs import experiment
 
     declared = {n[:-5]: OmegaConf.get_type(node.node)
                 for n, node in ConfigStore.instance().repo["experiment_schema"].items()}
@@ -131,16 +131,16 @@ def test_every_declared_experiment_has_a_registered_runner():
 
 
 def test_an_experiment_without_a_runner_is_one_line_and_old_style_is_refused():
-    from gaittwin.core import experiment
+    from gaittwin.core.runs import experiment
 
     orphan = dataclasses.make_dataclass("Orphan", [("name", str, dataclasses.field(default="orphan_sweep"))],
                                         bases=(config.Experiment,))
     with pytest.raises(ConfigError, match=r"experiment='orphan_sweep'.*no runner registered"):
         experiment.runner_of(orphan)
-    with pytest.raises(TypeError, match=r"@gaittwin.core.experiment.runner\('old_sweep'\)"):
-        config.plain_experiment("old_sweep", "gaittwin.crawler.experiments.frequency_sweep")
+    with pytest.raises(TypeError, match=r"@gaittwin.core.runs.experiment.runner\('old_sweep'\)"):
+        config.plain_experiment("old_sweep", "gaittwin.crawler.paper.experiments.frequency_sweep")
     with pytest.raises(TypeError, match=r"@experiment\('old_sweep'\)"):
-        config.experiment("old_sweep", "gaittwin.crawler.experiments.frequency_sweep")
+        config.experiment("old_sweep", "gaittwin.crawler.paper.experiments.frequency_sweep")
     with pytest.raises(TypeError, match="two runners"):
         experiment.runner("crawler_frequency_sweep")(lambda job, out: None)
 
@@ -151,7 +151,7 @@ def test_compose_inside_a_running_hydra_app():
     from hydra import initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
 
-    from gaittwin.core.config import CONFIG_DIR, compose
+    from gaittwin.core.runs.config import CONFIG_DIR, compose
     GlobalHydra.instance().clear()
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         cfg = compose(["experiment=crawler_frequency_sweep"])

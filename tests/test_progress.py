@@ -1,8 +1,8 @@
-"""Progress: bars labelled by engine, one ETA over all the run's stages (envs/core/progress.py).
+"""Progress: bars labelled by engine, one ETA over all the run's stages (envs/core/runs/progress.py).
 The ETA arithmetic is checked with a fake clock, never by timing."""
 import pytest
 
-from gaittwin.core import progress as pg
+from gaittwin.core.runs import progress as pg
 
 
 class Clock:

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import gaittwin
-from gaittwin.core import batch
-from gaittwin.core.stepper import Stepper
+from gaittwin.core.engines import batch
+from gaittwin.core.model.stepper import Stepper
 
 ROBOTS = sorted(gaittwin.ROBOTS)
 SECONDS = 3.0

@@ -1,4 +1,4 @@
-"""Robustness maps (issue #17, envs/core/robustness.py): the nominal world is the nominal run,
+"""Robustness maps (issue #17, envs/core/analysis/robustness.py): the nominal world is the nominal run,
 the draws are seeded and declared, the statistics and the sensitivity ranking are right, and every
 robot's experiment runs (tiny here; the report's N in the slow test)."""
 from __future__ import annotations
@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 import gaittwin
-from gaittwin.core import batch, config
-from gaittwin.core import robustness as rb
-from gaittwin.core import sensitivity as sn
-from gaittwin.core import sweep as sw
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.experiment import robot_params, run, run_kw, runner_kw
+from gaittwin.core.engines import batch
+from gaittwin.core.runs import config
+from gaittwin.core.analysis import robustness as rb
+from gaittwin.core.analysis import sensitivity as sn
+from gaittwin.core.runs import sweep as sw
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.runs.experiment import robot_params, run, run_kw, runner_kw
 from tests.util import assert_fails_early
 
 ROBOTS = ("crawler", "snake", "bolt", "miniaq")
@@ -222,7 +223,7 @@ def test_peaked_response_shows_in_eta2_and_derived_ratio():
 
 
 def test_robustness_plot_units_and_noise_label():
-    from gaittwin.core.robustness_plot import noise_label, unit_of
+    from gaittwin.core.view.robustness_plot import noise_label, unit_of
     assert [unit_of(m) for m in ("S", "speed", "yaw_rate_deg_s", "roll_amplitude_deg", "cost_of_transport",
                                  "dx_period", "touchdowns")] == ["m", "m/s", "deg/s", "deg", "1", "m", "SI"]
     assert noise_label(0.45, 32) == "|rho| < 0.45: noise (family-wise 5 %)"

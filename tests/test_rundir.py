@@ -10,10 +10,10 @@ import time
 import pytest
 from omegaconf import OmegaConf
 
-from gaittwin.core import report as fidelity
-from gaittwin.core import rundir
-from gaittwin.core import sweep as sw
-from gaittwin.core.errors import ConfigError, StepBudgetError
+from gaittwin.core.report import report as fidelity
+from gaittwin.core.runs import rundir
+from gaittwin.core.runs import sweep as sw
+from gaittwin.core.model.errors import ConfigError, StepBudgetError
 from gaittwin.bolt.robot import Bolt
 from gaittwin.crawler.robot import Crawler
 from gaittwin.snake.robot import Snake
@@ -120,7 +120,7 @@ def test_cli_full_file_system_is_one_line_and_leaves_nothing(tmp_path, limit):
 
 @pytest.mark.skipif(importlib.util.find_spec("mujoco_warp") is None, reason="the [gpu] extra is not installed")
 def test_bogus_warp_device_is_one_line_and_no_run_dir(tmp_path):
-    from gaittwin.core import warp_engine
+    from gaittwin.core.engines import warp_engine
     with pytest.raises(ConfigError, match="run.device='bogus'"):
         warp_engine.device("bogus")
     out = tmp_path / "run"
@@ -144,7 +144,7 @@ def test_treadmill_budget_counts_every_run_of_a_point(tmp_path):
 # ---- identity: the robot's code -------------------------------------------------------------------------
 def test_code_is_part_of_the_identity(tmp_path, monkeypatch):
     files = {p.relative_to(ROOT).as_posix() for p in Crawler.code_files()}
-    assert {"envs/crawler/robot.py", "envs/crawler/config.py", "envs/core/robot.py", "envs/core/inputs.py"} <= files
+    assert {"envs/crawler/robot.py", "envs/crawler/config.py", "envs/core/model/robot.py", "envs/core/model/inputs.py"} <= files
     assert Crawler.code_hash() != Snake.code_hash()
     sw.run_sweep(Crawler, {}, {"omega": [4.0]}, tmp_path, **KW)
     monkeypatch.setattr(Crawler, "code_hash", classmethod(lambda cls: "edited robot.py"))

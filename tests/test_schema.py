@@ -9,9 +9,10 @@ from typing import List, Optional
 import pytest
 
 import gaittwin
-from gaittwin.core import config, schema
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.schema import param
+from gaittwin.core.runs import config
+from gaittwin.core.model import schema
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.model.schema import param
 from tests.util import run_script
 
 

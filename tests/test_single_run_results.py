@@ -2,9 +2,9 @@
 a run with its own results.csv (a table, or the sweep store's rows) keeps it untouched."""
 import numpy as np
 
-from gaittwin.core import rundir
-from gaittwin.core.csvio import read_csv
-from gaittwin.core.experiment import Result
+from gaittwin.core.runs import rundir
+from gaittwin.core.runs.csvio import read_csv
+from gaittwin.core.runs.experiment import Result
 
 
 def test_single_run_writes_one_row_results_csv(tmp_path):

@@ -15,9 +15,10 @@ import pytest
 
 import gaittwin
 from gaittwin.bolt.robot import Bolt
-from gaittwin.core import batch, store
-from gaittwin.core import sweep as sw
-from gaittwin.core.errors import ConfigError, StepBudgetError, StoreError
+from gaittwin.core.engines import batch
+from gaittwin.core.runs import store
+from gaittwin.core.runs import sweep as sw
+from gaittwin.core.model.errors import ConfigError, StepBudgetError, StoreError
 from gaittwin.crawler.robot import Crawler
 from gaittwin.miniaq.robot import MiniAQ
 from gaittwin.snake.robot import Snake
@@ -115,8 +116,8 @@ def test_results_csv_is_the_runs_grid_and_export_has_every_point(tmp_path, capsy
 def test_crawler_keys_every_changed_parameter(tmp_path):
     """Crawler rows are keyed by every parameter that differs from its default: robot.m0=0.4 and the
     default m0 are different rows (both kept, m0 shown), never one reused for the other."""
-    from gaittwin.core import config
-    from gaittwin.crawler.engines import simulate_rows
+    from gaittwin.core.runs import config
+    from gaittwin.crawler.paper.engines import simulate_rows
     cfg = config.compose(["run.cycles=2", "run.stop_when_steady=false", "run.nthread=1", "run.progress=false"])
     a, st = simulate_rows(cfg, [dict(omega=4.0, m0=0.4)], tmp_path)
     b, st = simulate_rows(cfg, [dict(omega=4.0)], tmp_path)
@@ -130,7 +131,7 @@ def test_crawler_keys_every_changed_parameter(tmp_path):
 def test_asked_points_once_in_order_keyed_once(tmp_path):
     """A run's asked points (rundir.asked) keep each point once, in the order first asked (an identification
     asks many times), and address them under any key columns, a wider set included."""
-    from gaittwin.core import rundir
+    from gaittwin.core.runs import rundir
     rundir.new_run(tmp_path)
     a = rundir.asked(tmp_path, "r.csv")
     a.extend([dict(omega=4.0, m0=0.4), dict(omega=6.0, m0=0.4)])
@@ -150,7 +151,7 @@ def test_a_run_of_many_calls_writes_results_csv_at_its_end_the_same_file(tmp_pat
     calls: quadratic in the run).  In a run (rundir.new_run) a call reads only its own points and writes
     results.csv at most every EXPORT_EVERY_S (30 s: here only the first call) and at the run's end
     (rundir.finish_run): the same rows returned, the same file byte for byte as a write on every call."""
-    from gaittwin.core import rundir
+    from gaittwin.core.runs import rundir
     eng = sw.Engine("fake", lambda rs, add: [add(j, {"y": 2 * r.cfg["omega"]}) for j, r in enumerate(rs)] and 0,
                     {}, metrics=("y",))
     calls = [[1.0, 2.0], [3.0], [2.0, 4.0], [5.0], [0.5]]
@@ -180,7 +181,7 @@ def test_results_csv_has_one_clock_mid_call_and_at_a_calls_end(tmp_path, monkeyp
     (on the clock: too soon), the rest at the run's end."""
     import time
     import types
-    from gaittwin.core import rundir
+    from gaittwin.core.runs import rundir
     clock = [1000.0]
     fake = types.SimpleNamespace(monotonic=lambda: clock[0], perf_counter=time.perf_counter, time=time.time)
     monkeypatch.setattr(rundir, "time", fake)
@@ -212,7 +213,7 @@ def test_results_csv_has_one_clock_mid_call_and_at_a_calls_end(tmp_path, monkeyp
 def test_a_failing_runner_still_leaves_results_csv_of_its_finished_calls(tmp_path, monkeypatch):
     """experiment.compute writes the results files a run left to its end (rundir.finish_run) also when its
     runner fails after some calls: results.csv holds every point those calls finished, as before."""
-    from gaittwin.core import config, experiment
+    from gaittwin.core.runs import config, experiment
     eng = sw.Engine("fake", lambda rs, add: [add(j, {"y": 2 * r.cfg["omega"]}) for j, r in enumerate(rs)] and 0,
                     {}, metrics=("y",))
 
@@ -360,7 +361,7 @@ def test_declared_metrics_cover_summarize_for_every_robot():
             assert set(r.summarize(run)) <= set(cls.metrics), (name, set(r.summarize(run)) - set(cls.metrics))
         assert len(set(cls.metrics)) == len(cls.metrics)
         assert cls.health_columns() == (("max_penetration", "max_loop_gap") if cls.loops else ("max_penetration",))
-    from gaittwin.crawler import hybrid as H
+    from gaittwin.crawler.paper import hybrid as H
     assert set(H.summarize(H.simulate(Crawler(omega=4.0), cycles=2))) <= set(Crawler.metrics)
 
 
@@ -369,7 +370,7 @@ WRITER = """
 import sys, json, pathlib
 sys.path.insert(0, {root!r})
 import gaittwin
-from gaittwin.core import sweep as sw
+from gaittwin.core.runs import sweep as sw
 from gaittwin.crawler.robot import Crawler
 omegas = json.loads(sys.argv[1])
 rows, st = sw.run_sweep(Crawler, {{}}, {{"omega": omegas}}, pathlib.Path(sys.argv[2]),
@@ -420,7 +421,7 @@ def test_unhealthy_runs_are_flagged(tmp_path):
     assert "max loop gap" in rows[0]["error"] and rows[0]["max_loop_gap"] > Bolt.max_loop_gap
     assert rows[0]["speed"] is not None                      # measured, but not a valid result
     assert st["all_healthy"] is False and st["failed_points"] == 1
-    from gaittwin.core.report import health_flags                # the fidelity report lists it
+    from gaittwin.core.report.report import health_flags                # the fidelity report lists it
     (flag,) = health_flags(tmp_path / "bolt")
     assert flag[0] == "results.csv" and "crank_period=0.3" in flag[1] and "max loop gap" in flag[2]
     # an in-range but very soft foot contact (the recipe keeps even mu = 5 at omega = 16 under 0.5 mm)
@@ -531,7 +532,7 @@ def test_json_and_csv_writes_are_all_or_nothing(tmp_path, monkeypatch, step):
     step (the disk full half-way through the text, fsync or the rename failing) keeps the old file byte for
     byte and leaves no temporary beside it.  (A write straight into the file fails this test: the old file
     is gone half-way.)"""
-    from gaittwin.core import csvio
+    from gaittwin.core.runs import csvio
     p, c = tmp_path / "summary.json", tmp_path / "results.csv"
     csvio.write_json(p, dict(a=1.0, b="old"))
     csvio.write_csv(c, ["a"], [dict(a=1.0)])
@@ -572,6 +573,6 @@ def test_bogus_mujoco_gl_does_not_break_a_run_that_never_renders(tmp_path):
     res = run_script("scripts/run.py", "sweep.omega=[4]", "run.cycles=1", "experiment.overlay=null", *FAST,
                      f"hydra.run.dir={tmp_path}", env={"MUJOCO_GL": "bogus"})
     assert res.returncode == 0, res.stderr[-2000:]
-    res = subprocess.run([sys.executable, "-c", "import gaittwin.core.gl as g; import gaittwin; g.require()"], cwd=ROOT,
+    res = subprocess.run([sys.executable, "-c", "import gaittwin.core.model.gl as g; import gaittwin; g.require()"], cwd=ROOT,
                          capture_output=True, text=True, env={**os.environ, "MUJOCO_GL": "bogus"})
     assert res.returncode != 0 and "MUJOCO_GL='bogus' is not a backend" in res.stderr

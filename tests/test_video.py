@@ -1,10 +1,10 @@
-"""Videos (scripts/render.py, envs/core/render.py): default length >= 3 strides, text overlay,
+"""Videos (scripts/render.py, envs/core/view/render.py): default length >= 3 strides, text overlay,
 no silent overwrite, --compare (twin beside the crawler's exact hybrid model, MinIAQ-II's paper model)."""
 import numpy as np
 import pytest
 
 import gaittwin
-from gaittwin.core import render
+from gaittwin.core.view import render
 from tests.util import run_script
 
 
@@ -62,11 +62,11 @@ def test_compare_without_a_reference_engine_exits_2(tmp_path):
 
 
 def test_miniaq_reference_pose_is_the_paper_models_with_closed_legs():
-    """The paper model's pose on the twin's joints (envs/miniaq/compare.py) at a sample of its run:
+    """The paper model's pose on the twin's joints (envs/miniaq/paper/compare.py) at a sample of its run:
     torso = the paper's centroid and attitude; every leg's loop closed (tolerance 1e-9 m: the
     position analysis is exact); cranks at the paper's prescribed angles."""
     import mujoco
-    from gaittwin.miniaq import compare, paper
+    from gaittwin.miniaq.paper import compare, model as paper
     from gaittwin.miniaq.paper_laws import euler_to_quat
     from gaittwin.miniaq.robot import LEGS, MiniAQ
     r = MiniAQ()

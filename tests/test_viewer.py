@@ -1,4 +1,4 @@
-"""The interactive viewer (scripts/view.py, envs/core/viewer.py): no display -> the Xvfb hint and exit
+"""The interactive viewer (scripts/view.py, envs/core/view/viewer.py): no display -> the Xvfb hint and exit
 2; pacing, keys, texts and figures of a session (a fake clock, no window); each robot's viewer
 timestep against its reference step; under Xvfb, the real-time factor it reports."""
 import re
@@ -7,9 +7,9 @@ import shutil
 import pytest
 
 import gaittwin
-from gaittwin.core import schema
-from gaittwin.core import viewer as live
-from gaittwin.core.render import caption
+from gaittwin.core.model import schema
+from gaittwin.core.view import viewer as live
+from gaittwin.core.view.render import caption
 from tests.util import ROOT, run_script
 
 
@@ -129,7 +129,7 @@ def test_declared_viewer_step_and_gait_parameter(robot):
 
 
 def _speed(r, cycles, window):
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     run = batch.run_point(r, type(r), cycles=cycles, nthread=1)
     assert run.problem is None, run.problem
     return run.cycle_values[-window:].mean() / r.period

@@ -14,8 +14,8 @@ import pathlib
 
 import pytest
 
-from gaittwin.core import batch
-from gaittwin.core.errors import ConfigError
+from gaittwin.core.engines import batch
+from gaittwin.core.model.errors import ConfigError
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 import warp_agreement as wa  # noqa: E402
@@ -26,7 +26,7 @@ needs_warp = pytest.mark.skipif(not HAVE_WARP, reason="mujoco_warp not installed
 
 
 def _cfg(*overrides):
-    from gaittwin.core import config
+    from gaittwin.core.runs import config
     return config.compose(list(overrides))
 
 
@@ -35,8 +35,8 @@ def no_device_feedback(monkeypatch):
     """BOLT as a closed_loop robot without a device version of its feedback (Robot.device_feedback
     None): what engine=warp falls back from."""
     from gaittwin.bolt.robot import Bolt
-    from gaittwin.core import config
-    from gaittwin.core.robot import Robot
+    from gaittwin.core.runs import config
+    from gaittwin.core.model.robot import Robot
     monkeypatch.setattr(Bolt, "device_feedback", Robot.device_feedback)
     monkeypatch.setattr(config, "_JOBS", {})         # validate's per-content cache: checked afresh
 
@@ -46,8 +46,8 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
     there (Experiment.warp) fall back to the C engine, with the reason; an unknown engine is refused; a
     robot Warp can run needs the extra (BOLT with its device feedback among them)."""
     from gaittwin.bolt.robot import Bolt
-    from gaittwin.core import config
-    from gaittwin.core.robot import Robot
+    from gaittwin.core.runs import config
+    from gaittwin.core.model.robot import Robot
     bolt = _cfg("robot=bolt", "experiment=bolt_speed_sweep", "engine=warp")
     if HAVE_WARP:
         assert config.validate(bolt)["engine"] == "warp" and not config.validate(bolt)["engine_fallback"]
@@ -56,7 +56,7 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
     v = config.validate(bolt)
     assert v["engine"] == "mujoco" and "closed_loop" in v["engine_fallback"]
     fb = _cfg("robot=crawler", "experiment=crawler_feedback", "engine=warp")
-    if HAVE_WARP:                  # eq. 19 runs on the device (envs/crawler/warp_feedback.py)
+    if HAVE_WARP:                  # eq. 19 runs on the device (envs/crawler/paper/warp_feedback.py)
         assert config.validate(fb)["engine"] == "warp" and not config.validate(fb)["engine_fallback"]
     from gaittwin.crawler.config import Feedback
     monkeypatch.setattr(Feedback, "warp", "a law MuJoCo Warp cannot run")     # an experiment that declares it
@@ -68,7 +68,7 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
         config.validate(_cfg("engine=nope"))
     crawler = _cfg("robot=crawler", "experiment=crawler_psi_omega_map", "engine=warp", "run.device=cpu")
     if HAVE_WARP:                  # offered to every robot whose features MuJoCo Warp supports
-        from gaittwin.core.experiment import run_kw
+        from gaittwin.core.runs.experiment import run_kw
         assert config.validate(crawler)["engine"] == "warp" and not config.validate(crawler)["engine_fallback"]
         assert run_kw(crawler)["engine"] == "warp" and run_kw(crawler)["device"] == "cpu"
     else:                          # without the extra: the install line, before anything runs
@@ -80,7 +80,7 @@ def test_a_fallen_back_run_says_so_and_equals_the_c_engines_run(tmp_path, capsys
     """BOLT's speed sweep with engine=warp, BOLT without its device feedback: a note on stderr, summary.json records the engine that
     ran and why, and the results equal engine=mujoco's, stored under engine mujoco."""
     import json
-    from gaittwin.core import experiment
+    from gaittwin.core.runs import experiment
     args = ("robot=bolt", "experiment=bolt_speed_sweep", "sweep.crank_period=[0.3]", "run.cycles=2",
             "run.nthread=1", "run.progress=false")
     warp = experiment.compute(_cfg(*args, "engine=warp"), tmp_path / "w")
@@ -258,7 +258,7 @@ def test_a_worlds_result_does_not_depend_on_the_batch_it_ran_in():
 def test_warp_engine_through_the_sweep_store(tmp_path):
     """engine=warp through the resumable loop: the declared columns, stored under engine `warp`,
     reused on a rerun, never reused for engine=mujoco."""
-    from gaittwin.core import sweep as sw
+    from gaittwin.core.runs import sweep as sw
     from gaittwin.crawler.robot import Crawler
     robots = [Crawler(omega=16.0, mu=m) for m in (0.172, 0.398)]
     kw = dict(cycles=1, stop_when_steady=False, chunk=1000)

@@ -1,5 +1,5 @@
 """Closed-loop robots on engine=warp: a robot's per-step `feedback` as a device kernel
-(envs/core/warp_hook.py; BOLT's Sec. 5.1 actuator limit: envs/bolt/warp_feedback.py), on Warp's
+(envs/core/engines/warp_hook.py; BOLT's Sec. 5.1 actuator limit: envs/bolt/warp_feedback.py), on Warp's
 CPU device.  Skip without the extra (.[gpu]).
 
 Tolerances, stated before each comparison: the kernel against the Python hook on the same state
@@ -51,7 +51,7 @@ def test_bolt_limit_kernel_is_bolt_feedback_on_the_same_state(mode):
     import warp as wp
     from gaittwin.bolt.robot import Bolt
     from gaittwin.bolt.warp_feedback import ActuatorLimit, limit_kernel
-    from gaittwin.core.warp_hook import AUX_RESET
+    from gaittwin.core.engines.warp_hook import AUX_RESET
     r = Bolt(**LIMITS, limit_mode=mode)
     m, ds = _states(r)
     for d in ds:                                   # what Warp holds: float32
@@ -84,7 +84,7 @@ def test_bolt_runs_on_warp_with_its_limit_and_agrees_with_the_c_engine(tmp_path)
     fallback); both limits bind as in the C engine (flight torque at tau_max, stance power at
     P_max -- over the compiled tau_max: only the device feedback raises the stance limit); every
     metric of warp_agreement's TOL within its floor of the C engine's; limits_ok on both."""
-    from gaittwin.core import config, experiment
+    from gaittwin.core.runs import config, experiment
     args = ["robot=bolt", "experiment=bolt_speed_sweep", f"sweep.crank_period=[{LIMITS['crank_period']}]",
             "run.cycles=1", "run.progress=false", "run.device=cpu", "run.chunk=1000",
             f"robot.tau_max={LIMITS['tau_max']}", f"robot.P_max={LIMITS['P_max']}"]
@@ -112,9 +112,9 @@ def test_eq19_kernel_is_the_feedback_crawlers_law_on_the_same_state():
     kernel's Gaussian elimination against LAPACK's LU); ctrl within float32 rounding."""
     import copy
     import warp as wp
-    from gaittwin.core.stepper import Stepper
-    from gaittwin.crawler.feedback_robot import V_SLIP, FeedbackCrawler
-    from gaittwin.crawler.warp_feedback import Eq19, eq19_kernel
+    from gaittwin.core.model.stepper import Stepper
+    from gaittwin.crawler.paper.feedback_robot import V_SLIP, FeedbackCrawler
+    from gaittwin.crawler.paper.warp_feedback import Eq19, eq19_kernel
     r = FeedbackCrawler(omega=16.0)
     st = Stepper(r)
     m, d = st.model, st.data
@@ -154,8 +154,9 @@ def test_crawler_feedback_runs_on_warp_and_agrees_with_the_c_engine(tmp_path):
     """crawler_feedback with engine=warp (omega 16, one cycle): summary.json says engine warp (no
     fallback), both runs finish; each run's S agrees with the C engine's run of the same
     FeedbackCrawler point (the batch runner's sampling) within warp_agreement's floor for S."""
-    from gaittwin.core import batch, config, experiment
-    from gaittwin.crawler.feedback_robot import FeedbackCrawler
+    from gaittwin.core.engines import batch
+    from gaittwin.core.runs import config, experiment
+    from gaittwin.crawler.paper.feedback_robot import FeedbackCrawler
     args = ["robot=crawler", "experiment=crawler_feedback", "robot.omega=16.0", "experiment.cycles=1",
             "run.device=cpu", "run.chunk=1000", "engine=warp"]
     (tmp_path / "w").mkdir()

@@ -1,4 +1,4 @@
-"""The prescribed inputs evaluated on the device (envs/core/warp_law.py, `Robot.device_law`):
+"""The prescribed inputs evaluated on the device (envs/core/engines/warp_law.py, `Robot.device_law`):
 the law is the robot's `controls`, the kernel rounds it to float32 as the host path does, and a
 run driven by the device law is the run driven by host-computed controls, bit for bit (Warp's CPU
 device).  The host-side tests need no warp; the others skip without the extra (.[gpu])."""
@@ -40,7 +40,7 @@ def test_miniaq_with_a_phase_wander_keeps_its_controls_on_the_host():
 @pytest.mark.parametrize("r", ROBOTS, ids=lambda r: type(r).__name__)
 def test_kernel_rounds_the_law_to_float32_as_the_host_path_does(r):
     """Tolerance first: 1 float32 ulp of the control (float64 sin/cos may differ in the last bit)."""
-    from gaittwin.core import warp_engine, warp_law
+    from gaittwin.core.engines import warp_engine, warp_law
     warp_engine.device("cpu")
     steps = _steps(r)
     host = r.controls(steps * r.timestep).astype(np.float32)
@@ -54,7 +54,7 @@ def test_kernel_rounds_the_law_to_float32_as_the_host_path_does(r):
 def test_a_device_law_run_is_the_host_control_run(point, monkeypatch):
     """engine=warp with the inputs on the device against the same worlds with controls from the
     host (device_law None): the same sampled sensors and health, bit for bit on Warp's CPU device."""
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     cls, p = point
     kw = dict(cycles=1, stop_when_steady=False, chunk=500, engine="warp", device="cpu", nworld=2)
     pts = [p, dict(p, mu_d=0.5) if cls is MiniAQ else dict(p, mu=0.3)]

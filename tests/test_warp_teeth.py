@@ -74,7 +74,7 @@ def test_the_same_world_rerun_is_split_differently_and_fails_on_another_world(mo
     """Rule (1) can fail: its rerun is not reference()'s call repeated (the deterministic C engine would
     always pass that) but the same points in reverse order, at RERUN's chunk and one thread; and a
     rerun that returned another world (mu x 1.1) is not the same world.  Crawler, 1 cycle: ~2 s."""
-    from gaittwin.core import batch
+    from gaittwin.core.engines import batch
     calls, run_points = [], batch.run_points
 
     def spy(points, *a, **kw):

@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 
 import gaittwin  # noqa: F401  (chooses the GL backend before MuJoCo is imported)
-from gaittwin.core import config, overrides as ov
-from gaittwin.core.errors import ConfigError
+from gaittwin.core.runs import config, overrides as ov
+from gaittwin.core.model.errors import ConfigError
 
 
 def or_exit(fn, *args):
@@ -39,4 +39,4 @@ def checked(argv) -> list[str]:
             else [[o for o in overrides if not o.startswith("hydra")]])
     for job in jobs:
         or_exit(lambda j: config.validate(config.compose(j)), job)
-    return flags + or_exit(ov.normalize, overrides, config.schemas())
+    return flags + or_exit(ov.normalize, ov.grouped(overrides), config.schemas())

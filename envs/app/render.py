@@ -2,7 +2,7 @@
 
   gaittwin render [--cycles N] [--out gait.mp4] [--compare] [hydra overrides, e.g. robot.omega=5]
 
-Default length: at least 3 strides and 4 s (envs/core/render.py default_cycles).  An existing
+Default length: at least 3 strides and 4 s (envs/core/view/render.py default_cycles).  An existing
 --out is not overwritten: the next free name (gait_2.mp4, ...) is written and said (--force
 overwrites).  --compare: the twin beside the robot's reference engine in one video (the crawler:
 the paper's exact hybrid model; MinIAQ-II: the paper's model).
@@ -44,7 +44,7 @@ def main(argv=None) -> int:
             print(f"error: --compare: robot={robot.name} has no reference engine to film "
                   f"(allowed: robots with one: {', '.join(have)})", file=sys.stderr)
             return 2
-    from gaittwin.core import render
+    from gaittwin.core.view import render
     cycles = render.default_cycles(robot) if args.cycles is None else args.cycles
     if args.compare:
         mod, fn = ref.split(":")

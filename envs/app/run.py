@@ -4,7 +4,7 @@ Outputs go to Hydra's run directory (results.csv exported from the run's store
 results.sqlite, summary.json, plots, .hydra/ provenance).  Bad input stops before
 anything is simulated, with the parameter and its allowed range (exit code 2): a new
 run directory is removed, and an existing one keeps its results and its provenance.
-The run directory is checked and claimed first (envs/core/rundir.py): a bad or unwritable
+The run directory is checked and claimed first (envs/core/runs/rundir.py): a bad or unwritable
 hydra.run.dir, another robot's directory, or one in use by a run with other settings is one
 line, exit code 2; a full disk mid-run likewise.
 """
@@ -22,10 +22,10 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from gaittwin.app.common import checked
-from gaittwin.core import experiment, rundir
-from gaittwin.core.errors import ConfigError, StoreError
-from gaittwin.core.paths import CONFIG_MODULE
-from gaittwin.core.sweep import finite
+from gaittwin.core.runs import experiment, rundir
+from gaittwin.core.model.errors import ConfigError, StoreError
+from gaittwin.core.model.paths import CONFIG_MODULE
+from gaittwin.core.runs.sweep import finite
 
 log = logging.getLogger("gaittwin")
 PROVENANCE = ("config.yaml", "hydra.yaml", "overrides.yaml")

@@ -6,7 +6,7 @@ Needs a display: without one it says how to run under Xvfb (`xvfb-run -a gaittwi
 and exits 2.  On screen: robot, gait, time, speed, motor power, the live real-time factor (a
 warning when behind real time) and figures (progress, inputs, contact normal forces, motor power,
 loop gap for robots with loops).  Keys: space pause, - / = rate, right arrow step (paused),
-backspace reset, page up / down the gait parameter (envs/core/viewer.py).  At the end it prints
+backspace reset, page up / down the gait parameter (envs/core/view/viewer.py).  At the end it prints
 the real-time factor of the whole session.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ def main(argv=None) -> int:
                          "drop before the physics falls behind real time")
     args, overrides = ap.parse_known_args(argv)
     robot = robot_or_exit(overrides)
-    from gaittwin.core import viewer as live
+    from gaittwin.core.view import viewer as live
     if not live.has_display():               # before GLFW: no error dialog, no MUJOCO_LOG.TXT
         print(live.HINT, file=sys.stderr)
         return 2

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, Optional
 
-from gaittwin.core.config import Experiment, experiment, option_group, plain_experiment
-from gaittwin.core.identify import register
-from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.core.runs.config import Experiment, experiment, option_group, plain_experiment
+from gaittwin.core.analysis.identify import register
+from gaittwin.core.analysis.robustness import Robustness, uniform
 from gaittwin.bolt import channels as _channels  # noqa: F401  (declares the observable channels)
-from gaittwin.core.schema import param
+from gaittwin.core.model.schema import param
 
 # ---- mass sets (README "Mass sets") -------------------------------------------------------
 # Table 3 link masses m_1..m_5 (CAD) in both.  "sim": Table 3 as printed -- its row 6 (the body,
@@ -136,7 +136,7 @@ plain_experiment("bolt_speed_sweep")
 @option_group("paper", "bolt")
 @dataclasses.dataclass
 class PaperOptions:
-    """`+paper.<key>=...`: settings of engine=paper, the paper's Sec. 4-5 model (envs/bolt/paper.py
+    """`+paper.<key>=...`: settings of engine=paper, the paper's Sec. 4-5 model (envs/bolt/paper/model.py
     check_options and paper_run.simulate; the defaults here are theirs, only given keys are passed on)."""
 
     method: str = param("Radau", choices=("Radau", "LSODA", "BDF", "RK45", "DOP853"))
@@ -188,4 +188,4 @@ class BoltRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", max_loop_gap="min"))
 
 
-register("bolt", ["m_5", "contact_timeconst"])   # issue #27: bolt_trajectory, bolt_identify (envs/core/identify.py)
+register("bolt", ["m_5", "contact_timeconst"])   # issue #27: bolt_trajectory, bolt_identify (envs/core/analysis/identify.py)

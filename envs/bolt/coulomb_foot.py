@@ -15,7 +15,7 @@ import numpy as np
 V_EPS = 0.005    # m/s: the regularisation's slip scale, converged in the study (0.005 -> 0.0025: <= 1.6 %, 0.005)
 IMPASSE = "stop"   # candidate 2 of the study: the paper model's impasse stop (converged at timestep 6.25e-6 s)
 PROBE = 0.05   # the trial friction, a fraction of the frictionless step's: small, so the contact set stays
-DEN_MIN = 0.05  # the paper model's impasse threshold (envs/bolt/paper_run.py DEN_MIN), mirrored, not tuned
+DEN_MIN = 0.05  # the paper model's impasse threshold (envs/bolt/paper/run.py DEN_MIN), mirrored, not tuned
 
 
 class CoulombFoot:

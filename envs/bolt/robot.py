@@ -18,11 +18,11 @@ import math
 
 import numpy as np
 
-from gaittwin.core import metrics
-from gaittwin.core.energy import METRICS as ENERGY
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.inputs import Crank
-from gaittwin.core.robot import Robot
+from gaittwin.core.model import metrics
+from gaittwin.core.model.energy import METRICS as ENERGY
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.model.inputs import Crank
+from gaittwin.core.model.robot import Robot
 from gaittwin.bolt import config
 from gaittwin.bolt.config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
 from gaittwin.bolt.kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
@@ -63,7 +63,7 @@ class Bolt(BoltModel, Robot):
     # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
     gait_parameter = ("crank_period", 0.02)   # viewer keys; no viewer_timestep: the loop time constant needs 2 steps
     closed_loop = True
-    engines = ("mujoco", "paper")   # paper: Sec. 4-5 SPF hybrid model (envs/bolt/paper.py), bolt_speed_sweep
+    engines = ("mujoco", "paper")   # paper: Sec. 4-5 SPF hybrid model (envs/bolt/paper/model.py), bolt_speed_sweep
     AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap",
            "foot_impulse")   # per-step maxima since the last sample; foot_impulse: N s since t = 0 (cumulative)
     n_aux = len(AUX)

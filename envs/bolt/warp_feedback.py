@@ -7,13 +7,13 @@ per-step values (AUX: |tau| and |tau dq_1/dt| by the phase of the previous step'
 force, loop gap, the foot's cumulative impulse) are folded into the world's running
 maxima.  The arithmetic is Bolt.feedback's,
 in float64 on float32 inputs (tests/test_warp_feedback.py: the kernel is the hook on the same
-state).  The shared mechanism: envs/core/warp_hook.py."""
+state).  The shared mechanism: envs/core/engines/warp_hook.py."""
 from __future__ import annotations
 
 import numpy as np
 import warp as wp
 
-from gaittwin.core.warp_hook import DeviceFeedback
+from gaittwin.core.engines.warp_hook import DeviceFeedback
 
 # P columns: tau_max, P_max, clamp (1: limit_mode clamp), the clamp's limit; then the sensor and
 # dof addresses (as float64, exact): foot_touch, crank_rate, q_1's dof, B_hfe, B_femur, G_kfe, G_tibia; the

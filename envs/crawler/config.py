@@ -8,18 +8,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from gaittwin.core.config import Experiment, experiment, option_group, plain_experiment
-from gaittwin.core.identify import register
-from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.core.runs.config import Experiment, experiment, option_group, plain_experiment
+from gaittwin.core.analysis.identify import register
+from gaittwin.core.analysis.robustness import Robustness, uniform
 from gaittwin.crawler import channels as _channels  # noqa: F401  (declares the observable channels)
-from gaittwin.core.schema import param
+from gaittwin.core.model.schema import param
 from gaittwin.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
 
 
 @option_group("hybrid", "crawler")
 @dataclasses.dataclass
 class HybridOptions:
-    """`+hybrid.<key>=...`: settings of engine=hybrid, the paper's exact model (envs/crawler/hybrid.py
+    """`+hybrid.<key>=...`: settings of engine=hybrid, the paper's exact model (envs/crawler/paper/hybrid.py
     Simulator; the defaults here are its own, and only given keys are passed on)."""
 
     rtol: float = param(1e-8, gt=0, lt=1, note="DOP853 relative tolerance")
@@ -191,4 +191,4 @@ class CrawlerRobustness(Robustness):
     derived: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"mu2/mu1": ["mu2", "mu1"]})
 
 
-register("crawler", ["mu", "m0"])   # issue #27: crawler_trajectory, crawler_identify (envs/core/identify.py)
+register("crawler", ["mu", "m0"])   # issue #27: crawler_trajectory, crawler_identify (envs/core/analysis/identify.py)

@@ -15,11 +15,11 @@ import numpy as np
 from dm_control import mujoco as dm_mujoco
 from scipy.optimize import brentq
 
-from gaittwin.core import metrics
-from gaittwin.core.energy import METRICS as ENERGY
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.inputs import DeviceLaw, PhasedSine
-from gaittwin.core.robot import MODELS, Robot
+from gaittwin.core.model import metrics
+from gaittwin.core.model.energy import METRICS as ENERGY
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.model.inputs import DeviceLaw, PhasedSine
+from gaittwin.core.model.robot import MODELS, Robot
 from gaittwin.crawler import config
 
 MODEL_DIR = MODELS / "crawler"
@@ -102,7 +102,7 @@ class Crawler(Robot):
     Params = config.Params
     physics = Physics
     gait_parameter = ("omega", 0.5)       # viewer keys: omega +/- 0.5 rad/s
-    reference_video = "gaittwin.crawler.compare:reference"   # render.py --compare: the exact hybrid model
+    reference_video = "gaittwin.crawler.paper.compare:reference"   # render.py --compare: the exact hybrid model
     engines = config.ENGINES        # mujoco: the twin; hybrid: the paper's exact model (hybrid.py)
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from gaittwin.core.config import Experiment, experiment, option_group, plain_experiment
-from gaittwin.core.identify import register
-from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.core.runs.config import Experiment, experiment, option_group, plain_experiment
+from gaittwin.core.analysis.identify import register
+from gaittwin.core.analysis.robustness import Robustness, uniform
 from gaittwin.miniaq import channels as _channels  # noqa: F401  (declares the observable channels)
-from gaittwin.core.schema import param
+from gaittwin.core.model.schema import param
 
 GAIT_NAMES = ("trot", "pace", "bound", "pronk", "walk")
 LINK = dict(gt=0, le=1, model=True)
@@ -123,7 +123,7 @@ class Params:
 @option_group("paper", "miniaq")
 @dataclasses.dataclass
 class PaperOptions:
-    """`+paper.<key>=...`: settings of engine=paper, the paper's model (envs/miniaq/paper.py simulate and
+    """`+paper.<key>=...`: settings of engine=paper, the paper's model (envs/miniaq/paper/model.py simulate and
     Params.from_robot; the defaults here are theirs, and only given keys are passed on)."""
 
     method: str = param("LSODA", choices=("LSODA", "BDF", "Radau", "RK45", "DOP853"))
@@ -196,4 +196,4 @@ class MiniAQRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", yaw_rate_deg_s="abs"))
 
 
-register("miniaq", ["mu_d", "kp"])   # issue #27: miniaq_trajectory, miniaq_identify (envs/core/identify.py)
+register("miniaq", ["mu_d", "kp"])   # issue #27: miniaq_trajectory, miniaq_identify (envs/core/analysis/identify.py)

@@ -1,6 +1,6 @@
 """MinIAQ-II leg kinematics (Sec. III-A): the four-bar's position analysis, the foot path, Euler angles.
 
-Shared by the twin (envs/miniaq/robot.py) and the paper engine (envs/miniaq/paper.py).  Each leg
+Shared by the twin (envs/miniaq/robot.py) and the paper engine (envs/miniaq/paper/model.py).  Each leg
 is a planar four-bar in its (x, z) plane, B (the crank axis) at the origin: crank BD (l2),
 coupler DC (l3), rocker AC (l4), ground link AB (l1 at theta1); foot tip E and fold node F on the
 coupler.

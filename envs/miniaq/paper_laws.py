@@ -2,7 +2,7 @@
 
 STEP and the contact laws (eqs. 15-17), the legs' velocity analysis (eqs. 1-6, positions from the
 twin's four-bar), the Z-Y-X rotation (eq. 13) and the leg lookup table the ODE reads.  The model
-and its runs are envs/miniaq/paper.py, which re-exports these names.
+and its runs are envs/miniaq/paper/model.py, which re-exports these names.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gaittwin.core.inputs import Crank
+from gaittwin.core.model.inputs import Crank
 
 WANDER_TERMS = 4     # sinusoids per leg in the slow phase wander
 

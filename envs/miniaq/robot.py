@@ -18,11 +18,11 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from gaittwin.core import metrics
-from gaittwin.core.energy import METRICS as ENERGY
-from gaittwin.core.errors import ConfigError
-from gaittwin.core.inputs import DeviceLaw
-from gaittwin.core.robot import MODELS, Robot
+from gaittwin.core.model import metrics
+from gaittwin.core.model.energy import METRICS as ENERGY
+from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.model.inputs import DeviceLaw
+from gaittwin.core.model.robot import MODELS, Robot
 from gaittwin.miniaq import config
 from gaittwin.miniaq.foot import NoStaticDepth, add_pads, critical_solref, hunt_crossley_point, static_depth
 from gaittwin.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
@@ -102,7 +102,7 @@ class MiniAQ(Robot):
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
     viewer_timestep = 1.25e-4              # viewer: trot speed +0.2 %, turn yaw -1.5 % of 1e-4 s (models/miniaq/README.md)
     gait_parameter = ("f", 0.25)           # viewer keys: motor frequency +/- 0.25 Hz
-    reference_video = "gaittwin.miniaq.compare:reference"   # render.py --compare: the paper's model
+    reference_video = "gaittwin.miniaq.paper.compare:reference"   # render.py --compare: the paper's model
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
     loops = tuple((f"{leg}_C_coupler", f"{leg}_C_rocker") for leg in LEGS)   # the four-bar of each leg
     metrics = ("cycles", "speed", "drift_y", "yaw_rate_deg_s", "roll_amplitude_deg", "pitch_amplitude_deg",
@@ -122,7 +122,7 @@ class MiniAQ(Robot):
         pe = cfg["phase_error_deg"]
         if pe is not None and (len(pe) != 4 or any(abs(v) > 180 for v in pe)):
             raise ConfigError("phase_error_deg", pe, self.allowed("phase_error_deg"), "not 4 errors in [-180, 180]")
-        mu = cfg["mu_d_feet"]                 # each element's range: the schema (envs/core/schema.py)
+        mu = cfg["mu_d_feet"]                 # each element's range: the schema (envs/core/model/schema.py)
         if mu is not None and len(mu) != 4:
             raise ConfigError("mu_d_feet", mu, self.allowed("mu_d_feet"), "not 4 friction coefficients in (0, 2]")
         if cfg["foot"] == "pad" and p["pad_mass"] >= COUPLER_SHARE * p["m_leg"]:

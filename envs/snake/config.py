@@ -9,11 +9,11 @@ import dataclasses
 import pathlib
 from typing import Any, Dict, List, Optional
 
-from gaittwin.core.config import experiment, plain_experiment
-from gaittwin.core.identify import Identify, register
-from gaittwin.core.robustness import Robustness, uniform
+from gaittwin.core.runs.config import experiment, plain_experiment
+from gaittwin.core.analysis.identify import Identify, register
+from gaittwin.core.analysis.robustness import Robustness, uniform
 from gaittwin.snake import channels as _channels  # noqa: F401  (declares the observable channels)
-from gaittwin.core.schema import param
+from gaittwin.core.model.schema import param
 
 TIMINGS = ("cycloidal", "linear")
 TABLE2_N4 = pathlib.Path(__file__).with_name("table2_n4.csv")  # Table 2's n = 4 losses, a per-cycle table (+ .json)
@@ -29,14 +29,14 @@ class Params:
     n: int = param(4, ge=2, le=100, note="and at most N - 1")
     alpha_deg: float = param(30.0, "deg", gt=0, lt=180, note="and below alpha_max(n) of eq. 14")
     N: int = param(8, ge=3, le=100, model=True, note="sections (prototype: 8)")
-    T_step: float = param(0.5, "s", gt=0, le=100, note="per step (calibrated with mu: envs/snake/calibration.py)")
+    T_step: float = param(0.5, "s", gt=0, le=100, note="per step (calibrated with mu: envs/snake/paper/calibration.py)")
     timing: str = param("cycloidal", choices=TIMINGS,
                         note="cycloidal: zero joint velocity at step boundaries; linear: the paper's")
     # sections: length, mass, contact capsule radius; floor friction
     l: float = param(0.084, "m", gt=0, le=10, model=True)
     m: float = param(0.22, "kg", gt=0, le=100, model=True)
     r: float = param(0.002, "m", gt=0, lt=1, model=True, note="and below l/2")
-    mu: float = param(0.4, gt=0, le=5, model=True, note="calibrated: snake_calibrate, envs/snake/calibration.py")
+    mu: float = param(0.4, gt=0, le=5, model=True, note="calibrated: snake_calibrate, envs/snake/paper/calibration.py")
     mu_links_rel: Optional[List[float]] = param(None, gt=-1, le=4, model=True,
                                                 note="each: section k's friction is mu (1 + value k); N values, "
                                                      "link1 (tail) first; null: mu on every section")
@@ -56,7 +56,7 @@ class Params:
 
 
 for _name in ("snake_alpha_sweep", "snake_n_sweep", "snake_step_time_sweep", "snake_servo_sweep"):
-    plain_experiment(_name)           # the generic sweep (gaittwin.snake.experiments.sweep), its grid in the YAML
+    plain_experiment(_name)           # the generic sweep (gaittwin.snake.paper.experiments.sweep), its grid in the YAML
 plain_experiment("snake_table1", warp="snake_table1 is closed-form (eqs. 12-14), it simulates nothing")
 plain_experiment("snake_table2")
 plain_experiment("snake_intervals")
@@ -66,12 +66,12 @@ plain_experiment("snake_convergence")
 @experiment
 @dataclasses.dataclass
 class SnakeCalibrate(Identify):
-    """The Table 2 refit of mu and T_step (envs/snake/calibration.py): one use of <robot>_identify on the
+    """The Table 2 refit of mu and T_step (envs/snake/paper/calibration.py): one use of <robot>_identify on the
     per-cycle table envs/snake/table2_n4.csv, its global stage the grid of sweep.mu x sweep.T_step; its runner
-    gaittwin.snake.experiments.calibrate (registered under this name)."""
+    gaittwin.snake.paper.experiments.calibrate (registered under this name)."""
 
     name: str = "snake_calibrate"
-    data: str = param(str(TABLE2_N4), note="Table 2's n = 4 losses (a per-cycle table, envs/core/cycle_table.py)")
+    data: str = param(str(TABLE2_N4), note="Table 2's n = 4 losses (a per-cycle table, envs/core/analysis/cycle_table.py)")
     params: Any = dataclasses.field(default_factory=lambda: ["mu", "T_step"])
     # the committed refit's local stage (calibration.json's local_fit): one start from the best grid point, 1 % steps
     starts: int = param(1, ge=1, le=1000, note="local fits (the committed refit: 1, from the best grid point)")
@@ -94,4 +94,4 @@ class SnakeRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))
 
 
-register("snake", ["mu", "T_step"])   # issue #27: snake_trajectory, snake_identify (envs/core/identify.py)
+register("snake", ["mu", "T_step"])   # issue #27: snake_trajectory, snake_identify (envs/core/analysis/identify.py)

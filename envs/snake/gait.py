@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from gaittwin.core.errors import ConfigError
+from gaittwin.core.model.errors import ConfigError
 from gaittwin.snake.config import TIMINGS
 
 

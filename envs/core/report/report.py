@@ -1,0 +1,347 @@
+"""Fidelity report: one row per claim of the four papers, twin against paper (rows and verdicts:
+envs/core/report/verdict.py).
+
+`generate(out_dir, reduced=False)` runs the experiments (envs/<robot>/experiments.py) on small
+grids in a scratch directory (`Context.run` returns each one's typed `Result`, which the claims
+read), builds the rows and writes
+
+  <out_dir>/fidelity_report.md          (reduced: fidelity_report_reduced.md)
+  <out_dir>/fidelity_report.json        (reduced: fidelity_report_reduced.json; the fields every verdict read)
+  <out_dir>/fidelity/*.png              (reduced: fidelity_reduced/*.png)
+
+Each claim group is a function `claims_<robot>_<topic>(ctx) -> list[Row]` in envs/<robot>/claims.py;
+the paper's values are data (`PAPER`, with their figure/table) so the report says where each came from.
+Numbers are printed with `SIG` significant digits; `parse_report` reads a report back
+(tests/test_fidelity_report.py compares a regenerated reduced report with the committed one).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import pathlib
+import re
+import shutil
+import tempfile
+import time
+
+from omegaconf import OmegaConf
+
+from gaittwin.core.runs.config import Experiment, experiment
+from gaittwin.core.runs.experiment import runner
+from gaittwin.core.model.schema import param
+
+from gaittwin.core.report.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_ONLY, JUDGED, KINDS,  # noqa: F401
+                                NO_DATA, NO_VERDICT, SIG, VALIDATION, VERDICTS, WITHHELD, WITHHELD_KIND, Range,
+                                Row, Tol, decode, fmt, judge, rejudge)
+
+REL_TOL = 2e-5           # reproducibility tolerance: two units in the 6th significant digit
+ABS_TOL = 1e-12
+
+
+def pct(x) -> str:
+    return f"{fmt(100 * x)} %"
+
+
+def experiment_config(experiment: str, overrides: dict | None = None, sweep: dict | None = None, choices=()):
+    """The composed config of `experiment=<name>` (hydra.compose, as scripts/run.py builds it).
+
+    overrides: dotted keys -> values (replacing, not merging); sweep: replaces `sweep` entirely;
+    choices: config-group options as on the command line (e.g. "robot/foot=coulomb").
+    """
+    from omegaconf import open_dict
+
+    from gaittwin.core.runs.config import compose
+
+    cfg = compose([f"experiment={experiment}", *choices])
+    with open_dict(cfg):
+        if sweep is not None:
+            cfg.sweep = sweep
+        for k, v in (overrides or {}).items():
+            OmegaConf.update(cfg, k, v, merge=False, force_add=True)
+        cfg.run.progress = False
+    return cfg
+
+
+class Context:
+    """What a claim function needs: the mode, a scratch dir, where plots go."""
+
+    def __init__(self, reduced: bool, work: pathlib.Path, plots: pathlib.Path, log=print, resume: bool = False):
+        self.reduced, self.work, self.plots, self.log, self.resume = reduced, work, plots, log, resume
+        self.timings: dict = {}
+        self.plot_files: list = []
+        self.flags: list = []            # (run, file, point, error) of failed or unhealthy points
+
+    def g(self, full, reduced):
+        """Pick the grid of the mode."""
+        return reduced if self.reduced else full
+
+    def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None, choices=()):
+        """Run `experiment`'s runner into work/<tag>; returns (its Result, out dir).  Claims read the
+        Result's typed summary and tables (`Result.table`); the out dir is for plots and health flags."""
+        from gaittwin.core.runs.experiment import compute
+        cfg = experiment_config(experiment, overrides, sweep, choices)
+        out = self.work / (tag or experiment)
+        if out.exists() and not self.resume:
+            shutil.rmtree(out)
+        out.mkdir(parents=True, exist_ok=True)   # resume: the sweep runners reuse the points stored in results.sqlite
+        t0 = time.perf_counter()
+        result = compute(cfg, out)
+        self.timings[tag or experiment] = time.perf_counter() - t0
+        self.log(f"  {tag or experiment}: {self.timings[tag or experiment]:.1f} s")
+        self.flags += [(tag or experiment, *f) for f in health_flags(out)]
+        summary = result.summary
+        if isinstance(summary, dict) and summary.get("error") and not (out / "results.sqlite").exists():
+            self.flags.append((tag or experiment, "summary.json", "", summary["error"]))
+        return result, out
+
+    def plot(self, src: pathlib.Path, name: str, caption: str):
+        if src.exists():
+            self.plots.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, self.plots / name)
+            self.plot_files.append((name, caption))
+
+
+def health_flags(out: pathlib.Path) -> list[tuple]:
+    """(file, point, error) of every stored row of a run directory whose `error` is filled."""
+    from gaittwin.core.runs.store import DB_NAME, Store
+    if not (out / DB_NAME).exists():
+        return []
+    flags = []
+    with Store(out) as db:
+        for (file,) in db.con.execute("SELECT file FROM results_files ORDER BY file").fetchall():
+            key = json.loads(db.con.execute("SELECT key_columns FROM results_files WHERE file=?",
+                                            (file,)).fetchone()[0])
+            for stored in db.rows(file).values():
+                row = stored.values()
+                if row.get("error"):
+                    point = ", ".join(f"{c}={row[c]:g}" if isinstance(row[c], float) else f"{c}={row[c]}"
+                                      for c in key if row.get(c) is not None)
+                    flags.append((file, point, row["error"]))
+    return sorted(flags)
+
+
+def by_value(rows, key, val, tol=1e-9):
+    return [r for r in rows if abs(float(r[key]) - float(val)) < tol]
+
+
+def keyed(rows, key: str, col: str, scale: float = 1.0) -> dict:
+    """{row[key]: row[col] * scale} of typed result rows (Result.table), e.g. omega -> S."""
+    return {float(r[key]): float(r[col]) * scale for r in rows}
+
+
+COLUMNS = ("id", "kind", "claim", "source", "paper", "twin", "reference", "unit", "tolerance", "error", "verdict",
+           "reason")
+
+
+def claim_modules() -> dict:
+    """robot -> its `envs/<robot>/claims.py` module, for every robot package that has one."""
+    import importlib
+
+    from gaittwin.core.model.robot import REGISTRY
+
+    mods = {}
+    for name in REGISTRY:
+        try:
+            mods[name] = importlib.import_module(f"gaittwin.{name}.claims")
+        except ModuleNotFoundError:
+            continue
+    return mods
+
+
+def claim_groups() -> list:
+    """(robot, title, claims function) of every claim group, robot by robot."""
+    return [(name, title, fn) for name, mod in claim_modules().items() for title, fn in mod.CLAIMS]
+
+
+def paper_values() -> dict:
+    """id -> (source, the paper's value as stated) of every robot's claims."""
+    return {k: v for mod in claim_modules().values() for k, v in getattr(mod, "PAPER", {}).items()}
+
+
+# ---- report ----------------------------------------------------------------------------------------
+def _cell(x) -> str:
+    return fmt(x).replace("|", "/").replace("\n", " ")
+
+
+def _value(r: Row, c: str):
+    return str(r.tol) if c == "tolerance" and r.tol is not None else getattr(r, c, None)
+
+
+def omitted() -> list:
+    """(robot, source, statement, why it is not a row) of every robot's OMITTED list."""
+    return [(name, *o) for name, mod in claim_modules().items() for o in getattr(mod, "OMITTED", ())]
+
+
+def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, resumed=False, flags=(),
+           omitted_claims=()) -> str:
+    rows = [r for _, _, rs in groups for r in rs]
+    name = "fidelity_report_reduced.md" if reduced else "fidelity_report.md"
+    L = [f"# Fidelity report{' (reduced grids)' if reduced else ''}", "",
+         f"Generated by `python scripts/fidelity_report.py{' --reduced' if reduced else ''} --out docs` "
+         f"(or `python scripts/run.py experiment=fidelity_report{' experiment.reduced=true' if reduced else ''}`); "
+         f"code: `envs/core/report/report.py`, verdicts `envs/core/report/verdict.py`, claims in `envs/<robot>/claims.py`. "
+         f"File: `docs/{name}` (the fields each verdict read: `docs/{name[:-3]}.json`).", ""]
+    if reduced:
+        L += ["Reduced grids and fewer cycles: this report is CI's reproducibility check "
+              "(`tests/test_fidelity_report.py`). Its values are coarser than the full report's "
+              "(`docs/fidelity_report.md`), and verdicts on coarse grids can differ from it.", ""]
+    L += ["One row per claim of the four papers. *kind*: `validation` (twin against a paper result it was not "
+          "fitted to; only these are counted), `calibration` (data the twin was fitted to), `consistency` (the twin "
+          "or the project's equations against themselves or against a model input: a check, not evidence of "
+          "fidelity), `graph-only` (the paper gives a plot only: the twin's value, no verdict), `withheld` (the "
+          "paper value is withheld from the paper copy). *paper*: the value as printed, or the statement and the "
+          "quantitative proxy (a range) that is checked. *reference*: the exact/paper model where the project has "
+          "one (crawler: the paper's exact hybrid model, `envs/crawler/paper/hybrid.py`; BOLT: closed-form loop "
+          "kinematics and the paper's Sec. 4-5 model, `envs/bolt/paper/model.py` (B6, B6c/B6d); snake: eqs. 11-14). "
+          "*tolerance*: stated before comparing, with its justification; a range "
+          "has its tolerance in its bounds. *error*: twin minus paper (a range: distance outside it) and twin minus "
+          "reference. Verdict (one function, `gaittwin.core.report.verdict.judge`): "
+          f"`{AGREE}` only when |error| <= tolerance against the paper and, where given, the reference; otherwise "
+          f"`{DISAGREE}`; `{NO_DATA}`: the experiment output the claim reads is not there yet (not counted); "
+          f"`{NO_VERDICT}` (graph-only) and `{WITHHELD}`.", "",
+          f"Numbers carry {SIG} significant digits; a regenerated report must match the committed one to a "
+          f"relative {REL_TOL:g} (deterministic simulations on the same library build).", "",
+          "## Summary (validation rows only)", "",
+          f"| robot | validation claims | {AGREE} | {DISAGREE} | {NO_DATA} |", "|---|---|---|---|---|"]
+    robots = list(dict.fromkeys(g[0] for g in groups))
+    by_robot = {rb: [r for g in groups if g[0] == rb for r in g[2]] for rb in robots}
+    for rb, rs in [*by_robot.items(), ("all", rows)]:
+        vs = [r for r in rs if r.kind == VALIDATION]
+        L.append(f"| {rb} | {len(vs)} | " + " | ".join(str(sum(r.verdict == v for r in vs))
+                                                       for v in (AGREE, DISAGREE, NO_DATA)) + " |")
+    L += ["", "Rows by kind (calibration and consistency rows carry verdicts too, not counted above):", "",
+          "| robot | " + " | ".join(KINDS) + " |", "|---|" + "---|" * len(KINDS)]
+    for rb, rs in [*by_robot.items(), ("all", rows)]:
+        L.append(f"| {rb} | " + " | ".join(str(sum(r.kind == k for r in rs)) for k in KINDS) + " |")
+    L += ["", f"Generation time: {wall:.0f} s" + (" (resumed: finished sweep points were reused from an earlier "
+                                                  "run, so the times below cover only what was recomputed)."
+                                                  if resumed else "."), ""]
+    for robot, title, rs in groups:
+        L += [f"## {title}", "", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+        for r in rs:
+            L.append("| " + " | ".join(_cell(_value(r, c)) for c in COLUMNS) + " |")
+        L.append("")
+    if omitted_claims:
+        L += ["## Claims not quantified", "", "Statements of the papers that are not rows, and why:", ""]
+        L += [f"- {robot}, {src}: {what} — {why}" for robot, src, what, why in omitted_claims]
+        L.append("")
+    L += ["## Health flags", "",
+          "Points of the runs above whose simulation failed or exceeded the robot's declared health limits "
+          "(`Robot.max_penetration`, `Robot.max_loop_gap`; `error` in their results file).  The claims read "
+          "their values as they are: a claim resting on a flagged point is not a clean result.", ""]
+    if flags:
+        L += ["| run | file | point | error |", "|---|---|---|---|"]
+        L += [f"| {run} | {file} | {_cell(point)} | {_cell(err)} |" for run, file, point, err in flags]
+    else:
+        L += ["None."]
+    L.append("")
+    if plot_files:
+        L += ["## Plots", ""]
+        for fn, cap in plot_files:
+            L += [f"**{cap}**", "", f"![{cap}]({plots_rel}/{fn})", ""]
+    L += ["## Run times (s)", "", "| run | s |", "|---|---|"]
+    L += [f"| {k} | {v:.1f} |" for k, v in timings.items()]
+    return "\n".join(L) + "\n"
+
+
+def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, resume: bool = False) -> pathlib.Path:
+    """Run every claim group, write the report and its plots; returns the report's path.
+
+    work: scratch directory for the runners' outputs (default: a temporary one, removed).
+    resume: keep what `work` already holds (the sweep runners skip finished points), e.g. after
+    an interrupted full run; only with the same code and grids.
+    only: restrict to claim-group functions whose name contains one of these strings (debugging).
+    """
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plots_rel = "fidelity_reduced" if reduced else "fidelity"
+    stage = pathlib.Path(tempfile.mkdtemp(prefix=".fidelity_stage_", dir=out_dir))   # replaced at the end only
+    tmp = None
+    if work is None:
+        tmp = tempfile.TemporaryDirectory(prefix="fidelity_")
+        work = tmp.name
+    ctx = Context(reduced, pathlib.Path(work), stage / plots_rel, log, resume=resume and tmp is None)
+    t0 = time.perf_counter()
+    groups = []
+    try:
+        for robot, title, fn in claim_groups():
+            if only and not any(o in fn.__name__ for o in only):
+                continue
+            log(f"{fn.__name__}")
+            groups.append((robot, title, fn(ctx)))
+        wall = time.perf_counter() - t0
+        name = "fidelity_report_reduced.md" if reduced else "fidelity_report.md"
+        (stage / name).write_text(render(groups, reduced, plots_rel, ctx.plot_files, ctx.timings, wall, resumed=ctx.resume,
+                                         flags=ctx.flags, omitted_claims=omitted() if not only else ()))
+        (stage / name).with_suffix(".json").write_text(
+            json.dumps([r.record() for _, _, rs in groups for r in rs], indent=0) + "\n")
+        path = _replace(stage, out_dir, name, plots_rel)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+        shutil.rmtree(stage, ignore_errors=True)
+    return path
+
+
+def _replace(stage: pathlib.Path, out_dir: pathlib.Path, name: str, plots_rel: str) -> pathlib.Path:
+    """Move a finished report (stage/name, its .json, stage/plots_rel/) over the old one: the figures
+    first (renames), then the report, so a report never links a figure that is not there."""
+    plots, old = out_dir / plots_rel, stage / "old"
+    (stage / plots_rel).mkdir(exist_ok=True)
+    if plots.exists():
+        plots.rename(old)
+    (stage / plots_rel).rename(plots)
+    for f in (name, pathlib.Path(name).with_suffix(".json").name):
+        (stage / f).replace(out_dir / f)
+    return out_dir / name
+
+
+# ---- reading a report back (tests) -----------------------------------------------------------------
+_NUM = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def parse_report(text: str) -> dict:
+    """{id: {column: cell}} of every claim row of a report."""
+    rows = {}
+    for line in text.splitlines():
+        if not line.startswith("| ") or line.startswith("| id ") or line.startswith("| robot") or line.startswith("| run"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) != len(COLUMNS):
+            continue
+        rows[cells[0]] = dict(zip(COLUMNS, cells))
+    return rows
+
+
+def split_numbers(cell: str):
+    """(text with numbers replaced by '#', [numbers]) of a cell."""
+    nums = [float(m) for m in _NUM.findall(cell)]
+    return _NUM.sub("#", cell), nums
+
+
+def cells_match(a: str, b: str, rel=REL_TOL, abs_=ABS_TOL) -> bool:
+    ta, na = split_numbers(a)
+    tb, nb = split_numbers(b)
+    if ta != tb or len(na) != len(nb):
+        return False
+    return all(abs(x - y) <= abs_ + rel * max(abs(x), abs(y)) for x, y in zip(na, nb))
+
+
+# ---- experiment runner (scripts/run.py experiment=fidelity_report) ---------------------------------
+@experiment
+@dataclasses.dataclass
+class FidelityReport(Experiment):
+    name: str = "fidelity_report"
+    reduced: bool = param(False, note="true: CI's reduced grids")
+
+
+@runner("fidelity_report")
+def fidelity_report(job, out) -> dict:
+    """The report into the run directory (experiment.reduced: the CI grids)."""
+    reduced = bool(job.experiment.reduced)
+    out = pathlib.Path(out)
+    path = generate(out, reduced=reduced, work=out / "work")
+    shutil.rmtree(out / "work", ignore_errors=True)
+    rows = parse_report(path.read_text())
+    counts = {v: sum(r["verdict"] == v for r in rows.values() if r["kind"] == VALIDATION) for v in VERDICTS}
+    return dict(report=str(path), claims=len(rows), **{k.replace(" ", "_"): v for k, v in counts.items()})

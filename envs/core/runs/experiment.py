@@ -1,0 +1,196 @@
+"""What every experiment runner shares: `runner(job, out) -> Result` (or a bare summary dict), where
+`job` is the config checked once (`gaittwin.core.runs.config.Job`: frozen, typed), registered with `@runner("<name>")`
+for the experiment declared in envs/<robot>/config.py, and the one shell that runs it (`compute`): the
+config is checked first, the runner computes, and the shell writes what it returns -- its tables
+(CSV), its plots (PNG, drawn by the robot's plot functions) and `summary.json`.  Sweeps keep
+`results.csv` in the resumable store (envs/core/runs/store.py), which writes it as points finish; a single
+run (no results.csv of its own) gets a one-row results.csv of its summary's scalars (`one_row`).
+
+Runners read the job's values directly (`job.run.cycles`, `job.robot`, `job.sweep`) or through
+these helpers (plain copies); a runner never sees an unchecked value.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import sys
+from typing import Callable
+
+import numpy as np
+
+from gaittwin.core.runs import config
+from gaittwin.core.runs.config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/runs/config.py)
+
+
+@dataclasses.dataclass
+class Result:
+    """What a runner computed.  summary: the scalars (summary.json); tables: file name -> columns
+    (name -> sequence, all of one length) or (column names, row dicts) for a .csv, any JSON value
+    for a .json, text for a .md; plots: file name -> a function drawing the figure into the path
+    it is given (the robot's plots module); rows: file name -> the row dicts of a file the sweep
+    store wrote itself (a sweep's results.csv), returned to callers, not written again.
+
+    Callers that read results (the fidelity claims, envs/<robot>/claims.py) use `table(name)`: the
+    typed rows as computed, never a CSV read back."""
+    summary: dict
+    tables: dict = dataclasses.field(default_factory=dict)
+    plots: dict[str, Callable] = dataclasses.field(default_factory=dict)
+    rows: dict[str, list] = dataclasses.field(default_factory=dict)
+
+    def table(self, name: str) -> list[dict]:
+        """The rows of the CSV `name` (one of `tables` or `rows`), each a dict of typed values."""
+        if name in self.rows:
+            return [dict(r) for r in self.rows[name]]
+        if name not in self.tables or name.endswith((".json", ".md")):
+            raise KeyError(f"{name}: not a table of this result (tables: {sorted(self.tables)}, "
+                           f"rows: {sorted(self.rows)})")
+        t = self.tables[name]
+        if isinstance(t, dict):
+            cols = list(t)
+            return [dict(zip(cols, vals)) for vals in zip(*(t[c] for c in cols))]
+        cols, rows = t
+        return [{c: r.get(c) for c in cols} for r in rows]
+
+    def columns(self, name: str) -> list[str]:
+        t = self.tables[name]
+        return list(t) if isinstance(t, dict) else list(t[0])
+
+    def write(self, out) -> None:
+        from gaittwin.core.runs.csvio import replace_atomically, write_csv, write_json
+        for name, table in self.tables.items():       # each file replaced whole (tmp, fsync, rename)
+            if name.endswith(".json"):
+                write_json(out / name, table)
+            elif isinstance(table, str):
+                replace_atomically(out / name, lambda f, text=table: f.write(text))
+            else:
+                write_csv(out / name, self.columns(name), self.table(name))
+        for name, draw in self.plots.items():
+            draw(out / name)
+        write_json(out / "summary.json", self.summary)
+        from gaittwin.core.runs.rundir import in_store
+        if "results.csv" not in self.tables and "results.csv" not in self.rows \
+                and not in_store(out, "results.csv"):      # a single run: a one-row results.csv
+            write_csv(out / "results.csv", *one_row(self.summary))
+
+
+def one_row(summary: dict) -> tuple[list[str], list[dict]]:
+    """A single run's results.csv (every experiment writes the contract files): one row of the
+    summary's scalars under their summary names (which follow the `_deg` rule); nested values
+    (dicts, lists) stay in summary.json only."""
+    row = {k: v for k, v in summary.items() if v is None or isinstance(v, (bool, int, float, str, np.generic))}
+    return list(row), [row]
+
+
+def robot_params(job) -> dict:
+    """The robot's base parameters (checked; without its name): a runner's own copy."""
+    return _plain(config.validate(job).robot)
+
+
+def _plain(m) -> dict:
+    """A Job's read-only mapping as a plain dict of lists (a runner's own copy)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in m.items()}
+
+
+def sweep_lists(cfg) -> dict:
+    """sweep.<name>: [values], each value checked against the robot parameter's declaration."""
+    return _plain(config.validate(cfg).sweep)
+
+
+def run_kw(cfg) -> dict:
+    """The batch runner's keywords from `run.*` (checked)."""
+    v = config.validate(cfg)
+    r = v["run"]
+    kw = dict(cycles=r["cycles"], min_cycles=r["min_cycles"], stop_when_steady=r["stop_when_steady"],
+              nthread=r["nthread"], chunk=r["chunk"], max_steps=r["max_steps"], retry_failed=r["retry_failed"])
+    if v["engine"] in ("warp", "auto"):   # the batch runner on MuJoCo Warp (envs/core/engines/warp_engine.py), or split
+        kw.update(engine=v["engine"], device=r["device"], nworld=r["nworld"])
+    return kw
+
+
+def runner_kw(kw: dict) -> dict:
+    """run_kw's keywords for the batch runner itself (batch.run_point / run_points): without retry_failed,
+    which only decides whether sweep.run_rows reuses a stored failure."""
+    return {k: v for k, v in kw.items() if k != "retry_failed"}
+
+
+def launch_kw(cfg) -> dict:
+    """Where a sweep's points run (`run.launcher`, `run.ray_*`, checked): keywords of engines.batch_engine."""
+    r = config.validate(cfg)["run"]
+    return dict(launcher=r["launcher"], address=r["ray_address"], points_per_task=r["ray_points"])
+
+
+def robot_cls(cfg):
+    return config.validate(cfg)["robot_cls"]
+
+
+def options(cfg) -> dict:
+    """The experiment's options (checked against its declared dataclass)."""
+    return _plain(config.validate(cfg).experiment)
+
+
+def compute(cfg, out) -> Result:
+    """Run the configured experiment into `out`, write what it returns (tables, plots, strict-JSON
+    summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
+    import pathlib
+
+    from gaittwin.core.runs.rundir import finish_run, new_run
+
+    v = config.validate(cfg)
+    out = pathlib.Path(out)
+    new_run(out)                    # the run's results files: the points this run asks for
+    if v["engine_fallback"]:        # engine=warp/auto asked for what MuJoCo Warp cannot run: said, then the C engine
+        note = (f"engine={v['engine_requested']}: {v['engine_fallback']}; running on the C engine (engine=mujoco) "
+                "instead")
+        logging.getLogger("gaittwin").warning(note)
+        print(f"note: {note}", file=sys.stderr)
+    from gaittwin.core.runs import progress
+    progress.plan()                  # this run's bars share one ETA (a runner may declare its stages)
+    try:
+        result = runner_of(v.options_cls)(v, out)
+    except BaseException:
+        with contextlib.suppress(Exception):     # the runner's error is the one to see
+            finish_run(out)
+        raise
+    finish_run(out)                  # the results files sweep.run_rows left to the run's end
+    if not isinstance(result, Result):
+        result = Result(result)
+    if v["engine_fallback"]:
+        result.summary = dict(result.summary, engine="mujoco", engine_requested=v["engine_requested"],
+                              engine_fallback=v["engine_fallback"])
+    elif v["engine"] in ("warp", "auto"):
+        from gaittwin.core.runs.rundir import engine_split
+        result.summary = engine_label(result.summary, v["engine"], engine_split(out))
+    result.write(out)
+    return result
+
+
+def engine_label(summary, engine, split):
+    """summary.json's engine label under engine=warp/auto, set after the runner's summary: engine_split
+    (which engine ran, or had stored, each point of each results file; under warp only when another engine
+    ran some output, e.g. a C time series) and engine.  The one precedence rule: under warp a runner that
+    names its engine itself keeps its label (bolt twin_vs_paper's "mujoco+paper", a comparison's main
+    engine); under auto the label is "auto" over a runner's own (the engine that ran is in engine_split)."""
+    out = dict(summary, **({"engine_split": split} if split or engine == "auto" else {}))
+    out["engine"] = summary.get("engine", engine) if engine == "warp" else engine
+    return out
+
+
+def runner(of):
+    """Register `fn(job, out) -> Result` as the runner of experiment `of`: its declared name
+    (`@runner("crawler_frequency_sweep")`), or an options class, for every experiment declared with it
+    or a subclass of it (`@runner(Robustness)`: each <robot>_robustness).  The module is imported with
+    its robot (envs/__init__.py imports each robot's runner modules); `config.runner_of` finds it."""
+    def register(fn):
+        old = RUNNERS.get(of)
+        if old is not None and (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
+            raise TypeError(f"experiment {of}: two runners, {old.__module__}.{old.__qualname__} and "
+                            f"{fn.__module__}.{fn.__qualname__}")
+        RUNNERS[of] = fn
+        return fn
+    return register
+
+
+def run(cfg, out) -> dict:
+    """Run the configured experiment into `out` (compute) and return its summary."""
+    return compute(cfg, out).summary

@@ -1,0 +1,1 @@
+"""Tests of the bolt twin and its paper reproduction."""

@@ -1,0 +1,1 @@
+"""Tests of the crawler twin and its paper reproduction."""

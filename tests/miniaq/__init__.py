@@ -1,0 +1,1 @@
+"""Tests of the miniaq twin and its paper reproduction."""

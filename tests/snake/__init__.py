@@ -1,0 +1,1 @@
+"""Tests of the snake twin and its paper reproduction."""
