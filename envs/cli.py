@@ -17,7 +17,7 @@ import argparse
 import re
 import sys
 
-from gaittwin.core.model.paths import CONFIGS, MODELS, experiment_files
+from .core.model.paths import CONFIGS, MODELS, experiment_files
 
 COMMANDS = ("run", "view", "render")           # gaittwin.app.<command>.main(argv)
 
@@ -74,7 +74,7 @@ def main(argv=None) -> int:
 
 def command(name: str, args) -> int:
     """gaittwin.app.<name>.main(args) in this process; its exit code."""
-    from gaittwin.app import render, run, view
+    from .app import render, run, view
     prog = sys.argv[0]
     sys.argv = [f"gaittwin {name}", *args]         # Hydra's and argparse's program name
     try:
@@ -88,8 +88,8 @@ def command(name: str, args) -> int:
 def export(rundir, out=None) -> int:
     """Write every stored row of each results file of `rundir`'s store (every grid any run asked for,
     in the order finished) as <stem>_all.csv into `out` (default: the run directory)."""
-    from gaittwin.core.model.errors import StoreError
-    from gaittwin.core.runs.store import DB_NAME, Store
+    from .core.model.errors import StoreError
+    from .core.runs.store import DB_NAME, Store
 
     run = pathlib.Path(rundir)
     if not (run / DB_NAME).is_file():
@@ -127,7 +127,7 @@ def experiments() -> list[dict]:
     line, which ended mid-sentence; without the tracker's 'Issue #17:'), run time."""
     import itertools
 
-    from gaittwin.core.runs import config
+    from .core.runs import config
     out, times = [], runtimes()
     for f in experiment_files().values():
         head = itertools.takewhile(lambda ln: ln.startswith("#"), f.read_text().splitlines())
@@ -170,7 +170,7 @@ def listing() -> str:
 def params_rows(robot: str) -> list[dict]:
     """name, unit, default, allowed, meaning, provenance of every parameter of `robot`."""
     import gaittwin
-    from gaittwin.core.model import schema
+    from .core.model import schema
     cls = gaittwin.robot_class(robot)
     sections = _comments(cls.Params)
     prov = _provenance(robot)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 
 import gaittwin  # noqa: F401  (chooses the GL backend before MuJoCo is imported)
-from gaittwin.core.runs import config, overrides as ov
-from gaittwin.core.model.errors import ConfigError
+from ..core.runs import config, overrides as ov
+from ..core.model.errors import ConfigError
 
 
 def or_exit(fn, *args):

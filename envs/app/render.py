@@ -14,7 +14,7 @@ import importlib
 import pathlib
 import sys
 
-from gaittwin.app.common import robot_or_exit
+from .common import robot_or_exit
 
 
 def main(argv=None) -> int:
@@ -44,7 +44,7 @@ def main(argv=None) -> int:
             print(f"error: --compare: robot={robot.name} has no reference engine to film "
                   f"(allowed: robots with one: {', '.join(have)})", file=sys.stderr)
             return 2
-    from gaittwin.core.view import render
+    from ..core.view import render
     cycles = render.default_cycles(robot) if args.cycles is None else args.cycles
     if args.compare:
         mod, fn = ref.split(":")

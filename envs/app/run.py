@@ -21,11 +21,11 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from gaittwin.app.common import checked
-from gaittwin.core.runs import experiment, rundir
-from gaittwin.core.model.errors import ConfigError, StoreError
-from gaittwin.core.model.paths import CONFIG_MODULE
-from gaittwin.core.runs.sweep import finite
+from .common import checked
+from ..core.runs import experiment, rundir
+from ..core.model.errors import ConfigError, StoreError
+from ..core.model.paths import CONFIG_MODULE
+from ..core.runs.sweep import finite
 
 log = logging.getLogger("gaittwin")
 PROVENANCE = ("config.yaml", "hydra.yaml", "overrides.yaml")

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 
-from gaittwin.app.common import robot_or_exit
+from .common import robot_or_exit
 
 
 def main(argv=None) -> int:
@@ -29,7 +29,7 @@ def main(argv=None) -> int:
                          "drop before the physics falls behind real time")
     args, overrides = ap.parse_known_args(argv)
     robot = robot_or_exit(overrides)
-    from gaittwin.core.view import viewer as live
+    from ..core.view import viewer as live
     if not live.has_display():               # before GLFW: no error dialog, no MUJOCO_LOG.TXT
         print(live.HINT, file=sys.stderr)
         return 2

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, Optional
 
-from gaittwin.core.runs.config import Experiment, experiment, option_group, plain_experiment
-from gaittwin.core.analysis.identify import register
-from gaittwin.core.analysis.robustness import Robustness, uniform
-from gaittwin.bolt import channels as _channels  # noqa: F401  (declares the observable channels)
-from gaittwin.core.model.schema import param
+from ..core.runs.config import Experiment, experiment, option_group, plain_experiment
+from ..core.analysis.identify import register
+from ..core.analysis.robustness import Robustness, uniform
+from . import channels as _channels  # noqa: F401  (declares the observable channels)
+from ..core.model.schema import param
 
 # ---- mass sets (README "Mass sets") -------------------------------------------------------
 # Table 3 link masses m_1..m_5 (CAD) in both.  "sim": Table 3 as printed -- its row 6 (the body,

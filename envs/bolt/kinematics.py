@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 
-from gaittwin.core.model import metrics
+from ..core.model import metrics
 
 # Assembly modes (circle-intersection branches), fixed by the paper's Fig. 2/5:
 # B lies clockwise of the ray D->A (femur hangs below the hip), G clockwise of

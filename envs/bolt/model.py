@@ -7,9 +7,9 @@ import math
 import mujoco
 import numpy as np
 
-from gaittwin.bolt.kinematics import loop_kinematics
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.robot import MODELS
+from .kinematics import loop_kinematics
+from ..core.model.errors import ConfigError
+from ..core.model.robot import MODELS
 
 MODEL_DIR = MODELS / "bolt"
 # foot_contact=plastic (README "Foot impact test"): a damper with no spring, its rate B = PLASTIC_RATE /

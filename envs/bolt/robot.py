@@ -18,18 +18,18 @@ import math
 
 import numpy as np
 
-from gaittwin.core.model import metrics
-from gaittwin.core.model.energy import METRICS as ENERGY
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.inputs import Crank
-from gaittwin.core.model.robot import Robot
-from gaittwin.bolt import config
-from gaittwin.bolt.config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
-from gaittwin.bolt.kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
+from ..core.model import metrics
+from ..core.model.energy import METRICS as ENERGY
+from ..core.model.errors import ConfigError
+from ..core.model.inputs import Crank
+from ..core.model.robot import Robot
+from . import config
+from .config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
+from .kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
                                    phi, stride_and_height, table1_lengths, touchdowns)
-from gaittwin.bolt.model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
-from gaittwin.bolt.physics import Physics
-from gaittwin.bolt import coulomb_foot
+from .model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
+from .physics import Physics
+from . import coulomb_foot
 
 
 # The crank turns clockwise (q_1 decreasing): with Table 2's theta = +41.41 deg the
@@ -219,7 +219,7 @@ class Bolt(BoltModel, Robot):
                "MuJoCo Warp cannot run" if params.get("foot_contact") == "coulomb" else ""
 
     def device_feedback(self):     # `feedback` on the device (engine=warp; the Coulomb hook has none: warp_refusal)
-        from gaittwin.bolt.warp_feedback import ActuatorLimit
+        from .warp_feedback import ActuatorLimit
         return ActuatorLimit()
 
     def pose(self, q1: float) -> dict:

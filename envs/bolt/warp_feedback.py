@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import warp as wp
 
-from gaittwin.core.engines.warp_hook import DeviceFeedback
+from ..core.engines.warp_hook import DeviceFeedback
 
 # P columns: tau_max, P_max, clamp (1: limit_mode clamp), the clamp's limit; then the sensor and
 # dof addresses (as float64, exact): foot_touch, crank_rate, q_1's dof, B_hfe, B_femur, G_kfe, G_tibia; the

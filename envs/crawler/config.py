@@ -8,12 +8,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional
 
-from gaittwin.core.runs.config import Experiment, experiment, option_group, plain_experiment
-from gaittwin.core.analysis.identify import register
-from gaittwin.core.analysis.robustness import Robustness, uniform
-from gaittwin.crawler import channels as _channels  # noqa: F401  (declares the observable channels)
-from gaittwin.core.model.schema import param
-from gaittwin.crawler.friction import DEFAULT_SAMPLING, SAMPLINGS
+from ..core.runs.config import Experiment, experiment, option_group, plain_experiment
+from ..core.analysis.identify import register
+from ..core.analysis.robustness import Robustness, uniform
+from . import channels as _channels  # noqa: F401  (declares the observable channels)
+from ..core.model.schema import param
+from .friction import DEFAULT_SAMPLING, SAMPLINGS
 
 
 @option_group("hybrid", "crawler")

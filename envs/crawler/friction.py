@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from typing import List, Sequence, Tuple
 
-from gaittwin.core.model.errors import ConfigError
+from ..core.model.errors import ConfigError
 
 SAMPLINGS = ("ratio", "eq7")
 DEFAULT_SAMPLING = "ratio"     # reproduces the paper's Figs. 8/9 optima (models/crawler/README.md)

@@ -15,12 +15,12 @@ import numpy as np
 from dm_control import mujoco as dm_mujoco
 from scipy.optimize import brentq
 
-from gaittwin.core.model import metrics
-from gaittwin.core.model.energy import METRICS as ENERGY
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.inputs import DeviceLaw, PhasedSine
-from gaittwin.core.model.robot import MODELS, Robot
-from gaittwin.crawler import config
+from ..core.model import metrics
+from ..core.model.energy import METRICS as ENERGY
+from ..core.model.errors import ConfigError
+from ..core.model.inputs import DeviceLaw, PhasedSine
+from ..core.model.robot import MODELS, Robot
+from . import config
 
 MODEL_DIR = MODELS / "crawler"
 SCENE = MODEL_DIR / "scene.xml"

@@ -2,7 +2,7 @@
 from above), the four crank angles (encoders) and the four feet's contact flags."""
 import numpy as np
 
-from gaittwin.core.analysis.trajectory import Channel, CycleChannel, contact_channel, declare, sensor_channel
+from ..core.analysis.trajectory import Channel, CycleChannel, contact_channel, declare, sensor_channel
 
 LEGS = ("fl", "fr", "hl", "hr")
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gaittwin.miniaq.paper_laws import step_f
+from .paper_laws import step_f
 
 G = 9.81
 

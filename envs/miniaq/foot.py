@@ -18,7 +18,7 @@ import math
 
 import mujoco
 
-from gaittwin.miniaq.paper_laws import step_f
+from .paper_laws import step_f
 
 PAD = "pad"
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gaittwin.miniaq.kinematics import foot_point, fourbar
+from .kinematics import foot_point, fourbar
 
 
 # ---- STEP and the contact laws (eqs. 15-17) ----------------------------------------

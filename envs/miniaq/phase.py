@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gaittwin.core.model.inputs import Crank
+from ..core.model.inputs import Crank
 
 WANDER_TERMS = 4     # sinusoids per leg in the slow phase wander
 

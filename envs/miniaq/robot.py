@@ -18,17 +18,17 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from gaittwin.core.model import metrics
-from gaittwin.core.model.energy import METRICS as ENERGY
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.inputs import DeviceLaw
-from gaittwin.core.model.robot import MODELS, Robot
-from gaittwin.miniaq import config
-from gaittwin.miniaq.foot import NoStaticDepth, add_pads, critical_solref, hunt_crossley_point, static_depth
-from gaittwin.miniaq.contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
-from gaittwin.miniaq.kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
+from ..core.model import metrics
+from ..core.model.energy import METRICS as ENERGY
+from ..core.model.errors import ConfigError
+from ..core.model.inputs import DeviceLaw
+from ..core.model.robot import MODELS, Robot
+from . import config
+from .foot import NoStaticDepth, add_pads, critical_solref, hunt_crossley_point, static_depth
+from .contact import G, hunt_crossley_contact, power_law_contact, power_law_force  # noqa: F401
+from .kinematics import (BRANCH, foot_path, foot_point, fourbar, grashof_l1_range,  # noqa: F401
                                     grashof_problem, mid_stance_angle, quat_to_euler)
-from gaittwin.miniaq.phase import PhasedCrank, PhaseWander
+from .phase import PhasedCrank, PhaseWander
 
 MODEL_DIR = MODELS / "miniaq"
 SCENE = MODEL_DIR / "scene.xml"

@@ -1,6 +1,6 @@
 """The snake's observable channels (envs/core/analysis/trajectory.py): the whole robot's centre of mass in its
 plane of motion (x forward, z up; what a camera tracking the links gives) and the N - 1 servo angles."""
-from gaittwin.core.analysis.trajectory import CycleChannel, declare, sensor_channel
+from ..core.analysis.trajectory import CycleChannel, declare, sensor_channel
 
 
 def channels_of(robot) -> list:

@@ -9,11 +9,11 @@ import dataclasses
 import pathlib
 from typing import Any, Dict, List, Optional
 
-from gaittwin.core.runs.config import experiment, plain_experiment
-from gaittwin.core.analysis.identify import Identify, register
-from gaittwin.core.analysis.robustness import Robustness, uniform
-from gaittwin.snake import channels as _channels  # noqa: F401  (declares the observable channels)
-from gaittwin.core.model.schema import param
+from ..core.runs.config import experiment, plain_experiment
+from ..core.analysis.identify import Identify, register
+from ..core.analysis.robustness import Robustness, uniform
+from . import channels as _channels  # noqa: F401  (declares the observable channels)
+from ..core.model.schema import param
 
 TIMINGS = ("cycloidal", "linear")
 TABLE2_N4 = pathlib.Path(__file__).with_name("table2_n4.csv")  # Table 2's n = 4 losses, a per-cycle table (+ .json)

@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.snake.config import TIMINGS
+from ..core.model.errors import ConfigError
+from .config import TIMINGS
 
 
 # ---- kinematics of the paper (unit link length unless l is given) -------------------

@@ -35,11 +35,11 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from gaittwin.core.model.energy import METRICS as ENERGY
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.robot import MODELS, Robot
-from gaittwin.snake import config
-from gaittwin.snake.gait import (InchwormGait, alpha_max, beta_of, d_unit, end_point_errors,  # noqa: F401
+from ..core.model.energy import METRICS as ENERGY
+from ..core.model.errors import ConfigError
+from ..core.model.robot import MODELS, Robot
+from . import config
+from .gait import (InchwormGait, alpha_max, beta_of, d_unit, end_point_errors,  # noqa: F401
                              energy_loss, eq9_as_printed, ideal_positions, step_angles, step_joints, wave)
 
 MODEL_DIR = MODELS / "snake"

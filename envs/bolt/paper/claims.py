@@ -10,12 +10,12 @@ import math
 
 import numpy as np
 
-from gaittwin.bolt.paper.claims_coulomb import PAPER as COULOMB_PAPER
-from gaittwin.bolt.paper.claims_coulomb import claims_bolt_coulomb
-from gaittwin.bolt.paper.claims_design import PAPER as DESIGN_PAPER
-from gaittwin.bolt.paper.claims_design import claims_bolt_design
-from gaittwin.bolt.paper.claims_speed import speed_rows
-from gaittwin.core.report.report import CONSISTENCY, WITHHELD_KIND, Context, Range, Row, Tol, fmt
+from .claims_coulomb import PAPER as COULOMB_PAPER
+from .claims_coulomb import claims_bolt_coulomb
+from .claims_design import PAPER as DESIGN_PAPER
+from .claims_design import claims_bolt_design
+from .claims_speed import speed_rows
+from ...core.report.report import CONSISTENCY, WITHHELD_KIND, Context, Range, Row, Tol, fmt
 
 PAPER = {
     "B1": ("Sec. 3.2, 6.2, Fig. 5(b), 15(b)", "= kinematic design (no number)"),
@@ -92,13 +92,13 @@ def claims_bolt(ctx: Context) -> list[Row]:
                     tol=Tol(0, 0, "a range: the limit"),
                     reference=f"peak abs torque {fmt(rn['peak_torque'])} N m (limit 30)", unit="W",
                     reason="the twin's own torque/power clamp: a check of the controller, not a fidelity claim"))
-    from gaittwin.bolt.robot import MASS_SETS, MASS_KEYS, Bolt
+    from ..robot import MASS_SETS, MASS_KEYS, Bolt
     m_sim = sum(MASS_SETS["sim"][k] for k in MASS_KEYS)
     rows.append(Row("B10", "total mass of Table 3's links and body (the twin's default mass set 'sim')", *PAPER["B10"],
                     kind=CONSISTENCY, value=m_sim, target=6.1, tol=Tol(0, 0.05, "'approximately 6.1 kg': 5 %"),
                     unit="kg", reason="a model input (Table 3) against Sec. 2.1's weight; the 'hardware' mass set "
                                       "is 6.1 kg by construction"))
-    from gaittwin.bolt.kinematics import TABLE1_BOUNDS, table1_lengths
+    from ..kinematics import TABLE1_BOUNDS, table1_lengths
     lengths = table1_lengths(Bolt().geometry)
     names = sorted(TABLE1_BOUNDS)
     rows.append(Row("B11", "the twin's " + ", ".join(names) + " (Table 2's optimized values; l_leg = l_4 + l_5)",

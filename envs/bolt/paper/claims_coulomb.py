@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from gaittwin.bolt.paper.twin_vs_paper import one_touchdown
-from gaittwin.core.report.report import CONSISTENCY, Context, Row, Tol, fmt
+from .twin_vs_paper import one_touchdown
+from ...core.report.report import CONSISTENCY, Context, Row, Tol, fmt
 
 # issue #24's target, stated before comparing; the same numbers go to the runner (experiment.speed_tolerance,
 # experiment.duty_tolerance), so its within_target and these rows judge one target

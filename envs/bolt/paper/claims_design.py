@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gaittwin.core.report.report import Context, Range, Row, Tol, fmt
+from ...core.report.report import Context, Range, Row, Tol, fmt
 
 PAPER = {
     "B12": ("Sec. 3.2", "'the crank radius proportionally affects the stride length'"),
@@ -66,7 +66,7 @@ def attack_deg(F, hip: complex) -> float:
 
 def claims_bolt_design(ctx: Context) -> list[Row]:
     """Sec. 3.2 sensitivities (B12, B13) and Fig. 5's path shapes (B14-B16), from bolt_foot_path runs."""
-    from gaittwin.bolt.robot import Bolt
+    from ..robot import Bolt
     p0 = Bolt().p
     paths = {}
     for key in ("l_1", "l_c"):             # crank radius |PD| = l_1; hip-crank distance |PA| = l_c

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gaittwin.core.report.report import Context, Range, Row, Tol, fmt
+from ...core.report.report import Context, Range, Row, Tol, fmt
 
 # B6's crank periods for the paper model (engine=paper, issue #24) beside the twin (bolt_twin_vs_paper, the twin's
 # default bumper): full report only (a paper-model run is 20-60 s on 2 cores)

@@ -8,14 +8,14 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.core.engines import batch
-from gaittwin.core.runs import config, rundir
-from gaittwin.core.model import energy
-from gaittwin.core.runs import sweep as sw
-from gaittwin.bolt.robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.bolt.paper import plots
-from gaittwin.core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
+from ...core.engines import batch
+from ...core.runs import config, rundir
+from ...core.model import energy
+from ...core.runs import sweep as sw
+from ..robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
+from ...core.model.errors import ConfigError
+from . import plots
+from ...core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 
 
 def _twin_engine(job) -> None:
@@ -145,7 +145,7 @@ def speed_sweep(job, out) -> Result:
     cls = robot_cls(job)
     kw = run_kw(job)
     if job.engine == "paper":                      # the paper's model: this robot's own Engine
-        from gaittwin.bolt.paper import model as paper
+        from . import model as paper
         points = [cls(**{**robot_params(job), **combo}) for combo in sw.grid(sweep_lists(job))]
         opts = paper.check_job(robot_params(job), points, dict(job.paper))
         rows, stats = sw.simulate(job, out, engine=_paper_engine(kw, opts), extra_columns=SWEEP_COLUMNS)
@@ -172,7 +172,7 @@ def _paper_engine(kw, opts) -> sw.Engine:
     """The paper model (envs/bolt/paper/run.py) for sweep.run_rows, the points one after the other."""
     import scipy
 
-    from gaittwin.bolt.paper import model as paper, run as paper_run
+    from . import model as paper, run as paper_run
     cycles = kw["cycles"]
 
     def simulate(robots, add) -> int:

@@ -29,8 +29,8 @@ import dataclasses
 
 import numpy as np
 
-from gaittwin.bolt.robot import Bolt
-from gaittwin.core.model.errors import ConfigError
+from ..robot import Bolt
+from ...core.model.errors import ConfigError
 
 G = 9.81
 MAX_SWITCHES = 40       # phase switches (incl. grazing re-touches) per revolution above this: Zeno, an error
@@ -65,8 +65,8 @@ def check_options(opts: dict) -> dict:
     """The paper engine's options (paper.*): checked against their one declaration, `PaperOptions`
     in envs/bolt/config.py (Radau, rtol 1e-7, atol 1e-9, epsilon 1e-3 s: README "Paper model"),
     with its defaults filled in."""
-    from gaittwin.bolt.config import PaperOptions
-    from gaittwin.core.model import schema
+    from ..config import PaperOptions
+    from ...core.model import schema
     defaults = {k: f.default for k, f in schema.fields(PaperOptions).items()}
     return {**defaults, **schema.check(PaperOptions, opts, prefix="paper.", what="paper option")}
 

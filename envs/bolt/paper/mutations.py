@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from gaittwin.core.report.mutation import Mutation, spec_edit
+from ...core.report.mutation import Mutation, spec_edit
 
 
 def soften_foot(robot, spec, k: float = 5.0) -> None:

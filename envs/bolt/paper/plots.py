@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaittwin.bolt.kinematics import loop_kinematics
-from gaittwin.core.view.plots import pyplot, save_figure, style
+from ..kinematics import loop_kinematics
+from ...core.view.plots import pyplot, save_figure, style
 
 
 def foot_path(r, full, twin, err, s_twin, h_twin, path) -> None:

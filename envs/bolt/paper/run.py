@@ -10,10 +10,10 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from gaittwin.bolt.kinematics import loop_kinematics
-from gaittwin.bolt.paper.model import BUMPER, FLIGHT, MAX_SWITCHES, PEAK_SAMPLES, SLIDE, STANCE, Model, check_options
-from gaittwin.bolt.robot import INITIAL_PENETRATION, Bolt
-from gaittwin.bolt.paper.summary import PAPER_METRICS, summarize  # noqa: F401  (the run's columns)
+from ..kinematics import loop_kinematics
+from .model import BUMPER, FLIGHT, MAX_SWITCHES, PEAK_SAMPLES, SLIDE, STANCE, Model, check_options
+from ..robot import INITIAL_PENETRATION, Bolt
+from .summary import PAPER_METRICS, summarize  # noqa: F401  (the run's columns)
 
 PIERCE = 1e-3   # m: a sample this far through the ground or the bumper ends the run as an error (a missed event)
 STOP_TOL = 1e-8  # a Painleve stop whose F_T (relative) or rates (m/s, rad/s) differ more from eq. 18-19's ends the run as an error

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from gaittwin.bolt.paper.model import PEAK_SAMPLES
-from gaittwin.bolt.robot import steady_start
+from .model import PEAK_SAMPLES
+from ..robot import steady_start
 
 
 PAPER_METRICS = ("stance_impulse", "impact_impulse", "impact_energy_loss", "pull_fraction", "max_constraint_error",

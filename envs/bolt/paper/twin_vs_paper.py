@@ -11,10 +11,10 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.bolt.paper import model as paper, run as paper_run, plots
-from gaittwin.core.engines import batch
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
+from . import model as paper, run as paper_run, plots
+from ...core.engines import batch
+from ...core.model.errors import ConfigError
+from ...core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 
 METRICS = ("speed", "stride_time", "touchdowns_per_revolution", "duty_factor", "stance_impulse",
            "peak_torque_flight", "peak_torque_stance", "peak_power_flight", "peak_power_stance", "max_loop_gap")

@@ -23,9 +23,9 @@ import json
 import math
 import pathlib
 
-from gaittwin.core.model import schema
-from gaittwin.core.analysis import trajectory as tj
-from gaittwin.core.model.errors import ConfigError
+from ..model import schema
+from . import trajectory as tj
+from ..model.errors import ConfigError
 
 FORMAT = "gaittwin per-cycle table 1"
 DIMENSIONLESS = ("", "1")

@@ -52,15 +52,15 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from gaittwin.core.runs import config
-from gaittwin.core.model import schema
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.analysis import identify_stats as ist
-from gaittwin.core.analysis.identify_stats import MAX_NONLINEARITY
-from gaittwin.core.model.schema import param
-from gaittwin.core.runs.experiment import runner
-from gaittwin.core.analysis.identify_cycles import CycleProblem
-from gaittwin.core.analysis.identify_problem import FAILED_COST, Problem
+from ..runs import config
+from ..model import schema
+from ..model.errors import ConfigError
+from . import identify_stats as ist
+from .identify_stats import MAX_NONLINEARITY
+from ..model.schema import param
+from ..runs.experiment import runner
+from .identify_cycles import CycleProblem
+from .identify_problem import FAILED_COST, Problem
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
 # The local stage's finite-difference step, relative: wider than the teeth of a jagged cost (contact events), so that
@@ -101,7 +101,7 @@ class Identify(config.Experiment):
 def register(robot: str, params: list[str]) -> None:
     """Declare `<robot>_trajectory` and `<robot>_identify` (fitting `params` by default) for a robot whose
     channels are declared (envs/<robot>/channels.py); called from the robot's config.py."""
-    from gaittwin.core.analysis.trajectory import TrajectoryOptions
+    from .trajectory import TrajectoryOptions
     title = robot.title()
     config.experiment(dataclasses.make_dataclass(f"{title}Trajectory", [
         ("name", str, dataclasses.field(default=f"{robot}_trajectory"))], bases=(TrajectoryOptions,)))
@@ -242,9 +242,9 @@ def problem_of(cfg, out):
     table; the global stage's method; the sweep lists).  Every input is checked here, before anything is
     simulated (ConfigError): the fitted params, the data file, the search box.  The runner and
     studies/identify_landscape.py build their fits with it."""
-    from gaittwin.core.analysis import cycle_table
-    from gaittwin.core.analysis import identify_search as search
-    from gaittwin.core.runs.experiment import options, sweep_lists
+    from . import cycle_table
+    from . import identify_search as search
+    from ..runs.experiment import options, sweep_lists
 
     opts = options(cfg)
     v = config.validate(cfg)
@@ -270,8 +270,8 @@ def problem_of(cfg, out):
 @runner(Identify)
 def identify(cfg, out):
     """The runner of every <robot>_identify (module docstring)."""
-    from gaittwin.core.analysis import identify_search as search
-    from gaittwin.core.runs.experiment import Result
+    from . import identify_search as search
+    from ..runs.experiment import Result
 
     t0 = time.perf_counter()
     p, method, sweep = problem_of(cfg, out)

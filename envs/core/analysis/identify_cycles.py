@@ -16,10 +16,10 @@ import math
 
 import numpy as np
 
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.analysis import trajectory as tj
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.analysis.identify_problem import Problem, ran_by, select_channels
+from ..runs import sweep as sw
+from . import trajectory as tj
+from ..model.errors import ConfigError
+from .identify_problem import Problem, ran_by, select_channels
 
 
 class CycleProblem(Problem):
@@ -101,7 +101,7 @@ class CycleProblem(Problem):
         residual statistics, plot)."""
         from functools import partial
 
-        from gaittwin.core.view.identify_plot import plot_cycles
+        from ..view.identify_plot import plot_cycles
         row = self.evaluate([x_hat])[0]            # stored: its per-row values
         cols = {g: [r[g] for r in self.data.gait] for g in self.data.gait_names}
         resid = {}

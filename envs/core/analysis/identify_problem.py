@@ -9,11 +9,11 @@ import math
 
 import numpy as np
 
-from gaittwin.core.runs import config
-from gaittwin.core.analysis import identify_stats as ist
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.analysis import trajectory as tj
-from gaittwin.core.model.errors import ConfigError
+from ..runs import config
+from . import identify_stats as ist
+from ..runs import sweep as sw
+from . import trajectory as tj
+from ..model.errors import ConfigError
 
 FAILED_COST = 1e6             # a candidate whose simulation failed
 
@@ -86,7 +86,7 @@ class Problem:
         """The store's engine of this fit: the batch path's (run.* with `run_over`, run.launcher) as `self.base_engine`,
         wrapped so that a candidate's identity adds `identity` (the data's hash, channels, ...) and its values are
         this fit's (self._simulate)."""
-        from gaittwin.core.runs.experiment import launch_kw, run_kw, runner_kw
+        from ..runs.experiment import launch_kw, run_kw, runner_kw
         kw = dict(run_kw(cfg), **run_over)
         self.run_kw = runner_kw(kw)
         base = self.base_engine = sw.batch_engine(kw, **launch_kw(cfg))
@@ -103,7 +103,7 @@ class Problem:
         """(time offset, table name, table, residual statistics, plot) of the fitted twin."""
         from functools import partial
 
-        from gaittwin.core.view.identify_plot import plot_fit
+        from ..view.identify_plot import plot_fit
         rec = ist.fitted_record(self, x_hat)
         delta, _ = self.profile(rec)
         traj = ist.fitted_trajectory(self, rec, delta)
@@ -150,7 +150,7 @@ class Problem:
         return r, vals, run.problem
 
     def _simulate(self, robots, add) -> int:
-        from gaittwin.core.engines import batch
+        from ..engines import batch
 
         def on_result(j, run):
             r, vals, err = self._values(robots[j], run)

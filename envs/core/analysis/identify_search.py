@@ -18,7 +18,7 @@ import itertools
 
 import numpy as np
 
-from gaittwin.core.model.errors import ConfigError
+from ..model.errors import ConfigError
 
 SEARCHES = ("auto", "lhs", "cmaes", "grid")
 SIGMA0 = 0.3                  # CMA-ES initial step, in units of the search box's width

@@ -49,13 +49,13 @@ from typing import Any, Dict
 
 import numpy as np
 
-from gaittwin.core.runs import config
-from gaittwin.core.model import schema
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.schema import param
-from gaittwin.core.analysis.sensitivity import METHOD, add_derived, analyse
-from gaittwin.core.runs.experiment import runner
+from ..runs import config
+from ..model import schema
+from ..runs import sweep as sw
+from ..model.errors import ConfigError
+from ..model.schema import param
+from .sensitivity import METHOD, add_derived, analyse
+from ..runs.experiment import runner
 
 DISTS = ("uniform", "normal")
 SIDES = ("both", "up", "down")
@@ -268,7 +268,7 @@ def batch_path_engine(job) -> sw.Engine:
     """The engine the worlds run on: the configured engine's batch path (gaittwin.core.engines.engines.engine_for:
     the native batch runner, locally or through Ray, or MuJoCo Warp).  A reference engine (the
     crawler's hybrid model, MinIAQ's paper model) is refused, never silently replaced."""
-    from gaittwin.core.runs.experiment import launch_kw, run_kw
+    from ..runs.experiment import launch_kw, run_kw
     name = config.validate(job)["engine"]
     if name not in sw.BATCH_ENGINES:
         raise ConfigError("engine", name, f"an engine of the batch path {list(sw.BATCH_ENGINES)}",
@@ -279,7 +279,7 @@ def batch_path_engine(job) -> sw.Engine:
 def worlds(job):
     """(robots, meta, key, variable names, X, dists, merit, options) of the configured experiment,
     everything validated before anything is simulated."""
-    from gaittwin.core.runs.experiment import options, robot_cls, robot_params
+    from ..runs.experiment import options, robot_cls, robot_params
     opts = options(job)
     cls = robot_cls(job)
     base = robot_params(job)
@@ -299,8 +299,8 @@ def robustness(job, out):
     store (results.csv) as they finish; the Result holds sensitivity.csv, robustness.png, the summary."""
     from functools import partial
 
-    from gaittwin.core.runs.experiment import Result
-    from gaittwin.core.view.robustness_plot import plot_robustness
+    from ..runs.experiment import Result
+    from ..view.robustness_plot import plot_robustness
     robots, meta, key, names, X, dists, merit, opts = worlds(job)
     engine = batch_path_engine(job)
     kw = config.validate(job)["run"]

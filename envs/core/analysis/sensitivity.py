@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.model.errors import ConfigError
+from ..runs import sweep as sw
+from ..model.errors import ConfigError
 
 QUANTILES = (5.0, 50.0, 95.0)
 METHOD = ("Spearman rank correlation of the merit against each drawn variable over the healthy randomised "

@@ -30,10 +30,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from gaittwin.core.runs import config
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.schema import param
-from gaittwin.core.runs.experiment import runner
+from ..runs import config
+from ..model.errors import ConfigError
+from ..model.schema import param
+from ..runs.experiment import runner
 
 MIN_SAMPLES_PER_CYCLE = 20      # sparser data cannot resolve the gait's harmonics (refused)
 KINDS = ("value", "flag")       # flag: 0/1 (contact); not fitted by default (not differentiable)
@@ -240,9 +240,9 @@ def noisy(values: dict, chans: dict, noise_rel: float, rng) -> dict:
 def trajectory_experiment(cfg, out):
     """The runner of every <robot>_trajectory: the twin's trajectory at robot.* as trajectory.csv +
     trajectory.json (optionally synthetic data: noise and a time offset, said in the sidecar)."""
-    from gaittwin.core.engines import batch
-    from gaittwin.core.runs import rundir
-    from gaittwin.core.runs.experiment import Result, options, run_kw, runner_kw
+    from ..engines import batch
+    from ..runs import rundir
+    from ..runs.experiment import Result, options, run_kw, runner_kw
 
     opts = options(cfg)
     robot = config.robot_point(cfg)

@@ -28,9 +28,9 @@ import mujoco
 import numpy as np
 from mujoco import batch as mjbatch
 
-from gaittwin.core.model import energy
-from gaittwin.core.engines.runs import Run, Slot, by_layout, finish, sampled_steps, take_samples  # noqa: F401  (batch.Run)
-from gaittwin.core.model.robot import DEFAULT_MAX_STEPS, PENETRATION_SENSOR, WARNING_NAMES, Robot
+from ..model import energy
+from .runs import Run, Slot, by_layout, finish, sampled_steps, take_samples  # noqa: F401  (batch.Run)
+from ..model.robot import DEFAULT_MAX_STEPS, PENETRATION_SENSOR, WARNING_NAMES, Robot
 
 
 def available_cores() -> int:
@@ -78,7 +78,7 @@ def run_points(points, robot_cls=None, *, cycles: int = 10, min_cycles: int = 3,
             progress(done[0])
 
     if engine == "warp":
-        from gaittwin.core.engines import warp_batch, warp_engine
+        from . import warp_batch, warp_engine
         warp_engine.check(robots)
         warp_batch.run_points(robots, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop_when_steady,
                               steady_kw=steady_kw or {}, chunk=chunk, finished=finished, nworld=nworld, device=device)
@@ -107,7 +107,7 @@ def _run_auto(robots, finished, *, nthread, nsim, device, nworld, rates, kw) -> 
     share through run_points with its engine (the same checks and runners as a pure run)."""
     import threading
 
-    from gaittwin.core.engines import auto_split, warp_engine
+    from . import auto_split, warp_engine
     dev = warp_engine.device(device)
     c_idx, w_idx, _ = auto_split.split([kw["cycles"] * r.steps_per_cycle for r in robots], nthread, dev, rates)
     warp_engine.check([robots[i] for i in w_idx])        # refused before either share starts
@@ -140,7 +140,7 @@ def _run_auto(robots, finished, *, nthread, nsim, device, nworld, rates, kw) -> 
 
 def check_run(robots, *, cycles, min_cycles=1, chunk=1, max_steps=DEFAULT_MAX_STEPS) -> None:
     """Run settings and every point's step count, before anything is simulated (ConfigError)."""
-    from gaittwin.core.model.errors import ConfigError
+    from ..model.errors import ConfigError
     for name, v, lo in (("run.cycles", cycles, 1), ("run.min_cycles", min_cycles, 1), ("run.chunk", chunk, 1)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
             raise ConfigError(name, v, f"an integer >= {lo}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from gaittwin.core.model.errors import ConfigError
+from ..model.errors import ConfigError
 
 
 @dataclasses.dataclass
@@ -67,8 +67,8 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
     engine is reused."""
     import mujoco
 
-    from gaittwin.core.engines import batch
-    from gaittwin.core.runs.experiment import runner_kw
+    from . import batch
+    from ..runs.experiment import runner_kw
 
     kw = runner_kw(run_kw)
     name = kw.get("engine", "mujoco")
@@ -93,7 +93,7 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
             raise ConfigError("run.launcher", launcher, "local with engine=auto (it splits the points in this process)")
         parts = tuple(batch_engine(batch_kw(kw, n)) for n in ("mujoco", "warp"))
     if launcher == "ray":
-        from gaittwin.core.engines import ray_runner
+        from . import ray_runner
         simulate = ray_runner.engine(kw, address=address, points_per_task=points_per_task)
     elif launcher != "local":
         raise ConfigError("run.launcher", launcher, "one of ['local', 'ray']")
@@ -102,14 +102,14 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
         batch.check_run(robots, cycles=kw.get("cycles", 10), min_cycles=kw.get("min_cycles", 3),
                         chunk=kw.get("chunk", 2000), max_steps=kw.get("max_steps", batch.DEFAULT_MAX_STEPS))
         if name in ("warp", "auto"):
-            from gaittwin.core.engines import warp_engine
+            from . import warp_engine
             warp_engine.device(kw.get("device"))        # a bad run.device: one line, before any model is put
             warp_engine.check(robots)
 
     def versions(cls):
         v = {"mujoco": mujoco.__version__, "models": cls.models_hash()}
         if name == "warp":
-            from gaittwin.core.engines import warp_engine
+            from . import warp_engine
             v.update(warp_engine.versions(), device=warp_engine.device(kw.get("device")).split(":")[0])
         return v
 

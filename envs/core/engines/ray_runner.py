@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import os
 
-from gaittwin.core.model.errors import ConfigError
+from ..model.errors import ConfigError
 
 
 def _ray():
@@ -43,7 +43,7 @@ def init(address=None, num_cpus=None):
     if address:
         ray.init(address=address, **kw)
     else:
-        from gaittwin.core.engines.batch import available_cores
+        from .batch import available_cores
         ray.init(address="local", num_cpus=num_cpus or available_cores(), _node_ip_address="127.0.0.1", **kw)
     return ray
 
@@ -51,8 +51,8 @@ def init(address=None, num_cpus=None):
 def _chunk_task(robot_name, cfgs, run_kw):
     """On a Ray worker: run these points on the batch runner; (values, error, steps) per point
     (values: metrics and health, as a local run gives them: gaittwin.core.engines.batch.batch_values)."""
-    from gaittwin.core.engines import batch
-    from gaittwin.core.model.robot import robot_class
+    from . import batch
+    from ..model.robot import robot_class
 
     cls = robot_class(robot_name)
     robots = [cls(**c) for c in cfgs]

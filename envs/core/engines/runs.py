@@ -9,8 +9,8 @@ import dataclasses
 import mujoco
 import numpy as np
 
-from gaittwin.core.model import metrics
-from gaittwin.core.model.robot import Robot
+from ..model import metrics
+from ..model.robot import Robot
 
 
 @dataclasses.dataclass

@@ -9,9 +9,9 @@ import mujoco
 import numpy as np
 import warp as wp
 
-from gaittwin.core.engines import runs, warp_engine as we, warp_law
-from gaittwin.core.engines.warp_hook import AUX_RESET
-from gaittwin.core.model.robot import PENETRATION_SENSOR
+from . import runs, warp_engine as we, warp_law
+from .warp_hook import AUX_RESET
+from ..model.robot import PENETRATION_SENSOR
 
 STATE = ("qpos", "qvel", "act", "qacc_warmstart", "ctrl", "time", "eq_active")
 IDLE = 1 << 30          # the sampling stride of a world with no point: it never records

@@ -31,7 +31,7 @@ import importlib.util
 import mujoco
 import numpy as np
 
-from gaittwin.core.model.errors import ConfigError
+from ..model.errors import ConfigError
 
 INSTALL = 'pip install -e ".[gpu]" -c constraints.txt'
 HEALTH = 4            # per-sample columns after the sensors: penetration, loop gap, non-finite, overflow
@@ -45,7 +45,7 @@ def available() -> bool:
 def unsupported(cls) -> str:
     """Why robot class `cls` cannot run on MuJoCo Warp ("" if it can): a per-step Python hook
     without a device version (Robot.device_feedback, envs/core/engines/warp_hook.py)."""
-    from gaittwin.core.model.robot import Robot
+    from ..model.robot import Robot
     if cls.closed_loop and cls.device_feedback is Robot.device_feedback:
         return f"{cls.name} steps a per-step Python feedback hook (closed_loop) that MuJoCo Warp cannot run"
     return ""
@@ -89,7 +89,7 @@ def check(robots) -> None:
 def device(name: str | None = None) -> str:
     """The Warp device: `name`, or cuda where a GPU is usable, else cpu."""
     import warp as wp
-    from gaittwin.core.engines.warp_law import quiet
+    from .warp_law import quiet
     quiet()
     wp.init()
     if name:
@@ -173,7 +173,7 @@ def getattr_path(obj, path):
 
 def groups(models) -> list[list[int]]:
     """Point indices grouped by warp layout (points of one group share one batch)."""
-    from gaittwin.core.engines.runs import by_layout
+    from .runs import by_layout
     out = []
     for idx in by_layout(models):
         keys = {k: layout_key(_put(m)) for k, m in {id(models[i]): models[i] for i in idx}.items()}

@@ -15,9 +15,9 @@ import numpy as np
 from dm_control.rl import control
 from dm_env import specs
 
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.robot import Robot
-from gaittwin.core.model.stepper import Schedule, reset
+from .errors import ConfigError
+from .robot import Robot
+from .stepper import Schedule, reset
 
 
 class GaitTask(control.Task):

@@ -10,7 +10,7 @@ import dataclasses
 
 import numpy as np
 
-from gaittwin.core.model.errors import ConfigError
+from .errors import ConfigError
 
 
 def time_scaling(xi, alpha: float, upsilon: float):

@@ -54,10 +54,10 @@ from typing import ClassVar
 import mujoco
 import numpy as np
 
-from gaittwin.core.model import energy, schema
-from gaittwin.core.model.errors import StepBudgetError
+from . import energy, schema
+from .errors import StepBudgetError
 
-from gaittwin.core.model.paths import CHECKOUT as ROOT, MODELS, PACKAGE  # noqa: E402  (models/<robot>/: MJCF and provenance)
+from .paths import CHECKOUT as ROOT, MODELS, PACKAGE  # noqa: E402  (models/<robot>/: MJCF and provenance)
 
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
 REGISTRY: dict = {}         # name -> Robot subclass, filled as robot classes are defined
@@ -79,7 +79,7 @@ def robot_class(name: str):
     `envs` registers every robot when it is imported, which Python does before any `gaittwin.core`
     module runs: core never imports the robot packages."""
     if name not in REGISTRY:
-        from gaittwin.core.model.errors import ConfigError
+        from .errors import ConfigError
         raise ConfigError("robot", name, f"one of {sorted(REGISTRY)}")
     return REGISTRY[name]
 

@@ -18,7 +18,7 @@ import dataclasses
 import math
 import typing
 
-from gaittwin.core.model.errors import ConfigError
+from .errors import ConfigError
 
 NUMBER = (int, float)
 

@@ -17,7 +17,7 @@ import copy
 import mujoco
 import numpy as np
 
-from gaittwin.core.model.robot import Robot
+from .robot import Robot
 
 
 class Schedule:

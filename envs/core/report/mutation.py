@@ -24,7 +24,7 @@ from typing import Callable
 
 import mujoco
 
-from gaittwin.core.model.paths import CHECKOUT as ROOT  # noqa: E402  (docs/: the committed baselines)
+from ..model.paths import CHECKOUT as ROOT  # noqa: E402  (docs/: the committed baselines)
 
 # MuJoCo's own contact defaults (mjs_default*, MuJoCo 3.x): what a model without a contact recipe gets
 DEFAULT_SOLREF, DEFAULT_SOLIMP = [0.02, 1.0], [0.9, 0.95, 0.001, 0.5, 2.0]
@@ -40,7 +40,7 @@ class Mutation:
 
 def registry() -> dict:
     """name -> Mutation of every robot package's `mutations.py`."""
-    from gaittwin.core.model.robot import REGISTRY     # every robot: envs/__init__.py imports them before any gaittwin.core module
+    from ..model.robot import REGISTRY     # every robot: envs/__init__.py imports them before any gaittwin.core module
     out = {}
     for robot in REGISTRY:
         try:
@@ -80,7 +80,7 @@ def controls_edit(edit: Callable) -> Callable[[type], dict]:
 @contextlib.contextmanager
 def applied(m: Mutation):
     """The robot class patched by `m` inside the block; the model cache emptied on entry and exit."""
-    from gaittwin.core.model import robot as core_robot
+    from ..model import robot as core_robot
     cls = core_robot.robot_class(m.robot)
     new = m.patch(cls)
     saved = {k: cls.__dict__[k] for k in new if k in cls.__dict__}
@@ -128,7 +128,7 @@ def swap_bodies_mass(spec: mujoco.MjSpec, a: str, b: str) -> None:
 def flips(base: list, mutated: list) -> tuple:
     """(flipped, compared): ids of validation rows whose verdict differs between two record lists, and
     the ids compared (validation rows present in both with a verdict agrees/disagrees)."""
-    from gaittwin.core.report.verdict import AGREE, DISAGREE, VALIDATION
+    from .verdict import AGREE, DISAGREE, VALIDATION
     b = {r["id"]: r for r in base if r["kind"] == VALIDATION and r["verdict"] in (AGREE, DISAGREE)}
     compared = [r["id"] for r in mutated if r["id"] in b and r["kind"] == VALIDATION]
     flipped = [dict(id=r["id"], base=b[r["id"]]["verdict"], mutated=r["verdict"])
@@ -140,7 +140,7 @@ def run(name: str, out, reduced: bool = True, baseline=None, log=print, groups=N
     """Generate the mutated twin's report (the affected robot's groups; `groups`: only claim functions whose
     name contains one of these, e.g. for a CI-sized run) into <out>/mutation_<name>/ and write
     <out>/mutation_<name>/mutation_<name>.json (flipped rows, blind spot); returns its path."""
-    from gaittwin.core.report import report
+    from . import report
     reg = registry()
     if name not in reg:
         raise KeyError(f"--mutate: {name!r} is not a mutation; one of {sorted(reg)}")

@@ -26,11 +26,11 @@ import time
 
 from omegaconf import OmegaConf
 
-from gaittwin.core.runs.config import Experiment, experiment
-from gaittwin.core.runs.experiment import runner
-from gaittwin.core.model.schema import param
+from ..runs.config import Experiment, experiment
+from ..runs.experiment import runner
+from ..model.schema import param
 
-from gaittwin.core.report.verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_ONLY, JUDGED, KINDS,  # noqa: F401
+from .verdict import (AGREE, CALIBRATION, CONSISTENCY, DISAGREE, GRAPH_ONLY, JUDGED, KINDS,  # noqa: F401
                                 NO_DATA, NO_VERDICT, SIG, VALIDATION, VERDICTS, WITHHELD, WITHHELD_KIND, Range,
                                 Row, Tol, decode, fmt, judge, rejudge)
 
@@ -50,7 +50,7 @@ def experiment_config(experiment: str, overrides: dict | None = None, sweep: dic
     """
     from omegaconf import open_dict
 
-    from gaittwin.core.runs.config import compose
+    from ..runs.config import compose
 
     cfg = compose([f"experiment={experiment}", *choices])
     with open_dict(cfg):
@@ -78,7 +78,7 @@ class Context:
     def run(self, experiment: str, tag: str | None = None, overrides=None, sweep=None, choices=()):
         """Run `experiment`'s runner into work/<tag>; returns (its Result, out dir).  Claims read the
         Result's typed summary and tables (`Result.table`); the out dir is for plots and health flags."""
-        from gaittwin.core.runs.experiment import compute
+        from ..runs.experiment import compute
         cfg = experiment_config(experiment, overrides, sweep, choices)
         out = self.work / (tag or experiment)
         if out.exists() and not self.resume:
@@ -103,7 +103,7 @@ class Context:
 
 def health_flags(out: pathlib.Path) -> list[tuple]:
     """(file, point, error) of every stored row of a run directory whose `error` is filled."""
-    from gaittwin.core.runs.store import DB_NAME, Store
+    from ..runs.store import DB_NAME, Store
     if not (out / DB_NAME).exists():
         return []
     flags = []
@@ -137,7 +137,7 @@ def claim_modules() -> dict:
     """robot -> its `envs/<robot>/claims.py` module, for every robot package that has one."""
     import importlib
 
-    from gaittwin.core.model.robot import REGISTRY
+    from ..model.robot import REGISTRY
 
     mods = {}
     for name in REGISTRY:

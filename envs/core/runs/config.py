@@ -17,12 +17,12 @@ from typing import Any, ClassVar, Dict, Mapping, Optional
 
 from omegaconf import MISSING, OmegaConf
 
-from gaittwin.core.model import schema
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.model.robot import REGISTRY, robot_class
-from gaittwin.core.model.schema import param
+from ..model import schema
+from ..model.errors import ConfigError
+from ..model.robot import REGISTRY, robot_class
+from ..model.schema import param
 
-from gaittwin.core.model.paths import CONFIGS as CONFIG_DIR, experiment_files  # noqa: E402
+from ..model.paths import CONFIGS as CONFIG_DIR, experiment_files  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -203,7 +203,7 @@ def compose(overrides=()):
     from hydra import compose as _compose, initialize_config_dir
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
-    from gaittwin.core.runs import overrides as ov
+    from . import overrides as ov
 
     ov.check_literals(ov.parse(overrides))
     overrides = ov.normalize(ov.grouped(overrides), schemas())
@@ -372,7 +372,7 @@ def _check(cfg, c: dict) -> Job:
         raise ConfigError("engine", engine, f"one of {list(cls.engines) + ['warp', 'auto']} for {cls.name}")
     fallback, requested = "", ""
     if engine in ("warp", "auto"):   # a robot or experiment MuJoCo Warp cannot run: the C engine (noted)
-        from gaittwin.core.engines import warp_engine
+        from ..engines import warp_engine
         fallback = warp_engine.unsupported(cls) or exp_cls.warp or warp_engine.point_refusal(cls, robot, sweep, engine)
         if fallback:
             engine, requested = "mujoco", engine

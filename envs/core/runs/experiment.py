@@ -19,8 +19,8 @@ from typing import Callable
 
 import numpy as np
 
-from gaittwin.core.runs import config
-from gaittwin.core.runs.config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/runs/config.py)
+from . import config
+from .config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/runs/config.py)
 
 
 @dataclasses.dataclass
@@ -57,7 +57,7 @@ class Result:
         return list(t) if isinstance(t, dict) else list(t[0])
 
     def write(self, out) -> None:
-        from gaittwin.core.runs.csvio import replace_atomically, write_csv, write_json
+        from .csvio import replace_atomically, write_csv, write_json
         for name, table in self.tables.items():       # each file replaced whole (tmp, fsync, rename)
             if name.endswith(".json"):
                 write_json(out / name, table)
@@ -68,7 +68,7 @@ class Result:
         for name, draw in self.plots.items():
             draw(out / name)
         write_json(out / "summary.json", self.summary)
-        from gaittwin.core.runs.rundir import in_store
+        from .rundir import in_store
         if "results.csv" not in self.tables and "results.csv" not in self.rows \
                 and not in_store(out, "results.csv"):      # a single run: a one-row results.csv
             write_csv(out / "results.csv", *one_row(self.summary))
@@ -134,7 +134,7 @@ def compute(cfg, out) -> Result:
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
     import pathlib
 
-    from gaittwin.core.runs.rundir import finish_run, new_run
+    from .rundir import finish_run, new_run
 
     v = config.validate(cfg)
     out = pathlib.Path(out)
@@ -144,7 +144,7 @@ def compute(cfg, out) -> Result:
                 "instead")
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
-    from gaittwin.core.runs import progress
+    from . import progress
     progress.plan()                  # this run's bars share one ETA (a runner may declare its stages)
     try:
         result = runner_of(v.options_cls)(v, out)
@@ -159,7 +159,7 @@ def compute(cfg, out) -> Result:
         result.summary = dict(result.summary, engine="mujoco", engine_requested=v["engine_requested"],
                               engine_fallback=v["engine_fallback"])
     elif v["engine"] in ("warp", "auto"):
-        from gaittwin.core.runs.rundir import engine_split
+        from .rundir import engine_split
         result.summary = engine_label(result.summary, v["engine"], engine_split(out))
     result.write(out)
     return result

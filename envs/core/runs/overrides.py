@@ -8,8 +8,8 @@ import itertools
 import math
 import re
 
-from gaittwin.core.model import schema
-from gaittwin.core.model.errors import ConfigError
+from ..model import schema
+from ..model.errors import ConfigError
 
 PREFIX = re.compile(r"^(\+\+|\+|~)?")
 GRAMMAR = "key=value in Hydra's override grammar (quote lists: \"sweep.omega=[1,2]\")"
@@ -18,7 +18,7 @@ GRAMMAR = "key=value in Hydra's override grammar (quote lists: \"sweep.omega=[1,
 def grouped(overrides) -> list[str]:
     """`experiment=NAME` (or a comma list of names) as Hydra's option path `experiment=<robot>/NAME`:
     the experiment YAMLs live in one folder a robot, the command line names them by file name."""
-    from gaittwin.core.model.paths import experiment_option
+    from ..model.paths import experiment_option
 
     out = []
     for o in overrides:

@@ -50,11 +50,11 @@ def _resolved(argv, key: str) -> str:
     from hydra import compose, initialize_config_dir
     from omegaconf import OmegaConf
 
-    from gaittwin.core.runs.config import CONFIG_DIR
+    from .config import CONFIG_DIR
 
     given = _given(argv, key)
     if given is not None and "$" not in given:      # a literal directory: what Hydra uses, nothing to compose
-        from gaittwin.core.runs.overrides import parse
+        from .overrides import parse
         with contextlib.suppress(Exception):
             value = parse([f"{key}={given}"])[0].value()
             if isinstance(value, str):
@@ -62,7 +62,7 @@ def _resolved(argv, key: str) -> str:
     overrides = [a for a in argv if not a.startswith("-")]
     try:
         if key == "hydra.sweep.dir":               # a multirun: its first job (comma lists are not values)
-            from gaittwin.core.runs.overrides import expand_multirun
+            from .overrides import expand_multirun
             overrides = [o for o in overrides if o.startswith("hydra")] + expand_multirun(overrides)[0]
         with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
             cfg = compose(config_name="config", overrides=overrides, return_hydra_config=True)
@@ -245,7 +245,7 @@ def new_run(out) -> None:
 def finish_run(out) -> None:
     """End the run into `out` (experiment.compute, also when its runner failed): write the results files
     whose last points sweep.run_rows left to the run's end (Asked.due)."""
-    from gaittwin.core.runs.store import Store
+    from .store import Store
     out = str(pathlib.Path(out).resolve())
     _RUNS.discard(out)
     mine = [(f, a) for (o, f), a in _ASKED.items() if o == out and a.in_run]
@@ -293,7 +293,7 @@ class Asked:
             return True
 
     def extend(self, keyrows) -> None:
-        from gaittwin.core.runs.store import dumps
+        from .store import dumps
         for kr in keyrows:
             c = dumps(kr)              # equal here: equal key under any key columns
             if c not in self._seen:
@@ -302,7 +302,7 @@ class Asked:
 
     def keys(self, columns) -> list:
         """The keys (store.key_of) of every point asked for, in order (a new list)."""
-        from gaittwin.core.runs.store import key_of
+        from .store import key_of
         done = self._keys.setdefault(tuple(columns), [])
         done.extend(key_of(kr, columns) for kr in self.rows[len(done):])
         return list(done)
@@ -335,7 +335,7 @@ def ran(out, file: str, engine: str, key: dict) -> None:
 def engine_split(out) -> dict:
     """engine=auto's summary entry: per results file of this run, per engine, its point count and
     the points (their key values)."""
-    from gaittwin.core.runs.store import dumps
+    from .store import dumps
     out = str(pathlib.Path(out).resolve())
     once = lambda v: list({dumps(d): d for d in v}.values())      # a point asked by several calls counts once
     return {f: {e: dict(points=len(once(v)), keys=once(v)) for e, v in sorted(by.items())}

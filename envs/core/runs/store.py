@@ -60,9 +60,9 @@ import sqlite3
 import threading
 import time
 
-from gaittwin.core.runs.csvio import _json_default, fmt, parse, read_csv, write_csv  # noqa: F401  (CSV: csvio.py)
-from gaittwin.core.model.errors import StoreError
-from gaittwin.core.runs.identity import IDENTITY_VERSION, REASONS, canon, dumps, identity_of, key_of, stale_reason  # noqa: F401
+from .csvio import _json_default, fmt, parse, read_csv, write_csv  # noqa: F401  (CSV: csvio.py)
+from ..model.errors import StoreError
+from .identity import IDENTITY_VERSION, REASONS, canon, dumps, identity_of, key_of, stale_reason  # noqa: F401
 
 DB_NAME = "results.sqlite"
 SCHEMA_VERSION = "1"

@@ -23,11 +23,11 @@ import math
 import pathlib
 import time
 
-from gaittwin.core.model import energy
-from gaittwin.core.runs import rundir, store as st
-from gaittwin.core.runs.csvio import finite, read_csv, write_csv, write_json  # noqa: F401  (sw.write_json, ...)
-from gaittwin.core.engines.engines import BATCH_ENGINES, WARP_KW, Engine, batch_engine, batch_kw, engine_for  # noqa: F401
-from gaittwin.core.model.errors import ConfigError
+from ..model import energy
+from . import rundir, store as st
+from .csvio import finite, read_csv, write_csv, write_json  # noqa: F401  (sw.write_json, ...)
+from ..engines.engines import BATCH_ENGINES, WARP_KW, Engine, batch_engine, batch_kw, engine_for  # noqa: F401
+from ..model.errors import ConfigError
 
 EXPORT_EVERY_S = 30.0      # results.csv is also rewritten this often while a sweep runs
 
@@ -79,7 +79,7 @@ def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta
     directory's resumable store; every row carries the health columns and `error`.  key: the columns
     that address a row (default: the sweep's keys and the robot's `columns`); meta: per-point extra
     key columns.  Returns (rows in point order, stats)."""
-    from gaittwin.core.runs.experiment import launch_kw, run_kw
+    from .experiment import launch_kw, run_kw
 
     kw = run_kw(job)
     robots, key = _points(job.robot_cls, job.robot, {k: list(v) for k, v in job.sweep.items()}, points, key)
@@ -296,7 +296,7 @@ def nanmin(values) -> float:
 def progress_bar(n, engine: str, filename: str):
     """A bar of n points labelled by the engine and the results file it fills, its postfix the whole
     run's ETA (envs/core/runs/progress.py); None when there is nothing to compute (the run's stage skipped)."""
-    from gaittwin.core.runs import progress as pg
+    from . import progress as pg
     if not n:
         pg.active().skip(engine)
         return None

@@ -19,8 +19,8 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from gaittwin.core.model import energy
-from gaittwin.core.analysis import trajectory
+from ..model import energy
+from ..analysis import trajectory
 
 TOUCH = "_touch"
 
@@ -49,10 +49,10 @@ def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = 
     """(robot, run): the twin run of the configured robot point (robot.*) with the job's run settings,
     on the C engine, over at most `cycles` periods (None: run.cycles); recorded as the C engine's
     point of out/file, so that summary.json's engine_split says so under engine=warp/auto."""
-    from gaittwin.core.engines import batch
-    from gaittwin.core.runs import rundir
-    from gaittwin.core.engines.engines import WARP_KW
-    from gaittwin.core.runs.experiment import robot_cls, robot_params, run_kw, runner_kw
+    from ..engines import batch
+    from . import rundir
+    from ..engines.engines import WARP_KW
+    from .experiment import robot_cls, robot_params, run_kw, runner_kw
 
     kw = {k: v for k, v in runner_kw(run_kw(job)).items() if k not in WARP_KW}
     if cycles is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaittwin.core.view.plots import figure, save_figure, style
+from .plots import figure, save_figure, style
 
 
 def plot_fit(traj: dict, channels, units: dict, path, title: str = "") -> None:

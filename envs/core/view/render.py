@@ -14,9 +14,9 @@ import pathlib
 import mujoco
 import numpy as np
 
-from gaittwin.core.model import gl, schema
-from gaittwin.core.model.robot import Robot
-from gaittwin.core.model.stepper import Stepper
+from ..model import gl, schema
+from ..model.robot import Robot
+from ..model.stepper import Stepper
 
 MIN_STRIDES, MIN_SECONDS = 3, 4.0       # default length: at least 3 strides (periods) and 4 s
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.view.plots import figure, save_figure, style
+from ..runs import sweep as sw
+from .plots import figure, save_figure, style
 
 
 # the unit of a figure of merit by its name (config names: *_deg in degrees, *_deg_s in deg/s, else SI)

@@ -26,9 +26,9 @@ import time
 import mujoco
 import numpy as np
 
-from gaittwin.core.model import energy
-from gaittwin.core.view.render import gait_text
-from gaittwin.core.model.stepper import Stepper
+from ..model import energy
+from .render import gait_text
+from ..model.stepper import Stepper
 
 HINT = ("error: no display: the interactive viewer needs one (DISPLAY is not set).\n"
         "  run it under a virtual display:  xvfb-run -a python scripts/view.py [--duration S] [overrides]\n"

@@ -10,11 +10,11 @@ import math
 
 import numpy as np
 
-from gaittwin.core.report.report import CALIBRATION, CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
-from gaittwin.crawler.paper.claims_dynamic import PAPER as DYNAMIC_PAPER
-from gaittwin.crawler.paper.claims_statements import PAPER as STATEMENTS_PAPER
-from gaittwin.crawler.paper.claims_statements import c30_row, c32_row, claims_crawler_symmetric_friction
-from gaittwin.crawler.paper.claims_dynamic import (MM, TOL_S, claims_crawler_feedback, claims_crawler_mass_ratio,  # noqa: F401
+from ...core.report.report import CALIBRATION, CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
+from .claims_dynamic import PAPER as DYNAMIC_PAPER
+from .claims_statements import PAPER as STATEMENTS_PAPER
+from .claims_statements import c30_row, c32_row, claims_crawler_symmetric_friction
+from .claims_dynamic import (MM, TOL_S, claims_crawler_feedback, claims_crawler_mass_ratio,  # noqa: F401
                                          claims_crawler_slip, claims_crawler_time_scaling)
 
 PAPER = {
@@ -57,7 +57,7 @@ OMITTED = [
 
 def claims_crawler_frequency(ctx: Context) -> list[Row]:
     """Fig. 4 and 5: S(omega), V(omega), twin vs the exact hybrid model and the ideal stride."""
-    from gaittwin.crawler.robot import Crawler, ideal_stride
+    from ..robot import Crawler, ideal_stride
     omegas = ctx.g([0.3, 0.5, 1.0, 1.5, 2.0, 2.5, 3.2, 4.0, 5.1, 6.0, 7.0, 8.0, 10.0, 12.0, 14.0, 16.0],
                    [0.3, 2.0, 5.1, 8.0, 16.0])
     res, out = ctx.run("crawler_frequency_sweep", "crawler_fig4",

@@ -3,7 +3,7 @@ Sec. VIII feedback, Fig. 11 mass ratio (twin against paper and exact model).  Th
 envs/crawler/paper/claims.py merges them into its own and lists these groups in the report's `CLAIMS`."""
 from __future__ import annotations
 
-from gaittwin.core.report.report import WITHHELD_KIND, Context, Range, Row, Tol, by_value, fmt
+from ...core.report.report import WITHHELD_KIND, Context, Range, Row, Tol, by_value, fmt
 
 MM = 1e3
 # twin vs the exact hybrid model, S in mm: the contact recipe's acceptance (models/crawler/README.md)
@@ -36,7 +36,7 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
                 return p
         return 0
     pt, ph = period(s["S_feedback_seq"]), period(h["S_feedback_seq"])
-    from gaittwin.crawler.paper.claims_statements import c35_row
+    from .claims_statements import c35_row
     band = c35_row(ctx, s, ov["experiment.cycles"])
     last = lambda d: fmt([x * MM for x in d["S_feedback_seq"][-4:]])
     return [
@@ -69,7 +69,7 @@ def claims_crawler_time_scaling(ctx: Context) -> list[Row]:
     best = res.summary.get("best") or []
     tol = Tol(0, 0, "a range: 'significant' read as a 20 % gain")
     g = [float(b["gain"]) for b in best]
-    from gaittwin.crawler.paper.claims_statements import c33_row, c34_row
+    from .claims_statements import c33_row, c34_row
     return [Row("C26", "S(best time-scaled input) / S(best alpha = 0 input) at omega " + fmt([b["omega"] for b in best]) +
                 f" (Optuna TPE, {trials} trials after the alpha = 0 psi grid; proxy for 'significant improvement': "
                 ">= 1.2)", *PAPER["C26"], value=g or None, target=Range(1.2), tol=tol,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from gaittwin.core.report.report import Context, Range, Row, Tol, fmt
+from ...core.report.report import Context, Range, Row, Tol, fmt
 
 MM = 1e3
 
@@ -49,7 +49,7 @@ def c30_row(tw: dict, hy: dict, step: float) -> Row:
 
 def claims_crawler_symmetric_friction(ctx: Context) -> list[Row]:
     """C31 (Sec. VI): S with mu1 = mu2 = (1 +/- eps) mu against S at mu, eps = 0.1, at omega 0.3 and 16."""
-    from gaittwin.crawler.robot import Crawler
+    from ..robot import Crawler
     eps, mu = 0.1, float(Crawler().p["mu"])
     tol = Tol(0, 0, "a range: 'insignificantly' read as |S((1 +/- eps) mu) / S(mu) - 1| <= 0.1, a fifth of the 50 % "
                     "loss the asymmetric perturbation gives at omega 0.3 (C12)")
@@ -93,8 +93,8 @@ def c32_row(tw: list, hy: list, mids: list) -> Row:
 def c33_row(ctx: Context, best: dict, cycles: int) -> Row:
     """C33 from one crawler_time_scaling optimum (`best`: a best.csv row at omega 3.2): per cycle, the feet's
     forward and backward slip distances of the twin, time-scaled optimum minus its alpha = 0 baseline."""
-    from gaittwin.crawler.robot import Crawler
-    from gaittwin.crawler.paper.slip_pattern import twin_trace
+    from ..robot import Crawler
+    from .slip_pattern import twin_trace
     tol = Tol(0, 0, "signs: forward slip grows (> 0) and backward slip shrinks (< 0)")
     r0 = Crawler()
     kw = dict(cycles=cycles, min_cycles=3, stop_when_steady=True, max_steps=10 ** 8)
@@ -118,7 +118,7 @@ def c34_row(best: dict) -> Row:
     feet distance D = x2 - x1 (both feet on the floor, eq. 5/8 inputs) grows, i.e. the legs extend."""
     import numpy as np
 
-    from gaittwin.crawler.robot import Crawler, foot_distance
+    from ..robot import Crawler, foot_distance
     tol = Tol(0, 0, "a range: 'extending rapidly, retracting slowly' read as extending for at most 45 % of the period "
                     "(the unscaled sine: 50 %)")
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gaittwin.crawler.robot import Crawler
+from ..robot import Crawler
 
 LABEL = "exact hybrid model (paper)"
 JOINTS = ("root_x", "root_z", "theta", "phi1", "phi2")   # the paper's q = [x, y, theta, phi1, phi2]
@@ -16,7 +16,7 @@ def reference(robot: Crawler, duration: float):
     """(set_state(model, data, t), label): the hybrid model's q at time t (linear between its
     samples), as the twin's joints.  The paper's y is the central link's height over the feet; the
     twin's root_z is measured from the body's rest position: root_z = y + foot_radius - z0."""
-    from gaittwin.crawler.paper import hybrid as H
+    from . import hybrid as H
     cycles = max(1, math.ceil(duration / robot.period - 1e-9) + 1)
     run = H.simulate(robot, cycles=cycles, min_cycles=cycles, stop_when_steady=False)
     if run.error:

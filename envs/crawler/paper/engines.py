@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaittwin.core.runs import config, sweep as sw
-from gaittwin.core.runs.experiment import options, robot_params, run_kw, sweep_lists
-from gaittwin.crawler.robot import Crawler
+from ...core.runs import config, sweep as sw
+from ...core.runs.experiment import options, robot_params, run_kw, sweep_lists
+from ..robot import Crawler
 
 EXTRA = ("S", "V", "steady")
 
@@ -28,7 +28,7 @@ def hybrid_kw(job) -> dict:
 
 
 def _nthread(job) -> int:
-    from gaittwin.core.engines.batch import available_cores
+    from ...core.engines.batch import available_cores
     n = job.run.get("nthread", None)
     return available_cores() if n is None else max(1, int(n))
 
@@ -41,7 +41,7 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
     """One point of the exact hybrid model: (its results values, its error or None)."""
     import warnings
     warnings.filterwarnings("ignore")
-    from gaittwin.crawler.paper import hybrid as H
+    from . import hybrid as H
     run = H.simulate(params, cycles=cycles, min_cycles=min_cycles, stop_when_steady=stop, **kw)
     out = H.summarize(run)
     out["max_penetration"] = hybrid_penetration(run)
@@ -50,7 +50,7 @@ def _hybrid_point(params, cycles, min_cycles, stop, kw):
 
 def hybrid_penetration(run) -> float:
     """The exact model holds the feet on the floor by constraints: its penetration is their drift below it."""
-    from gaittwin.crawler.robot import feet
+    from ..robot import feet
     if not len(run.q):
         return 0.0
     _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])

@@ -12,14 +12,14 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.core.runs import progress, sweep as sw
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.runs.experiment import Result, robot_params, runner, sweep_lists
-from gaittwin.core.runs.timeseries import configured_run
-from gaittwin.crawler.paper import outputs, plots
-from gaittwin.crawler.config import ENGINES
-from gaittwin.crawler.paper.engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
-from gaittwin.crawler.friction import friction_set, is_nominal
+from ...core.runs import progress, sweep as sw
+from ...core.model.errors import ConfigError
+from ...core.runs.experiment import Result, robot_params, runner, sweep_lists
+from ...core.runs.timeseries import configured_run
+from . import outputs, plots
+from ..config import ENGINES
+from .engines import column, engine_of, exp_cfg, grid_points, simulate_rows, valid_S
+from ..friction import friction_set, is_nominal
 
 
 # ---- Fig. 4 ------------------------------------------------------------------------

@@ -7,13 +7,13 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.core.model import metrics
-from gaittwin.core.runs import rundir
-from gaittwin.core.model.robot import PENETRATION_SENSOR, WARNING_NAMES
-from gaittwin.core.runs.experiment import Result, robot_params, run_kw, runner
-from gaittwin.crawler.paper import plots
-from gaittwin.crawler.robot import FORWARD, Crawler
-from gaittwin.crawler.paper.engines import engine_of, exp_cfg, hybrid_kw, hybrid_penetration
+from ...core.model import metrics
+from ...core.runs import rundir
+from ...core.model.robot import PENETRATION_SENSOR, WARNING_NAMES
+from ...core.runs.experiment import Result, robot_params, run_kw, runner
+from . import plots
+from ..robot import FORWARD, Crawler
+from .engines import engine_of, exp_cfg, hybrid_kw, hybrid_penetration
 
 
 # ---- Section VIII: feedback control ------------------------------------------------------
@@ -41,7 +41,7 @@ def gait_period(strides, rtol=PERIOD_RTOL, atol=PERIOD_ATOL, repeats=PERIOD_REPE
 @runner("crawler_feedback")
 def feedback(job, out) -> Result:
     """Eq. 19 feedback vs open loop at omega=8 (Fig. 13/14): summary.json, results.csv, PNG."""
-    from gaittwin.crawler.paper import hybrid as H
+    from . import hybrid as H
     base = robot_params(job)
     fb = exp_cfg(job, "feedback")
     cycles = int(exp_cfg(job, "cycles"))
@@ -104,8 +104,8 @@ def warp_feedback_runs(params, law_kw, cycles, kw):
     law in Python); (traces, S sequences, errors, lift-off times, deepest penetrations, the engine
     that ran it) by run ("open", "feedback").  Its samples and cycle boundaries are
     the batch runner's (the state after k steps; mujoco_feedback_run reads positions after k - 1)."""
-    from gaittwin.core.engines import batch
-    from gaittwin.crawler.paper.feedback_robot import FeedbackCrawler
+    from ...core.engines import batch
+    from .feedback_robot import FeedbackCrawler
     pts = {"open": FeedbackCrawler(None, **params), "feedback": FeedbackCrawler(law_kw, **params)}
     runs = batch.run_points(list(pts.values()), cycles=cycles, stop_when_steady=False, chunk=kw["chunk"],
                             max_steps=kw["max_steps"], engine=kw.get("engine", "warp"), device=kw["device"],
@@ -132,8 +132,8 @@ def mujoco_feedback_run(r: Crawler, law_kw, cycles):
 
     from dm_control.mujoco import wrapper
 
-    from gaittwin.core.model.stepper import Stepper
-    from gaittwin.crawler.paper.feedback_robot import FeedbackCrawler
+    from ...core.model.stepper import Stepper
+    from .feedback_robot import FeedbackCrawler
     fc = FeedbackCrawler(law_kw, **r.cfg)
     phys = fc.physics.from_model(wrapper.MjModel(copy.copy(fc.model())))
     step = Stepper(fc, phys.model.ptr, phys.data.ptr)

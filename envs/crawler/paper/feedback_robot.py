@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from gaittwin.crawler.robot import Crawler
+from ..robot import Crawler
 
 LAW_DEFAULTS = MappingProxyType({})   # gains: FeedbackLaw's own defaults (Sec. VIII's, declared there once)
 V_SLIP = 2e-3            # m/s: a foot slips when its tangential velocity exceeds this
@@ -37,7 +37,7 @@ class FeedbackCrawler(Crawler):
     def law(self):
         """(FeedbackLaw, hybrid Model with no Baumgarte terms) of this point, built once."""
         if "_law" not in self.__dict__:
-            from gaittwin.crawler.paper import hybrid as H
+            from . import hybrid as H
             P = H.Params.from_robot(self)
             self._law = (H.FeedbackLaw(self.inputs, P, **self.gains), H.Model(P, baumgarte=0.0))
         return self._law
@@ -71,5 +71,5 @@ class FeedbackCrawler(Crawler):
         return None
 
     def device_feedback(self):
-        from gaittwin.crawler.paper.warp_feedback import Eq19
+        from .warp_feedback import Eq19
         return Eq19()

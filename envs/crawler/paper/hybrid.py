@@ -15,10 +15,10 @@ import math
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from gaittwin.core.model import metrics
-from gaittwin.crawler.robot import FORWARD, Crawler, feet, theta_on_floor
+from ...core.model import metrics
+from ..robot import FORWARD, Crawler, feet, theta_on_floor
 # the model terms, re-exported: `from gaittwin.crawler import hybrid as H` is the exact model's one namespace
-from gaittwin.crawler.paper.hybrid_model import (G_ACC, SAMPLES_PER_CYCLE, STICK, FeedbackLaw, Model, Params,  # noqa: F401
+from .hybrid_model import (G_ACC, SAMPLES_PER_CYCLE, STICK, FeedbackLaw, Model, Params,  # noqa: F401
                                        Prescribed, bias, foot_bias, foot_jacobians, gravity, mass_matrix,
                                        paper_B, paper_G, paper_M)
 

@@ -32,7 +32,7 @@ import math
 import numpy as np
 from scipy.interpolate import CubicSpline
 
-from gaittwin.crawler.robot import FORWARD, Crawler, feet, theta_on_floor
+from ..robot import FORWARD, Crawler, feet, theta_on_floor
 
 G_ACC = 9.81
 STICK = 0

@@ -2,7 +2,7 @@
 exact hybrid model, and the fidelity report must notice (tests/test_fidelity_twin_mutation.py)."""
 from __future__ import annotations
 
-from gaittwin.core.report.mutation import Mutation, controls_edit, default_contact, scale_friction, spec_edit, swap_bodies_mass
+from ...core.report.mutation import Mutation, controls_edit, default_contact, scale_friction, spec_edit, swap_bodies_mass
 
 # controls columns: [phi1, phi2] positions, then [phi1, phi2] velocities (Crawler.controls)
 SWAP_JOINTS = [1, 0, 3, 2]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaittwin.core.runs import timeseries as ts
-from gaittwin.crawler.robot import FORWARD, Crawler
+from ...core.runs import timeseries as ts
+from ..robot import FORWARD, Crawler
 
 
 def timeseries(robot: Crawler, run) -> dict:

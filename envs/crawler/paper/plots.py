@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaittwin.core.model import metrics
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.view.plots import pyplot, save_figure
-from gaittwin.crawler.paper.engines import column, valid_S
-from gaittwin.crawler.robot import FORWARD
+from ...core.model import metrics
+from ...core.runs import sweep as sw
+from ...core.view.plots import pyplot, save_figure
+from .engines import column, valid_S
+from ..robot import FORWARD
 
 STICK, FWD, BWD, LIFT = metrics.STICK, metrics.SLIP_FORWARD, metrics.SLIP_BACKWARD, metrics.LIFTOFF
 NAMES = ("stick", "slip_forward", "slip_backward", "liftoff")

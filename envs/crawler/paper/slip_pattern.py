@@ -21,15 +21,15 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.core.engines import batch
-from gaittwin.core.model import metrics
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.runs.experiment import Result, robot_params, run_kw, runner
-from gaittwin.crawler.paper import plots
-from gaittwin.crawler.config import ENGINES
-from gaittwin.crawler.paper.engines import exp_cfg, hybrid_kw
-from gaittwin.crawler.paper.plots import BWD, CODES, FWD, LIFT, NAMES, STICK  # noqa: F401  (mode codes, shared with the plot)
-from gaittwin.crawler.robot import FORWARD, Crawler, foot_distance
+from ...core.engines import batch
+from ...core.model import metrics
+from ...core.model.errors import ConfigError
+from ...core.runs.experiment import Result, robot_params, run_kw, runner
+from . import plots
+from ..config import ENGINES
+from .engines import exp_cfg, hybrid_kw
+from .plots import BWD, CODES, FWD, LIFT, NAMES, STICK  # noqa: F401  (mode codes, shared with the plot)
+from ..robot import FORWARD, Crawler, foot_distance
 
 
 # ---- computations -----------------------------------------------------------------------------
@@ -130,7 +130,7 @@ def twin_trace(params: dict, kw: dict, samples: int, v_rel: float) -> dict:
 
 
 def exact_trace(params: dict, kw: dict, samples: int, v_rel: float, hkw: dict) -> dict:
-    from gaittwin.crawler.paper import hybrid as H
+    from . import hybrid as H
     r = Crawler(**params)
     run = H.simulate(r, cycles=kw["cycles"], min_cycles=kw["min_cycles"], stop_when_steady=kw["stop_when_steady"],
                      samples_per_cycle=samples, **hkw)

@@ -6,11 +6,11 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.runs.experiment import Result, robot_params, runner
-from gaittwin.crawler.paper import plots
-from gaittwin.crawler.paper.engines import engine_of, exp_cfg, hybrid_kw, simulate_rows, valid_S
-from gaittwin.crawler.friction import friction_set
+from ...core.model.errors import ConfigError
+from ...core.runs.experiment import Result, robot_params, runner
+from . import plots
+from .engines import engine_of, exp_cfg, hybrid_kw, simulate_rows, valid_S
+from ..friction import friction_set
 
 
 # ---- Section VII: time scaling + Bayesian optimisation ---------------------------------------
@@ -100,7 +100,7 @@ def time_scaling(job, out) -> Result:
 def fig10_traces(base, b, job) -> list:
     """Fig. 10's last-cycle traces of the exact model, without (alpha = 0, dashed) and with (solid)
     the best time scaling: [(style, t, q (n, 2), vx (n, 2))]."""
-    from gaittwin.crawler.paper import hybrid as H
+    from . import hybrid as H
     out = []
     for style, p in (("--", dict(psi_deg=b["psi_base_deg"], alpha=0.0, upsilon_deg=0.0)),
                      ("-", dict(psi_deg=b["psi_deg"], alpha=b["alpha"], upsilon_deg=b["upsilon_deg"]))):

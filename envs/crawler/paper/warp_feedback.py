@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import warp as wp
 
-from gaittwin.core.engines.warp_hook import DeviceFeedback
+from ...core.engines.warp_hook import DeviceFeedback
 
 # P columns
 ON, DT, OMEGA, AMP, PHI0, DELTA, ALPHA, UPS = 0, 1, 2, 3, 4, 5, 7, 8     # DELTA: 2 columns

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gaittwin.core.report.report import CALIBRATION, CONSISTENCY, GRAPH_ONLY, Context, Range, Row, Tol, fmt
+from ...core.report.report import CALIBRATION, CONSISTENCY, GRAPH_ONLY, Context, Range, Row, Tol, fmt
 
 PAPER = {
     "M1": ("Sec. I", 23.0),
@@ -39,7 +39,7 @@ OMITTED = [
 
 def claims_miniaq(ctx: Context) -> list[Row]:
     """Trot (Figs. 5, 6, 8, 9) and in-place turning (Fig. 7) at 2.5 Hz; body size and mass."""
-    from gaittwin.miniaq.robot import MiniAQ, foot_path
+    from ..robot import MiniAQ, foot_path
     dur = ctx.g(5.0, 2.0)
     tr_res, out_tr = ctx.run("miniaq_trot", "miniaq_trot", {"experiment.duration": dur})
     ctx.plot(out_tr / "gait_diagram.png", "miniaq_gait_diagram.png", "MinIAQ-II Figs. 8/9: gait diagram, twin")
@@ -124,7 +124,7 @@ def claims_miniaq(ctx: Context) -> list[Row]:
     rows.append(Row("M11", "duty factor per leg (fl, fr, hl, hr), intended 0.5", *PAPER["M11"], kind=GRAPH_ONLY,
                     value=[float(duty[k]) for k in ("fl", "fr", "hl", "hr")], reference="intended 0.5 each",
                     reason="the paper shows the diagram only"))
-    from gaittwin.miniaq.paper.geometry_map import leg_geometry
+    from .geometry_map import leg_geometry
     geo = leg_geometry(r)
     size = [geo["length"] * 1e3, geo["width"] * 1e3]
     rows.append(Row("M12", "length (hind-most to front-most leg point over a cycle) and width (between the leg "

@@ -12,15 +12,15 @@ import math
 
 import numpy as np
 
-from gaittwin.miniaq.paper_laws import euler_to_quat
-from gaittwin.miniaq.robot import LEGS, MiniAQ
+from ..paper_laws import euler_to_quat
+from ..robot import LEGS, MiniAQ
 
 LABEL = "paper model (Askari & Ozcan)"
 
 
 def reference(robot: MiniAQ, duration: float):
     """(set_state(model, data, t), label): the paper model's pose at time t as the twin's joints."""
-    from gaittwin.miniaq.paper import model as paper
+    from . import model as paper
     cycles = max(1, math.ceil(duration / robot.period - 1e-9) + 1)
     run = paper.simulate(robot, cycles=cycles)
     if run.error:

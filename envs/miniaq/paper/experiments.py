@@ -24,13 +24,13 @@ from functools import partial
 import numpy as np
 
 
-from gaittwin.core.engines import batch
-from gaittwin.core.runs import config
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
-from gaittwin.miniaq.paper.outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
+from ...core.engines import batch
+from ...core.runs import config
+from ...core.runs import sweep as sw
+from ...core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
+from .outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
-from gaittwin.miniaq.robot import LEGS
+from ..robot import LEGS
 
 LEG_NAMES = {"fl": "front left", "fr": "front right", "hl": "hind left", "hr": "hind right"}
 
@@ -40,7 +40,7 @@ def engine_of(job) -> str:
     would run (engine=paper, or experiment.compare) is checked against what that model has."""
     engine = config.validate(job)["engine"]
     if engine == "paper" or options(job).get("compare"):
-        from gaittwin.miniaq.paper.model import check_supported
+        from .model import check_supported
         check_supported(robot_params(job))
     return engine
 
@@ -53,7 +53,7 @@ def paper_kw(job) -> dict:
 def _simulate(robot, job, cycles, engine=None):
     """(run, wall seconds) of one point with the configured engine (or `engine`)."""
     if (engine or engine_of(job)) == "paper":
-        from gaittwin.miniaq.paper import model as miniaq_paper
+        from . import model as miniaq_paper
         run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(job))
         return run, run.wall_s
     kw = dict(runner_kw(run_kw(job)), cycles=cycles, stop_when_steady=False)
@@ -66,14 +66,14 @@ def _simulate(robot, job, cycles, engine=None):
 def _summarize(robot, run) -> dict:
     if isinstance(run, batch.Run):
         return robot.summarize(run)
-    from gaittwin.miniaq.paper import model as miniaq_paper
+    from . import model as miniaq_paper
     return miniaq_paper.summarize(run)
 
 
 def _single(job, out):
     """The robot point and the run of `experiment.duration` seconds (whole cycles, at least); a twin's run is
     recorded as timeseries.csv's (summary.json's engine_split names the engine that ran it)."""
-    from gaittwin.core.runs import rundir
+    from ...core.runs import rundir
     cls = robot_cls(job)
     robot = cls(**robot_params(job))
     engine_of(job)
@@ -193,7 +193,7 @@ def _paper_engine(job, kw) -> sw.Engine:
     """The paper engine for sweep.run_rows: the points one after the other (cycles = run.cycles)."""
     import scipy
 
-    from gaittwin.miniaq.paper import model as miniaq_paper
+    from . import model as miniaq_paper
 
     pk = paper_kw(job)
     cycles = kw["cycles"]

@@ -12,13 +12,13 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.runs.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, runner
-from gaittwin.core.view.plots import pyplot, save_figure
-from gaittwin.miniaq.paper.experiments import engine_of, paper_kw
-from gaittwin.miniaq.paper.outputs import ENGINE_LABELS
-from gaittwin.miniaq.robot import LEGS, foot_path, fourbar
+from ...core.runs import sweep as sw
+from ...core.model.errors import ConfigError
+from ...core.runs.experiment import Result, launch_kw, options, robot_cls, robot_params, run_kw, runner
+from ...core.view.plots import pyplot, save_figure
+from .experiments import engine_of, paper_kw
+from .outputs import ENGINE_LABELS
+from ..robot import LEGS, foot_path, fourbar
 
 MAP_COLUMNS = ("speed", "drift_y", "yaw_rate_deg_s", "support_2", "support_3", "support_4", "support_le1",
                "support_ge3", "roll_amplitude_deg", "pitch_amplitude_deg", "height_mean") \
@@ -77,7 +77,7 @@ def geometry_map(job, out) -> Result:
     if engine == "paper":
         import scipy
 
-        from gaittwin.miniaq.paper import model as miniaq_paper
+        from . import model as miniaq_paper
 
         cycles = run_kw(job)["cycles"]
 

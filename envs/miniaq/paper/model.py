@@ -43,12 +43,12 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.miniaq.paper_laws import (LegTable, _perp, damping, euler_to_quat,  # noqa: F401
+from ...core.model.errors import ConfigError
+from ..paper_laws import (LegTable, _perp, damping, euler_to_quat,  # noqa: F401
                                     friction_coefficient, friction_ratio, leg_kinematics, leg_table,
                                     normal_force, rotation_b2i, step, step_f)
-from gaittwin.miniaq.paper.run import PaperRun, sample_sensors, summarize  # noqa: F401
-from gaittwin.miniaq.robot import FRONT, G, LEFT, MiniAQ
+from .run import PaperRun, sample_sensors, summarize  # noqa: F401
+from ..robot import FRONT, G, LEFT, MiniAQ
 
 METHODS = ("LSODA", "BDF", "Radau")
 STIFFNESS = ("power", "secant")     # eq. 15's K L_p^e, or the twin's linear secant
@@ -307,7 +307,7 @@ def simulate(robot_or_params, *, cycles: int = 13, method: str = "LSODA", rtol: 
     Samples: samples_per_cycle per crank period (the twin's 200) from t = 0 to cycles T.
     max_step default: T / 20 (so no contact is stepped over).
     """
-    from gaittwin.core.model import metrics
+    from ...core.model import metrics
 
     r = robot_or_params if isinstance(robot_or_params, MiniAQ) else MiniAQ(**robot_or_params)
     if method not in METHODS + ("RK45", "DOP853"):

@@ -2,7 +2,7 @@
 (tests/test_fidelity_twin_mutation.py)."""
 from __future__ import annotations
 
-from gaittwin.core.report.mutation import Mutation
+from ...core.report.mutation import Mutation
 
 # legs [fl, fr, hl, hr]: fr and hr exchange their phases (same side, same spin direction): the trot
 # (0, 180, 180, 0) becomes a bound (0, 0, 180, 180)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaittwin.core.engines import batch
-from gaittwin.core.view.plots import pyplot, save_figure
-from gaittwin.core.runs.progress import ENGINE_LABELS  # noqa: F401  (what each engine is called)
-from gaittwin.miniaq.robot import LEGS, quat_to_euler
+from ...core.engines import batch
+from ...core.view.plots import pyplot, save_figure
+from ...core.runs.progress import ENGINE_LABELS  # noqa: F401  (what each engine is called)
+from ..robot import LEGS, quat_to_euler
 
 
 
@@ -76,7 +76,7 @@ def _bars(ax, y, segs, t, color_push="tab:green", color_drag="tab:red", h=0.35):
 
 def plot_gait_diagram(robot, run, duration, path) -> None:
     """Figs. 8-9: intended vs achieved contact per leg; green = friction pushes forward, red = drags."""
-    from gaittwin.core.model import metrics
+    from ...core.model import metrics
 
     plt = pyplot()
     keep = run.t <= duration + 1e-9
@@ -115,7 +115,7 @@ def plot_gait_diagram(robot, run, duration, path) -> None:
 def plot_gait_diagram_engines(robot, runs: dict, duration, path) -> None:
     """Figs. 8-9 with both engines stacked: per leg, the intended contact (grey), then each engine's
     contact coloured as the paper (green: friction pushes the body forward, red: drags it back)."""
-    from gaittwin.core.model import metrics
+    from ...core.model import metrics
 
     plt = pyplot()
     spc = robot.samples_per_cycle

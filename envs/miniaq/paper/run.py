@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from gaittwin.core.model import energy
-from gaittwin.miniaq.paper_laws import euler_to_quat
-from gaittwin.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
+from ...core.model import energy
+from ..paper_laws import euler_to_quat
+from ..robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
 @dataclasses.dataclass
 class PaperRun:

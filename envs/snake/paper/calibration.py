@@ -37,7 +37,7 @@ import pathlib
 
 import numpy as np
 
-from gaittwin.snake.config import TABLE2_N4  # noqa: F401 (its data; public here too)
+from ..config import TABLE2_N4  # noqa: F401 (its data; public here too)
 
 FREE = ("mu", "T_step")                 # the calibrated parameters
 DELTA = 0.01                            # objective threshold of the confidence region (see above)
@@ -46,7 +46,7 @@ DATA = pathlib.Path(__file__).with_name("calibration.json")   # the committed re
 
 def fit_rows() -> dict:
     """alpha_deg -> the paper's loss (fraction) of the rows used in the fit (Table 2, n = 4)."""
-    from gaittwin.snake.paper.tables import TABLE2
+    from .tables import TABLE2
     return {a: v[4] / 100.0 for (n, a), v in TABLE2.items() if n == 4 and v[4] is not None}
 
 
@@ -180,7 +180,7 @@ def predict(points: list[dict], metrics=("dx", "loss"), region_: Region | None =
     extreme point of the region (default: the committed one): per point, for each metric,
     (min, max) and the value at the fitted point (`<metric>_fit`); a failed run makes its
     point's intervals NaN and names it in `error`.  The region's parameters override the point's."""
-    from gaittwin.core.engines import batch
+    from ...core.engines import batch
     reg = region_ or load()
     robots = extreme_robots(points, reg)
     runs = batch.run_points(robots, cycles=cycles, nthread=nthread)
@@ -190,7 +190,7 @@ def predict(points: list[dict], metrics=("dx", "loss"), region_: Region | None =
 
 def extreme_robots(points: list[dict], reg: Region) -> list:
     """The Snake of every (point, extreme of reg) pair, point-major."""
-    from gaittwin.snake.robot import Snake
+    from ..robot import Snake
     return [Snake(**{**p, **e}) for p in points for e in reg.extremes]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 
-from gaittwin.core.report.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND, Context, Range, Row, Tol, fmt
+from ...core.report.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND, Context, Range, Row, Tol, fmt
 
 PAPER = {}      # the snake's paper values are its tables (envs/snake/paper/experiments.py TABLE1, TABLE2)
 
@@ -21,8 +21,8 @@ EQS = "the project's eqs. 11-14 against the paper's printed table (no simulation
 
 def claims_snake_table1(ctx: Context) -> list[Row]:
     """Table 1: alpha_max, f_max, d_unit at alpha_max per n (eqs. 11-14); kinematic, no simulation."""
-    from gaittwin.snake.paper.tables import TABLE1
-    from gaittwin.snake.robot import alpha_max, d_unit, energy_loss
+    from .tables import TABLE1
+    from ..robot import alpha_max, d_unit, energy_loss
     rows = []
     for n in sorted(TABLE1):
         a = alpha_max(n)
@@ -50,7 +50,7 @@ def claims_snake_fig3(ctx: Context) -> list[Row]:
     """Sec. 3, Fig. 3: end-point errors of the eq. 8 step (envs/snake/gait.py end_point_errors); no simulation."""
     import numpy as np
 
-    from gaittwin.snake.gait import end_point_errors
+    from ..gait import end_point_errors
     n, al, px, py = FIG3
     X, Y = end_point_errors(n, math.radians(al), np.linspace(0.0, 1.0, 4001))
     back = [float(X[-1]), float(Y[-1])]
@@ -69,7 +69,7 @@ def fig4_fits(n: int = 6, k: int = 40) -> tuple:
     """R^2 of f = a alpha (a line through the origin) and of d_unit = c alpha^2 over alpha in (0, alpha_max(n)]."""
     import numpy as np
 
-    from gaittwin.snake.robot import alpha_max, d_unit, energy_loss
+    from ..robot import alpha_max, d_unit, energy_loss
     al = np.linspace(alpha_max(n) / k, alpha_max(n), k)
     f = np.array([energy_loss(n, a) for a in al])
     d = np.array([d_unit(n, a) for a in al])
@@ -93,12 +93,12 @@ def claims_snake_fig4(ctx: Context) -> list[Row]:
 
 def claims_snake_table2(ctx: Context) -> list[Row]:
     """Table 2: f, d_unit, d (kinematic) and Delta x, d - Delta x, loss (twin, 10 periods) per (n, alpha)."""
-    from gaittwin.snake.paper.tables import TABLE2
+    from .tables import TABLE2
     cyc = ctx.g(10, 1)
     res, out = ctx.run("snake_table2", "snake_table2", {"run.cycles": cyc, "run.nthread": None})
     ctx.plot(out / "table2.png", "snake_table2.png", "Snake Table 2: Delta x and loss, twin vs paper")
     rows = []
-    from gaittwin.snake.paper import calibration as cal
+    from . import calibration as cal
     reg = cal.load()
     fit = (f"calibration data: floor mu = {fmt(reg.best['mu'])} and step time {fmt(reg.best['T_step'])} s were fitted "
            f"to the n = 4 rows (confidence region mu {fmt(reg.ranges['mu'])}, T_step {fmt(reg.ranges['T_step'])} s: "
@@ -208,7 +208,7 @@ def region_intervals(ctx, points) -> dict | None:
     0.02 mm).  Full report only: the reduced one gives the fitted values alone."""
     if ctx.reduced:
         return None
-    from gaittwin.snake.paper import calibration as cal
+    from . import calibration as cal
     res = cal.predict([dict(n=n, alpha_deg=float(a)) for n, a in points], metrics=("dx", "loss"), nthread=None)
     return {(int(r["n"]), int(round(r["alpha_deg"]))): r for r in res}
 
@@ -242,7 +242,7 @@ def claims_snake_link_length(ctx: Context) -> list[Row]:
     with l and SHORT x l (the calibrated floor and step time; link masses as configured)."""
     tol = Tol(0, 0, "a sign: the displacement lost per 10 periods, d - Delta x, smaller with the shorter link at "
                     "every n (the paper's loss function f is in units of l)")
-    from gaittwin.snake.robot import Snake
+    from ..robot import Snake
     l0 = float(Snake().p["l"])
     ls = [round(SHORT * l0, 9), l0]
     res, _ = ctx.run("snake_table2", "snake_link_length", {"run.cycles": 1, "run.nthread": None},   # converged in one

@@ -14,12 +14,12 @@ from functools import partial
 
 import numpy as np
 
-from gaittwin.core.runs import sweep as sw, timeseries as ts
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.core.runs.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, runner, sweep_lists
-from gaittwin.snake.paper import plots
-from gaittwin.snake.paper.tables import TABLE1, TABLE2
-from gaittwin.snake.robot import alpha_max, d_unit, energy_loss
+from ...core.runs import sweep as sw, timeseries as ts
+from ...core.model.errors import ConfigError
+from ...core.runs.experiment import Result, launch_kw, robot_cls, robot_params, run_kw, runner, sweep_lists
+from . import plots
+from .tables import TABLE1, TABLE2
+from ..robot import alpha_max, d_unit, energy_loss
 
 TABLE2_COLUMNS = ("n", "alpha_deg", "f", "d_unit", "d", "dx", "loss")
 
@@ -63,7 +63,7 @@ def table1(job, out) -> Result:
 def _sweep(job, out, extra=TABLE2_COLUMNS[2:] + ("dx_period", "V", "tracking_error_deg", "clearance_min")):
     kw = run_kw(job)
     rows, stats = sw.simulate(job, out, extra_columns=extra)
-    from gaittwin.core.engines.batch import available_cores
+    from ...core.engines.batch import available_cores
     nthread = kw["nthread"] or available_cores()
     stats.update(_real_time_factor(rows, stats, nthread), nthread=nthread)
     errors = [r.get("error") for r in rows if r.get("error")]
@@ -125,8 +125,8 @@ def calibrate(job, out) -> Result:
     envs/snake/calibration.json) with the local least-squares fit beside them (`local_fit`), the
     objective map to calibration.png; the identification's own outputs (fit.csv, fitted_table.csv,
     identify.png, candidates.csv) beside them.  Calibration, not validation."""
-    from gaittwin.core.analysis.identify import identify
-    from gaittwin.snake.paper import calibration as cal
+    from ...core.analysis.identify import identify
+    from . import calibration as cal
     res = identify(job, out)
     s = res.summary
     data = _table(job)
@@ -147,8 +147,8 @@ def calibrate(job, out) -> Result:
 
 
 def _table(job):
-    from gaittwin.core.analysis import cycle_table
-    from gaittwin.core.runs.experiment import options
+    from ...core.analysis import cycle_table
+    from ...core.runs.experiment import options
     return cycle_table.read(options(job)["data"], robot_cls(job)(**robot_params(job)))
 
 
@@ -158,7 +158,7 @@ def intervals(job, out) -> Result:
     """Every point of the sweep grid simulated at each extreme point of the committed calibration
     region (envs/snake/paper/calibration.py): per point [min, max] of Delta x, loss and speed, and the
     value at the fitted point; each labelled calibration (Table 2's n = 4 rows) or prediction."""
-    from gaittwin.snake.paper import calibration as cal
+    from . import calibration as cal
     reg = cal.load()
     lists = sweep_lists(job)
     points = [{**robot_params(job), **c} for c in sw.grid(lists)]
@@ -187,7 +187,7 @@ def convergence(job, out) -> Result:
     """The generic sweep over sweep.timestep (and Table 2's points), then per (n, alpha, other
     swept parameters) the loss at each timestep and its change when the step is halved, and the
     calibration objective (n = 4 rows) at each timestep: convergence.md, summary `convergence`."""
-    from gaittwin.snake.paper import calibration as cal
+    from . import calibration as cal
     res = sweep(job, out)
     rows = sw.healthy(res.table("results.csv"))          # the typed rows the sweep computed
     others = [k for k in sweep_lists(job) if k not in ("timestep", "n", "alpha_deg")]

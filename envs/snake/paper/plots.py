@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gaittwin.core.view.plots import pyplot, save_figure
+from ...core.view.plots import pyplot, save_figure
 
 
 def table1(rows, path) -> None:
@@ -83,7 +83,7 @@ def calibration(table, reg, path) -> None:
 
 def calibration_file(data: dict, path) -> None:
     """calibration.png from a calibration.json (e.g. the committed merged refit)."""
-    from gaittwin.snake.paper import calibration as cal
+    from . import calibration as cal
     calibration(data["grid"], cal.region(data["grid"], cal.DELTA, tuple(data["names"])), path)
 
 
