@@ -5,8 +5,8 @@ Writes (default --out: outputs/fidelity_report/; the committed copy only with `-
 <out>/fidelity_report.md (reduced: fidelity_report_reduced.md), the fields every verdict
 read (<out>/fidelity_report.json, reduced: fidelity_report_reduced.json) and its plots
 (<out>/fidelity/*.png, reduced: <out>/fidelity_reduced/*.png).  The claims, the paper's values
-and the grids live in envs/<robot>/claims.py (machinery: envs/core/report.py, verdicts:
-envs/core/verdict.py).  Full: several minutes on 2 cores; reduced: about five.  The old
+and the grids live in envs/<robot>/claims.py (machinery: envs/core/report/report.py, verdicts:
+envs/core/report/verdict.py).  Full: several minutes on 2 cores; reduced: about five.  The old
 report is replaced only when the new one is finished (built in a hidden directory beside it).
 Bad arguments, an unwritable --out, a damaged store under --resume: one line, exit code 2.
 """
@@ -21,8 +21,9 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from gaittwin.core import report as fidelity, rundir  # noqa: E402  (importing envs first chooses the GL backend)
-from gaittwin.core.errors import ConfigError, StoreError  # noqa: E402
+from gaittwin.core.report import report as fidelity  # noqa: E402  (importing envs first chooses the GL backend)
+from gaittwin.core.runs import rundir
+from gaittwin.core.model.errors import ConfigError, StoreError  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
 
 def mutate(ap, a, t0) -> int:
     """--mutate NAME: a bad name, a missing baseline or an unwritable --out stops before anything runs (exit 2)."""
-    from gaittwin.core import mutation
+    from gaittwin.core.report import mutation
     names = sorted(mutation.registry())
     base = pathlib.Path(a.baseline) if a.baseline else None
     if a.mutate not in names:

@@ -1,1 +1,0 @@
-../scripts/_cli.py
