@@ -14,6 +14,7 @@ without the entry point installed.
 from __future__ import annotations
 
 import argparse
+import pathlib
 import re
 import sys
 
@@ -60,9 +61,9 @@ def main(argv=None) -> int:
         print(listing())
         return 0
     if args.command == "params":
-        import gaittwin
-        if args.robot not in gaittwin.ROBOTS:
-            print(f"error: robot={args.robot!r}: allowed: one of {sorted(gaittwin.ROBOTS)}", file=sys.stderr)
+        from . import registry
+        if args.robot not in registry.ROBOTS:
+            print(f"error: robot={args.robot!r}: allowed: one of {sorted(registry.ROBOTS)}", file=sys.stderr)
             return 2
         print(params_table(args.robot))
         return 0
@@ -111,20 +112,18 @@ def export(rundir, out=None) -> int:
 
 # ---- list ----------------------------------------------------------------------------------
 def robots() -> list[tuple[str, str]]:
-    """(name, the first line of its module's docstring) of every robot."""
-    import importlib
-
-    import gaittwin
+    """(name, the first line of its robot module's docstring) of every robot of the manifest (by name)."""
+    from . import registry
     out = []
-    for name in sorted(gaittwin.ROBOTS):
-        doc = importlib.import_module(gaittwin.ROBOTS[name].__module__).__doc__ or ""
+    for name in sorted(registry.ROBOTS):
+        doc = sys.modules[registry.ROBOTS[name].robot.__module__].__doc__ or ""
         out.append((name, doc.strip().splitlines()[0] if doc.strip() else ""))
     return out
 
 
 def experiments() -> list[dict]:
     """Each configs/experiment/**/*.yaml: name, robot, the first sentence of its header comment (not its first
-    line, which ended mid-sentence; without the tracker's 'Issue #17:'), run time."""
+    line, which ended mid-sentence), run time."""
     import itertools
 
     from .core.runs import config
@@ -132,7 +131,7 @@ def experiments() -> list[dict]:
     for f in experiment_files().values():
         head = itertools.takewhile(lambda ln: ln.startswith("#"), f.read_text().splitlines())
         header = " ".join(ln[1:].strip() for ln in head if "@package" not in ln)
-        line = _first_sentence(re.sub(r"^Issue #\d+:\s*", "", header))
+        line = _first_sentence(header)
         line = line[:1].upper() + line[1:]
         out.append(dict(name=f.stem, robot=config.experiment_robot(f.stem) or "-", line=_short(line, 100),
                         runtime=times.get(f.stem)))

@@ -22,7 +22,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from gaittwin.core.report import report as fidelity  # noqa: E402  (importing envs first chooses the GL backend)
-from gaittwin.core.runs import rundir
+from gaittwin.core.runs import rundir  # noqa: E402
 from gaittwin.core.model.errors import ConfigError, StoreError  # noqa: E402
 
 

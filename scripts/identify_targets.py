@@ -1,9 +1,9 @@
-"""Issue #27's targets, measured: for every robot, synthetic data written by the twin at hidden parameter
+"""The identification targets, measured: for every robot, synthetic data written by the twin at hidden parameter
 values (1 % noise, a random time offset), fitted by `<robot>_identify`; prints one markdown row per
 parameter (hidden, recovered, error, within 3 %?, claimed identifiable?, wall time) and the machine's load.
 
     .venv/bin/python scripts/identify_targets.py            # the CI-size cases (tests/test_identify*.py), ~2-4 min
-    .venv/bin/python scripts/identify_targets.py --full     # the issue's pairs (the slow tests' sizes)
+    .venv/bin/python scripts/identify_targets.py --full     # the full parameter pairs (the slow tests' sizes)
     .venv/bin/python scripts/identify_targets.py --full --search lhs      # the global stage to use
 
 Calibration, not validation: the same twin writes and fits the data.  The 3 % target is stated before
@@ -30,7 +30,7 @@ CI = [("crawler", ["robot.omega=5"], {"mu": 0.2, "m0": 0.22}, 2,
       ("bolt", ["robot.m_5=0.9754"], {"m_5": 1.02}, 1, ["experiment.n_global=2", "experiment.max_nfev=8"]),
       ("miniaq", [], {"kp": 0.52}, 1, ["experiment.channels=[x,fl_crank,fr_crank,hl_crank,hr_crank]",
                                       "experiment.n_global=2", "experiment.max_nfev=8", "experiment.starts=1"])]
-# the issue's pairs with the default strategy (CMA-ES 16 candidates, STARTS local fits, FD_REL step, max_nfev 20)
+# the full parameter pairs with the default strategy (CMA-ES 16 candidates, STARTS local fits, FD_REL step, max_nfev 20)
 FULL = [("crawler", ["robot.omega=5"], {"mu": 0.2, "m0": 0.22, "impratio": 150}, 3, []),
         ("bolt", ["robot.m_5=0.9754"], {"m_5": 1.05, "contact_timeconst": 0.0012}, 3, []),
         ("miniaq", [], {"mu_d": 0.33, "kp": 0.55}, 3, [])]

@@ -39,7 +39,7 @@ C engine run with what MuJoCo Warp holds in float32 rounded to float32 before ev
 act, qacc_warmstart; ctrl after any feedback has written it), at Warp's solver tolerance:
 "f32,tol,state" (model and initial state rounded, as "f32") and "rand<k>,tol,state" (k in SEEDS).
 Why: BOLT's tau_max 15 touch-down that warp takes a step after C (step 3647) is decided by float32
-forward kinematics (studies/warp_bolt_touchdown.py): on warp's own state the foot is 2.0e-8 m
+forward kinematics (gaittwin.bolt.paper.studies.warp_bolt_touchdown): on warp's own state the foot is 2.0e-8 m
 above the floor in float32 and 2.7e-8 m below it in float64; no ENSEMBLE v2 member perturbs the
 state at every step, so none can move such an event.  Rule as committed before it was run (c308bfb):
 F32_STATE joins ENSEMBLE only if under ENSEMBLE + F32_STATE, for every robot of SWEEPS at every point,

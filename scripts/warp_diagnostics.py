@@ -48,7 +48,7 @@ RERUN = dict(chunk=257, nthread=1)   # rule (1)'s rerun: reference() runs chunk 
 NO_TEETH = {   # (robot, point of SWEEPS): why the agreement check cannot FAIL its probe there (measured, C only)
     # MinIAQ-II at f = 4 is chaotic (README "Engines"): mu_d x 1.1 moves speed by 2.0 / 1.3 floors (3.9e-4 /
     # 2.5e-4 m/s), inside SAFETY x its envelope (1.3e-3 / 1.7e-3 m/s).  R3: not excused, and no window fixes
-    # it (studies/warp_teeth_window.py, 2..48 cycles): the envelope shrinks as window^-0.5 to 16 cycles
+    # it (scripts/studies/warp_teeth_window.py, 2..48 cycles): the envelope shrinks as window^-0.5 to 16 cycles
     # (3.4e-4 at both points) and then stops (24-48 cycles: 0.84-1.1e-3 at mu_d 0.3, 1.7-1.9e-4 at mu_d 0.5,
     # the chaotic heading's share included); at mu_d 0.5 the move stays under floor + SAFETY x envelope at
     # every window (4-16 cycles: 5.8-7.6e-4 against 0.88-1.7e-3; 24-48: 3.3-3.5e-4 against 5.3-5.7e-4 m/s).

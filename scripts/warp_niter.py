@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """MuJoCo Warp's constraint-solver iterations (`Data.solver_niter`) across the crawler's omega range:
 does the crawler's contact recipe (elliptic cone, impratio 100, noslip 10) in float32 at tolerance
-1e-6 stop before the iteration cap (`opt.iterations`), or run to it (issue 29: "solver iterations
+1e-6 stop before the iteration cap (`opt.iterations`), or run to it (MuJoCo Warp warned "solver iterations
 limit reached" on the H100; 2.9 iterations on average at omega 1 on Warp's CPU device)?
 
 Per omega (and psi): the C engine runs the point to --windows evenly spaced phases of its second cycle (past

@@ -1,8 +1,10 @@
 """docs/adding_a_robot.md is complete: a two-link toy crawler written from that page alone, in the
-files it names (envs/toy/, models/toy/, configs/robot/toy.yaml, configs/experiment/toy_sweep.yaml,
-two import lines in envs/__init__.py), in a copy of the project, runs through scripts/run.py (Hydra
-composes it) healthy, and one point through the batch runner, the dm_control environment, the one
-stepper and the video agree."""
+files it names (envs/toy/{__init__,config,robot}.py, envs/toy/paper/{__init__,experiments}.py,
+models/toy/, configs/robot/toy.yaml, configs/experiment/toy/toy_sweep.yaml, the manifest's lines in
+envs/registry.py, tests/toy/), in a copy of the project made importable as `gaittwin` (the copy's
+gaittwin/ a link to its envs/, PYTHONPATH=<copy>: it wins over the editable install), passes its own
+tests, runs through scripts/run.py (Hydra composes it) healthy, and one point through the batch runner,
+the dm_control environment, the one stepper and the video agree."""
 from __future__ import annotations
 
 import json
@@ -50,13 +52,20 @@ FILES = {
 | mu | 0.8 | floor friction (scene.xml), set per point by `Toy.spec()` |
 Assumption: contact solref 0.005 s (stiff enough that the 0.11 kg toy sinks < 2 mm).
 """,
-    "envs/toy/__init__.py": '"""toy: robot and experiments."""\n',
+    "envs/toy/__init__.py": '''
+"""toy: a two-link crawler."""
+from .robot import Toy
+
+ROBOT = Toy        # the Robot subclass this package provides (envs/registry.py lists it)
+
+__all__ = ["ROBOT", "Toy"]
+''',
     "envs/toy/config.py": '''
 """Toy parameters and experiment options: the one declaration."""
 import dataclasses
 
-from gaittwin.core.runs.config import Experiment, experiment
-from gaittwin.core.model.schema import param
+from ..core.runs.config import Experiment, experiment
+from ..core.model.schema import param
 
 
 @dataclasses.dataclass
@@ -70,7 +79,7 @@ class Params:
 
 @experiment("toy_sweep")
 class Sweep(Experiment):
-    """S and V over the grid in configs/experiment/toy_sweep.yaml."""
+    """S and V over the grid in configs/experiment/toy/toy_sweep.yaml."""
 ''',
     "envs/toy/robot.py": '''
 """Toy two-link crawler: a torso on a skid and one swinging leg."""
@@ -80,8 +89,8 @@ import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
 
-from gaittwin.core.model.robot import MODELS, Robot
-from gaittwin.toy import config
+from ..core.model.robot import MODELS, Robot
+from . import config
 
 
 class Physics(dm_mujoco.Physics):
@@ -98,15 +107,15 @@ class Toy(Robot):
 
     @property
     def period(self):
-        return 2 * math.pi / self.p["omega"]
+        return 2 * math.pi / self.p.omega
 
     def spec(self):
         spec = mujoco.MjSpec.from_file(str(MODELS / "toy" / "scene.xml"))
-        spec.geom("floor").friction[0] = self.p["mu"]
+        spec.geom("floor").friction[0] = self.p.mu
         return spec
 
     def controls(self, t):
-        return (self.p["A"] * np.sin(self.p["omega"] * np.asarray(t, float)))[:, None]
+        return (self.p.A * np.sin(self.p.omega * np.asarray(t, float)))[:, None]
 
     def initial_pose(self, model, data):
         data.qpos[:] = 0.0
@@ -119,10 +128,16 @@ class Toy(Robot):
         st = run.steady
         return dict(S=st.value, V=st.value / self.period, steady=bool(st.steady))
 ''',
-    "envs/toy/experiments.py": '''
+    "envs/toy/paper/__init__.py": '''
+"""The toy's experiments."""
+from . import experiments
+
+EXPERIMENTS = {"toy_sweep": experiments.sweep}      # experiment name -> runner(job, out)
+''',
+    "envs/toy/paper/experiments.py": '''
 """Toy experiments: runners runner(job, out) -> Result."""
-from gaittwin.core.runs import sweep as sw
-from gaittwin.core.runs.experiment import Result, runner
+from ...core.runs import sweep as sw
+from ...core.runs.experiment import Result, runner
 
 
 @runner("toy_sweep")
@@ -134,7 +149,7 @@ def sweep(job, out) -> Result:
     return Result(summary, rows={"results.csv": rows})
 ''',
     "configs/robot/toy.yaml": "defaults:\n  - toy_schema\n  - _self_\n",
-    "configs/experiment/toy_sweep.yaml": """# @package _global_
+    "configs/experiment/toy/toy_sweep.yaml": """# @package _global_
 defaults:
   - /experiment_schema@experiment: toy_sweep
   - override /robot: toy
@@ -146,7 +161,27 @@ run:
   cycles: 4
   stop_when_steady: false
 """,
+    "tests/toy/__init__.py": "",
+    "tests/toy/test_toy.py": '''
+import gaittwin
+from gaittwin.core.runs import config, experiment
+
+
+def test_the_toy_is_a_robot_of_the_manifest():
+    assert list(gaittwin.ROBOTS)[-1] == "toy" and gaittwin.robot_class("toy").name == "toy"
+
+
+def test_toy_sweep_runs_healthy(tmp_path):
+    res = experiment.compute(config.compose(["experiment=toy_sweep", "sweep.omega=[6.0]", "run.cycles=2",
+                                             "run.progress=false"]), tmp_path)
+    assert res.summary["failed_points"] == 0 and (tmp_path / "results.csv").exists()
+''',
 }
+# the manifest's lines (docs/adding_a_robot.md): the toy's two packages imported, its entry last in ROBOTS
+MANIFEST = (("from . import bolt, crawler, miniaq, snake\n", "from . import bolt, crawler, miniaq, snake, toy\n"),
+            ("from .snake import paper as snake_paper\n",
+             "from .snake import paper as snake_paper\nfrom .toy import paper as toy_paper\n"),
+            ("    entry(miniaq, miniaq_paper),\n", "    entry(miniaq, miniaq_paper),\n    entry(toy, toy_paper),\n"))
 PATHS = """
 import json, sys
 import numpy as np
@@ -155,6 +190,7 @@ from gaittwin.core.engines import batch
 from gaittwin.core.view.render import render_video
 from gaittwin.core.model.stepper import Stepper
 
+print(gaittwin.__file__, file=sys.stderr)
 toy = gaittwin.robot_class("toy")
 run = batch.run_point(dict(omega=6.0), toy, cycles=1)
 env = gaittwin.load("toy", cycles=1, omega=6.0)          # one period
@@ -165,29 +201,38 @@ step = Stepper(toy(omega=6.0))                       # the viewer's and the vide
 step(step.robot.steps_per_cycle)
 video = render_video(toy(omega=6.0), sys.argv[1], cycles=0.5, width=160, height=120)
 print(json.dumps(dict(error=run.error, batch=float(run.cycle_values[0]), env=float(env.physics.data.qpos[0]),
-                      stepper=float(step.data.qpos[0]), frames=video["frames"], bytes=video["bytes"])))
+                      stepper=float(step.data.qpos[0]), frames=video["frames"], bytes=video["bytes"],
+                      package=gaittwin.__file__)))
 """
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    """A copy of the project with the toy added exactly where docs/adding_a_robot.md says."""
+    """A copy of the project with the toy added exactly where docs/adding_a_robot.md says, importable as
+    `gaittwin` with PYTHONPATH=<copy> (`importable`)."""
     root = tmp_path_factory.mktemp("project")
     for d in ("envs", "configs", "models", "scripts"):
         shutil.copytree(ROOT / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
     for path, text in FILES.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(textwrap.dedent(text).lstrip())
-    init = root / "envs" / "__init__.py"       # "one import line for the robot, one for its experiments"
-    text = init.read_text()
-    for line, new in (("from gaittwin.miniaq.robot import MiniAQ  # noqa: E402,I001\n",
-                       "from gaittwin.toy.robot import Toy  # noqa: E402,I001\n"),
-                      ("from gaittwin.miniaq import experiments as _, geometry_map as _  # noqa: E402,F811,I001\n",
-                       "from gaittwin.toy import experiments as _  # noqa: E402,F811,I001\n")):
-        assert line in text
-        text = text.replace(line, line + new)
-    init.write_text(text)
+    manifest = root / "envs" / "registry.py"
+    text = manifest.read_text()
+    for line, new in MANIFEST:
+        assert text.count(line) == 1, line
+        text = text.replace(line, new)
+    manifest.write_text(text)
+    # the package as installed (setup.py: envs/ is gaittwin, configs/ its gaittwin.configs, which Hydra
+    # imports): links, so that the copy's own package and data are the ones imported
+    (root / "gaittwin").symlink_to("envs", target_is_directory=True)
+    (root / "envs" / "configs").symlink_to("../configs", target_is_directory=True)
     return root
+
+
+def importable(project) -> dict:
+    """The environment of a subprocess that imports the copy as `gaittwin` (PYTHONPATH precedes the
+    editable install's finder, which would find the checkout's)."""
+    return {"PYTHONPATH": str(project)}
 
 
 def test_contract_is_enforced():
@@ -196,10 +241,19 @@ def test_contract_is_enforced():
     assert "incomplete" not in REGISTRY
 
 
+def test_toy_passes_its_own_tests(project):
+    """tests/toy/ as the page writes it, run in the copy: the toy is the manifest's last robot, and its
+    experiment runs."""
+    r = run_script("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "tests/toy", cwd=project,
+                   env=importable(project))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert "2 passed" in r.stdout
+
+
 def test_toy_runs_through_scripts_run_healthy(project, tmp_path):
     out = tmp_path / "run"
     r = run_script(project / "scripts" / "run.py", "experiment=toy_sweep", "run.progress=false",
-                   f"hydra.run.dir={out}", cwd=project)
+                   f"hydra.run.dir={out}", cwd=project, env=importable(project))
     assert r.returncode == 0, r.stderr[-3000:]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["points"] == 2 and summary["failed_points"] == 0 and summary["all_healthy"] is True
@@ -216,9 +270,10 @@ def test_toy_runs_through_scripts_run_healthy(project, tmp_path):
 
 def test_toy_every_path_agrees(project, tmp_path):
     (project / "paths.py").write_text(PATHS)
-    r = run_script(project / "paths.py", tmp_path / "toy.mp4", cwd=project)
+    r = run_script(project / "paths.py", tmp_path / "toy.mp4", cwd=project, env=importable(project))
     assert r.returncode == 0, r.stderr[-3000:]
     res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["package"] == str(project / "gaittwin" / "__init__.py")     # the copy, not the checkout
     assert res["error"] is None
     # one period: the batch runner, the dm_control environment and the stepper are the same steps
     assert abs(res["env"] - res["batch"]) <= 1e-12 and abs(res["stepper"] - res["batch"]) <= 1e-12

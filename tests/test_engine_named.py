@@ -46,6 +46,20 @@ def test_a_fits_candidate_is_filed_under_the_one_engine_that_ran_it():
     assert plain.parts == () and ran_by(plain, ["mujoco", "warp"]) == ()
 
 
+def test_a_runner_s_single_runs_record_the_engine_that_ran_them(tmp_path):
+    """sweep.run_points, a runner's one path to physics outside the store, records each point's engine as a
+    point of the file it names (engine_split reads it); no run directory (out None): nothing recorded."""
+    from gaittwin.core.runs import rundir
+    from gaittwin.crawler.robot import Crawler
+    runs = sw.run_points([Crawler(omega=8.0), Crawler(omega=9.0)], tmp_path, "timeseries.csv", ["omega"],
+                         kw=dict(cycles=1, min_cycles=1))
+    assert [r.engine for r in runs] == ["mujoco", "mujoco"]
+    assert rundir.engine_split(tmp_path) == {"timeseries.csv": {"mujoco": {"points": 2, "keys": [{"omega": 8.0},
+                                                                                                {"omega": 9.0}]}}}
+    run = sw.run_point(Crawler(omega=8.0), None, None, (), kw=dict(cycles=1, min_cycles=1))
+    assert run.engine == "mujoco" and rundir.engine_split(tmp_path)["timeseries.csv"]["mujoco"]["points"] == 2
+
+
 FREQ = ["experiment=crawler_frequency_sweep", "sweep.omega=[100.0]", "robot.omega=100", "run.cycles=1",
         "run.device=cpu", "run.progress=false"]
 ON_C = {"mujoco": {"points": 1, "keys": [{"omega": 100.0}]}}

@@ -153,13 +153,13 @@ def test_a_trajectory_fit_refuses_ray_and_a_table_fit_takes_it(crawler_data, tmp
 
 
 def test_the_landscape_study_builds_the_runners_fit(tmp_path):
-    """studies/identify_landscape.py's fit is the runner's (identify.problem_of: the same channels and search
+    """scripts/studies/identify_landscape.py's fit is the runner's (identify.problem_of: the same channels and search
     box); at the hidden values its cost is the data's 1 % noise, 5 channels x 1e-4 = 5e-4 (tolerance: a factor
     2 either way, stated first), and 10 % off them it is higher (crawler, 1 cycle, ~5 s)."""
     import sys
 
     from gaittwin.core.analysis.identify import search_box
-    sys.path.insert(0, str(ROOT / "studies"))
+    sys.path.insert(0, str(ROOT / "scripts" / "studies"))
     import identify_landscape as study
     p, x = study.problem(tmp_path, "crawler", 1, None)
     lo, hi = search_box(p.cls, p.names, p.nominal.cfg, {})
@@ -214,7 +214,7 @@ def test_snake_recovers_T_step(tmp_path):
     """A small snake (N = 4, n = 2): hidden T_step = 0.26 s (nominal 0.25 s), 1 cycle, 1 % noise, random
     offset: within 3 %, identifiable (the step time sets the joints' timing)."""
     d = tmp_path / "data"
-    s = _write(d, "snake", SNAKE, ["robot.T_step=0.26"], cycles=1)
+    _write(d, "snake", SNAKE, ["robot.T_step=0.26"], cycles=1)
     f = _identify(tmp_path / "fit", "snake", SNAKE, d / "trajectory.csv", "experiment.params=[T_step]",
                   "experiment.n_global=3", "experiment.max_nfev=8", "experiment.starts=1")
     assert abs(f["fitted"]["T_step"] / 0.26 - 1) <= TOL_REL and f["identifiable"]["T_step"], f["fitted"]
@@ -246,7 +246,7 @@ def test_bolt_recovers_m_5(tmp_path):
 
 def test_miniaq_kp_from_x_and_cranks_is_flagged(tmp_path):
     """MinIAQ-II's servo gain kp (nominal 0.5 N m/rad), hidden 0.52, 1 cycle, fitted on x and the crank angles only:
-    these hardly move with kp (studies/identify_landscape.py: the cost within 0.1 % over kp +-10 %), so the data
+    these hardly move with kp (scripts/studies/identify_landscape.py: the cost within 0.1 % over kp +-10 %), so the data
     cannot pin kp: its sd from the noise alone is above 1 % and it is not claimed.  (Measured at seed 4: +10 %, sd
     9.7 % from the noise alone; an earlier 1 % finite-difference step saw a tooth and gave sd 1.2 %.)"""
     d = tmp_path / "data"
@@ -321,7 +321,7 @@ def test_bolt_full_recovery(tmp_path):
 def test_miniaq_full_claims_only_what_it_recovers(tmp_path):
     """Issue #27's MinIAQ-II pair, mu_d and kp, 3 cycles, 1 % noise, random offset, default channels and strategy:
     every parameter claimed is within 3 %.  kp's information is in yaw and y, which are jagged functions of the
-    parameters (studies/identify_landscape.py: the cost changes 20-fold between points 0.4 % apart): measured
+    parameters (scripts/studies/identify_landscape.py: the cost changes 20-fold between points 0.4 % apart): measured
     mu_d -0.09 %, kp +35 %, nothing claimed (yaw a misfit, a lower-cost candidate on the way)."""
     hidden = {"mu_d": 0.33, "kp": 0.55}
     d = tmp_path / "data"

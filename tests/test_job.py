@@ -109,14 +109,15 @@ def test_two_key_sweep_summarised_and_plotted_per_point(tmp_path):
 
 
 
-# ---- experiments are registered callables (issue #23) ---------------------------------------------
+# ---- experiments are registered callables (issue #23), listed in the manifest ----------------------
 def test_every_declared_experiment_has_a_registered_runner():
-    """Every experiment schema (configs/experiment/*.yaml names one) resolves to a function registered with
-    @gaittwin.core.runs.experiment.runner: by its declared name, or by its options class (robustness, identify, ...)."""
+    """Every experiment schema (configs/experiment/*.yaml names one) resolves to a function listed in its paper
+    package's EXPERIMENTS (or core's families in envs/registry.py): by its declared name, or by its options class
+    (robustness, identify, ...); each is marked @gaittwin.core.runs.experiment.runner for the experiment it runs."""
     from hydra.core.config_store import ConfigStore
     from omegaconf import OmegaConf
 
-    import gaittwin  # noqa: F401  (registers the robots and their runners)
+    import gaittwin  # noqa: F401  (installs the manifest: the robots and their runners)
     from gaittwin.core.runs import experiment
 
     declared = {n[:-5]: OmegaConf.get_type(node.node)
@@ -127,6 +128,8 @@ def test_every_declared_experiment_has_a_registered_runner():
     assert runners["crawler_frequency_sweep"].__qualname__ == "frequency_sweep"
     assert runners["miniaq_turn"].__qualname__ == "turn"               # its name wins over its base class Trot
     assert runners["bolt_robustness"] is runners["snake_robustness"]   # one runner for the family
+    assert all(n in f.experiments or any(isinstance(m, type) and issubclass(declared[n], m) for m in f.experiments)
+               for n, f in runners.items())                          # each marked for what it runs
     assert config.validate(config.compose(["experiment=miniaq_turn"])).options_cls is declared["miniaq_turn"]
 
 
@@ -141,8 +144,11 @@ def test_an_experiment_without_a_runner_is_one_line_and_old_style_is_refused():
         config.plain_experiment("old_sweep", "gaittwin.crawler.paper.experiments.frequency_sweep")
     with pytest.raises(TypeError, match=r"@experiment\('old_sweep'\)"):
         config.experiment("old_sweep", "gaittwin.crawler.paper.experiments.frequency_sweep")
+    from gaittwin.core import registry
     with pytest.raises(TypeError, match="two runners"):
-        experiment.runner("crawler_frequency_sweep")(lambda job, out: None)
+        registry.runners(config.RUNNERS, {"crawler_frequency_sweep": lambda job, out: None})
+    with pytest.raises(TypeError, match="is marked @runner for"):
+        registry.runners({"crawler_psi_omega_map": config.RUNNERS["crawler_frequency_sweep"]})
 
 
 def test_compose_inside_a_running_hydra_app():

@@ -8,7 +8,7 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"     # before ray is import
 ray = pytest.importorskip("ray")
 
 from gaittwin.core.engines import ray_runner  # noqa: E402
-from gaittwin.core.runs import sweep as sw
+from gaittwin.core.runs import sweep as sw  # noqa: E402
 from gaittwin.crawler.robot import Crawler  # noqa: E402
 from tests.util import run_script  # noqa: E402
 

@@ -187,7 +187,7 @@ def test_resume_reuses_and_a_new_seed_never_gives_stale_rows(tmp_path):
     cfg = _cfg("bolt", cycles=1)
     first = run(cfg, tmp_path)
     again = run(cfg, tmp_path)
-    same = lambda a, b: json.dumps(sw.finite(a["merit"])) == json.dumps(sw.finite(b["merit"]))   # NaN == NaN
+    same = lambda a, b: json.dumps(sw.finite(a["merit"])) == json.dumps(sw.finite(b["merit"]))   # NaN == NaN  # noqa: E731
     assert again["reused"] == 3 and again["computed"] == 0 and same(again, first)
     other = run(_cfg("bolt", "experiment.seed=1", cycles=1), tmp_path)
     assert other["computed"] == 3 and not same(other, first)

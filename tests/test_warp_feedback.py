@@ -173,15 +173,13 @@ def test_crawler_feedback_runs_on_warp_and_agrees_with_the_c_engine(tmp_path):
 
 
 def test_bolt_touchdown_study_kernel_is_the_hook_and_one_step_defects_are_float32_sized():
-    """studies/warp_bolt_touchdown.py on the first 700 steps of BOLT's tau_max 15 agreement point (6
+    """gaittwin.bolt.paper.studies.warp_bolt_touchdown on the first 700 steps of BOLT's tau_max 15 agreement point (6
     touch-downs and lift-offs): the contact switches fall on the same steps in both engines, the
     kernel's limit is Bolt.torque_limit on warp's own previous state exactly, and the C engine's step
     from warp's state meets warp's next state within 2e-6 (joint positions and height; over 6000 steps
     the largest off the touch-down warp misses is 9.4e-7, that touch-down's 1.1e-5)."""
-    import sys
     import numpy as np
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "studies"))
-    import warp_bolt_touchdown as st
+    from gaittwin.bolt.paper.studies import warp_bolt_touchdown as st
     from gaittwin.bolt.robot import Bolt
     r = Bolt(**st.POINT, tau_max=15.0)
     C, ctrl = st.trace_c(r, 700)

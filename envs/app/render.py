@@ -10,10 +10,10 @@ the paper's exact hybrid model; MinIAQ-II: the paper's model).
 from __future__ import annotations
 
 import argparse
-import importlib
 import pathlib
 import sys
 
+from .. import registry
 from .common import robot_or_exit
 
 
@@ -37,18 +37,16 @@ def main(argv=None) -> int:
         return 2
     compare = None
     if args.compare:
-        ref = type(robot).reference_video
+        ref = registry.ROBOTS[robot.name].reference_video      # the robot's paper package's REFERENCE_VIDEO
         if ref is None:
-            import gaittwin
-            have = sorted(n for n in gaittwin.ROBOTS if gaittwin.robot_class(n).reference_video)
+            have = sorted(n for n, e in registry.ROBOTS.items() if e.reference_video)
             print(f"error: --compare: robot={robot.name} has no reference engine to film "
                   f"(allowed: robots with one: {', '.join(have)})", file=sys.stderr)
             return 2
     from ..core.view import render
     cycles = render.default_cycles(robot) if args.cycles is None else args.cycles
     if args.compare:
-        mod, fn = ref.split(":")
-        compare = getattr(importlib.import_module(mod), fn)(robot, cycles * robot.period)
+        compare = ref(robot, cycles * robot.period)
     out = pathlib.Path(args.out)
     if out.exists() and not args.force:
         free = render.free_path(out)

@@ -1,7 +1,7 @@
-"""BOLT's observable channels (envs/core/analysis/trajectory.py): the body's position in the sagittal plane (x
+"""BOLT's observable channels (envs/core/model/channels.py): the body's position in the sagittal plane (x
 forward, z up; a camera), the crank angle (its encoder), the foot relative to the body and the foot's
 contact flag."""
-from ..core.analysis.trajectory import CycleChannel, contact_channel, declare, sensor_channel
+from ..core.model.channels import CycleChannel, contact_channel, declare, sensor_channel
 
 
 def channels_of(robot) -> list:

@@ -154,10 +154,10 @@ class PaperOptions:
 
 @experiment("bolt_twin_vs_paper")
 class TwinVsPaper(Experiment):
-    """Issue #24: the twin beside the paper's own model (engine=paper) per crank period, no bumper."""
+    """The twin beside the paper's own model (engine=paper) per crank period, no bumper."""
 
-    speed_tolerance: float = param(0.10, gt=0, le=10, note="|v_twin - v_paper| / |v_paper| accepted (issue #24)")
-    duty_tolerance: float = param(0.05, gt=0, le=1, note="|duty_twin - duty_paper| accepted (issue #24)")
+    speed_tolerance: float = param(0.10, gt=0, le=10, note="|v_twin - v_paper| / |v_paper| accepted")
+    duty_tolerance: float = param(0.05, gt=0, le=1, note="|duty_twin - duty_paper| accepted")
 
 
 @experiment("bolt_treadmill")
@@ -173,7 +173,7 @@ class Treadmill(Experiment):
 @experiment
 @dataclasses.dataclass
 class BoltRobustness(Robustness):
-    """Issue #17: running speed and loop-closure gap of the Sec. 6 gait (crank period 0.3 s) over randomised
+    """Robustness map: running speed and loop-closure gap of the Sec. 6 gait (crank period 0.3 s) over randomised
     worlds: foot friction, link and body masses, mass centres, PD gains, contact time constant, passive-pin
     damping (distributions stated here; models/bolt/README.md "Robustness")."""
 
@@ -188,4 +188,4 @@ class BoltRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", max_loop_gap="min"))
 
 
-register("bolt", ["m_5", "contact_timeconst"])   # issue #27: bolt_trajectory, bolt_identify (envs/core/analysis/identify.py)
+register("bolt", ["m_5", "contact_timeconst"])   # identifiable: bolt_trajectory, bolt_identify (envs/core/analysis/identify.py)

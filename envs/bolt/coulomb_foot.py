@@ -1,7 +1,7 @@
-"""BOLT's Coulomb foot (`foot_contact=coulomb`, `robot/foot=coulomb`; issue #24, models/bolt/README.md "A Coulomb
+"""BOLT's Coulomb foot (`foot_contact=coulomb`, `robot/foot=coulomb`; models/bolt/README.md "A Coulomb
 foot outside MuJoCo's cone"): the plastic foot made frictionless (condim 1, envs/bolt/model.py) and Coulomb's law
 applied by this per-step hook, with the paper model's impasse stop (Painleve), exactly the law of
-studies/bolt_coulomb_foot.py (its docstring has the law and the convergence study; the study imports it from here):
+gaittwin.bolt.paper.studies.bolt_coulomb_foot (its docstring has the law and the convergence study; the study imports it from here):
 
     F_t = -mu F_n v_t / sqrt(|v_t|^2 + v_eps^2),   F_n the step's own normal force (consistent with its friction)
 
@@ -138,5 +138,5 @@ def hook(robot, model, data):
     if foot is None or foot.model is not model:
         if len(hooks) > 64:
             hooks.clear()
-        foot = hooks[id(model)] = CoulombFoot(model, robot.p["mu"], V_EPS, IMPASSE)
+        foot = hooks[id(model)] = CoulombFoot(model, robot.p.mu, V_EPS, IMPASSE)
     return foot(model, data)

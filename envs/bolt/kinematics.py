@@ -30,8 +30,9 @@ class Geometry:
     theta: float
 
     @classmethod
-    def of(cls, p: dict) -> "Geometry":
-        return cls(**{f.name: float(p[f.name]) for f in dataclasses.fields(cls)})
+    def of(cls, p) -> "Geometry":
+        """The geometry of a point's SI parameters (`Bolt.SI`)."""
+        return cls(**{f.name: float(getattr(p, f.name)) for f in dataclasses.fields(cls)})
 
 
 def _circle_intersection(p0, r0, p1, r1, branch):

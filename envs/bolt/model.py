@@ -17,7 +17,7 @@ MODEL_DIR = MODELS / "bolt"
 # closures at least as stiff as PLASTIC_MAX_LOOP_TIMECONST
 PLASTIC_RATE, PLASTIC_MAX_LOOP_TIMECONST = 0.25, 5e-5
 # foot_contact=coulomb (README "A Coulomb foot outside MuJoCo's cone"): the plastic foot, frictionless, with the
-# Coulomb hook (envs/bolt/coulomb_foot.py); converged at these loops and this step (studies/bolt_coulomb_foot.py)
+# Coulomb hook (envs/bolt/coulomb_foot.py); converged at these loops and this step (gaittwin.bolt.paper.studies.bolt_coulomb_foot)
 COULOMB_LOOP_TIMECONST, COULOMB_MAX_TIMESTEP = 5e-5, 6.25e-6
 SCENE = MODEL_DIR / "scene.xml"
 LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
@@ -28,10 +28,10 @@ PIN_JOINTS = ("q_2", "q_3", "q_4", "q_5")
 LOOP_PINS = dict(B=dict(q_1=1.0, q_2=1.0, q_4=-1.0), G=dict(q_1=1.0, q_2=1.0, q_3=1.0, q_4=-1.0, q_5=-1.0))
 
 
-def plastic_contact(p: dict) -> tuple:
+def plastic_contact(p) -> tuple:
     """The plastic foot's (solref, solimp[:3]) for parameters p (SI): direct form [-K, -B] with K = 0 and
     B = PLASTIC_RATE / loop_timeconst, and the loop closures' impedance."""
-    return [0.0, -PLASTIC_RATE / p["loop_timeconst"]], [p["loop_dmin"], p["loop_dmax"], 0.001]
+    return [0.0, -PLASTIC_RATE / p.loop_timeconst], [p.loop_dmin, p.loop_dmax, 0.001]
 
 
 class BoltModel:
@@ -41,30 +41,30 @@ class BoltModel:
         """foot_contact=plastic is measured plastic only with stiff loop closures and the rigid foot;
         foot_contact=coulomb (plastic + the Coulomb hook) is converged only at its loops and step."""
         p = self.p
-        if p["foot_contact"] == "soft":
+        if p.foot_contact == "soft":
             return
-        if p["foot_contact"] == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb sets both)
-            if p["loop_timeconst"] != COULOMB_LOOP_TIMECONST:
+        if p.foot_contact == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb sets both)
+            if p.loop_timeconst != COULOMB_LOOP_TIMECONST:
                 raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"{COULOMB_LOOP_TIMECONST:g} s with "
                                   "foot_contact=coulomb (converged there only; robot/foot=coulomb sets it)")
             if self.timestep > COULOMB_MAX_TIMESTEP:
                 raise ConfigError("timestep", self.cfg["timestep"], f"(0, {COULOMB_MAX_TIMESTEP:g}] s with "
                                   "foot_contact=coulomb (its converged step; robot/foot=coulomb sets it)")
-        if p["loop_timeconst"] > PLASTIC_MAX_LOOP_TIMECONST:
+        if p.loop_timeconst > PLASTIC_MAX_LOOP_TIMECONST:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
                               "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
                               "the impact; robot/foot=plastic sets all three: models/bolt/README.md 'Foot impact test')")
-        if self.timestep > p["loop_timeconst"] / 2:
+        if self.timestep > p.loop_timeconst / 2:
             raise ConfigError("timestep", self.cfg["timestep"], "(0, loop_timeconst/2] s with foot_contact=plastic "
                               f"(loop_timeconst={self.cfg['loop_timeconst']:g} s: the loops need two steps)")
-        for k in ("pad_stiffness", "spring_stiffness"):
-            if p[k] is not None:
-                raise ConfigError(k, self.cfg[k], f"null with foot_contact={p['foot_contact']} (the paper's rigid foot)")
+        for k, v in (("pad_stiffness", p.pad_stiffness), ("spring_stiffness", p.spring_stiffness)):
+            if v is not None:
+                raise ConfigError(k, self.cfg[k], f"null with foot_contact={p.foot_contact} (the paper's rigid foot)")
         # the plastic foot's solref comes from loop_timeconst; contact_timeconst then acts on the bumper alone
-        no_bumper = p["bumper_height"] is None or p["body_fixed"]
+        no_bumper = p.bumper_height is None or p.body_fixed
         default = self.Params.contact_timeconst
-        if no_bumper and p["contact_timeconst"] != default:
-            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact={p['foot_contact']} and no bumper (bumper_height=null or "
+        if no_bumper and p.contact_timeconst != default:
+            raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact={p.foot_contact} and no bumper (bumper_height=null or "
                               "body_fixed)", "it would have no effect")
 
     # ---- model ----------------------------------------------------------------------
@@ -76,66 +76,68 @@ class BoltModel:
         q = {i: float(k[f"q{i}"][0]) for i in range(1, 6)}
         xz = lambda c: [float(np.real(c)), 0.0, float(np.imag(c))]   # noqa: E731
         base = spec.body("base")
-        base.mass = p["m_b"]
-        if p["body_fixed"]:
+        base.mass = p.m_b
+        if p.body_fixed:
             for j in ("x", "z"):
                 spec.delete(spec.joint(j))
-            base.pos = [0.0, 0.0, p["fixed_height"]]
-        elif p["bumper_height"] is not None:
+            base.pos = [0.0, 0.0, p.fixed_height]
+        elif p.bumper_height is not None:
             jz = spec.joint("z")
             jz.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-            jz.range = [p["bumper_height"] - base.pos[2], 10.0]
-            jz.solref_limit = [p["contact_timeconst"], 1.0]
+            jz.range = [p.bumper_height - base.pos[2], 10.0]
+            jz.solref_limit = [p.contact_timeconst, 1.0]
         spec.site("A").pos = xz(k["A"][0])
         spec.geom("base_link").fromto = [0, 0, 0] + xz(k["A"][0])
         # each link: body frame at its proximal joint, local x along the link, joint ref = authored angle
         frames = dict(crank=([0, 0, 0], q[1]), hfe=([g.l_1, 0, 0], q[2]), kfe=([g.l_s, 0, 0], q[3]),
                       femur=(xz(k["A"][0]), q[4]), tibia=([g.l_4, 0, 0], q[5]))
         lengths = dict(crank=g.l_1, hfe=g.l_2, kfe=g.l_3, femur=g.l_4, tibia=g.l_5)
-        for i, link in enumerate(LINKS, start=1):
+        inertial = ((p.m_1, p.l_cm_1, p.I_1), (p.m_2, p.l_cm_2, p.I_2), (p.m_3, p.l_cm_3, p.I_3),
+                    (p.m_4, p.l_cm_4, p.I_4), (p.m_5, p.l_cm_5, p.I_5))   # per link: mass, COM along it, inertia
+        for i, (link, (m, l_cm, I)) in enumerate(zip(LINKS, inertial), start=1):
             body = spec.body(link)
             body.pos, ang = frames[link]
             body.alt.type = mujoco.mjtOrientation.mjORIENTATION_AXISANGLE   # as authored in bolt.xml
             body.alt.axisangle = [0.0, -1.0, 0.0, ang]
             spec.joint(f"q_{i}").ref = ang
-            body.mass, body.ipos = p[f"m_{i}"], [p[f"l_cm_{i}"], 0, 0]
-            body.inertia = [0.05 * p[f"I_{i}"], p[f"I_{i}"], p[f"I_{i}"]]
+            body.mass, body.ipos = m, [l_cm, 0, 0]
+            body.inertia = [0.05 * I, I, I]
             geom = spec.geom(link)
             end = lengths[link]
             if link == "tibia":   # the tibia's capsule stops short of the foot: only the foot touches the floor
-                end -= 2 * p["foot_radius"] + (p["spring_travel"] if p["spring_stiffness"] is not None else 0.0) + (
-                    p["pad_travel"] if p["pad_stiffness"] is not None else 0.0)
+                end -= 2 * p.foot_radius + (p.spring_travel if p.spring_stiffness is not None else 0.0) + (
+                    p.pad_travel if p.pad_stiffness is not None else 0.0)
             geom.fromto = [0, geom.fromto[1], 0, end, geom.fromto[4], 0]
         spec.geom("crank_disk").size[0] = 1.5 * g.l_1
         for name, pos in (("D", g.l_1), ("B_hfe", g.l_2), ("C", g.l_s), ("G_kfe", g.l_3), ("B_femur", g.l_f),
                           ("E", g.l_4), ("G_tibia", g.l_t)):
             spec.site(name).pos = [pos, 0, 0]
         foot = spec.geom("foot")
-        foot.size[0], foot.friction[0] = p["foot_radius"], p["mu"]
-        foot.solref = [p["contact_timeconst"], 1.0]
-        if p["foot_contact"] in ("plastic", "coulomb"):
+        foot.size[0], foot.friction[0] = p.foot_radius, p.mu
+        foot.solref = [p.contact_timeconst, 1.0]
+        if p.foot_contact in ("plastic", "coulomb"):
             foot.solref, foot.solimp[:3] = plastic_contact(p)
-        if p["foot_contact"] == "coulomb":   # frictionless in MuJoCo's cone: the hook applies Coulomb's law
+        if p.foot_contact == "coulomb":   # frictionless in MuJoCo's cone: the hook applies Coulomb's law
             foot.condim = 1                   # (the foot's priority makes its condim the contact's)
         spec.body("foot").pos = [g.l_5, 0, 0]
-        spec.site("foot_touch").size[0] = 1.5 * p["foot_radius"]
-        if p["spring_stiffness"] is not None:
+        spec.site("foot_touch").size[0] = 1.5 * p.foot_radius
+        if p.spring_stiffness is not None:
             self._add_spring(spec)
-        if p["pad_stiffness"] is not None:
+        if p.pad_stiffness is not None:
             self._add_pad(spec)
-        spec.geom("floor").friction[0] = p["mu"]
+        spec.geom("floor").friction[0] = p.mu
         if self.treadmill:
             self._add_belt(spec)
         for eq in ("loop_B", "loop_G"):
-            spec.equality(eq).solref = [p["loop_timeconst"], 1.0]
-            spec.equality(eq).solimp[:2] = [p["loop_dmin"], p["loop_dmax"]]
-        spec.joint("q_1").armature = p["armature"]
-        if p["passive_damping"] > 0:   # 0: nothing added, the model is the undamped one bit for bit
-            self._add_pin_damping(spec, p["passive_damping"])
+            spec.equality(eq).solref = [p.loop_timeconst, 1.0]
+            spec.equality(eq).solimp[:2] = [p.loop_dmin, p.loop_dmax]
+        spec.joint("q_1").armature = p.armature
+        if p.passive_damping > 0:   # 0: nothing added, the model is the undamped one bit for bit
+            self._add_pin_damping(spec, p.passive_damping)
         act = spec.actuator("crank")
-        act.gainprm[0], act.biasprm[1], act.biasprm[2] = p["K_P"], -p["K_P"], -p["K_D"]
+        act.gainprm[0], act.biasprm[1], act.biasprm[2] = p.K_P, -p.K_P, -p.K_D
         # the flight limit; feedback() switches it to the power limit in stance every step
-        act.forcerange = [-p["tau_max"], p["tau_max"]]
+        act.forcerange = [-p.tau_max, p.tau_max]
         return spec
 
     @staticmethod
@@ -177,10 +179,10 @@ class BoltModel:
         belt = spec.worldbody.add_body(name="belt", pos=[0, 0, 0])
         belt.add_joint(name="belt", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
         belt.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_BOX, size=[50.0, 0.5, 0.05], pos=[0, 0, -0.05],
-                      mass=p["belt_mass"], **fkw)
+                      mass=p.belt_mass, **fkw)
         spec.add_actuator(name="belt", trntype=mujoco.mjtTrn.mjTRN_JOINT, target="belt",
                           gaintype=mujoco.mjtGain.mjGAIN_FIXED, biastype=mujoco.mjtBias.mjBIAS_AFFINE,
-                          gainprm=[p["belt_mass"] / 1e-3] + [0] * 9, biasprm=[0, 0, -p["belt_mass"] / 1e-3] + [0] * 7)
+                          gainprm=[p.belt_mass / 1e-3] + [0] * 9, biasprm=[0, 0, -p.belt_mass / 1e-3] + [0] * 7)
         spec.add_sensor(name="belt_vel", type=mujoco.mjtSensor.mjSENS_JOINTVEL, objtype=mujoco.mjtObj.mjOBJ_JOINT,
                         objname="belt")
 
@@ -189,20 +191,20 @@ class BoltModel:
         stiffness spring_stiffness, free length at the stop (q = 0, no preload), compressing by
         at most spring_travel (a stiff limit); its moving mass foot_mass comes out of m_5."""
         p = self.p
-        mf = p["foot_mass"]
+        mf = p.foot_mass
         self._take_from_tibia(spec, mf, "foot_mass")
         foot = spec.body("foot")
         foot.mass, foot.ipos = mf, [0, 0, 0]
-        r = p["foot_radius"]
+        r = p.foot_radius
         foot.inertia = [0.4 * mf * r * r] * 3
-        k = p["spring_stiffness"]
+        k = p.spring_stiffness
         j = foot.add_joint(name="spring", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
         j.stiffness[0], j.springref = k, 0.0
-        j.damping[0] = 2.0 * p["spring_damping_ratio"] * math.sqrt(k * mf)
+        j.damping[0] = 2.0 * p.spring_damping_ratio * math.sqrt(k * mf)
         j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-        j.range = [-p["spring_travel"], 0.0]
-        j.solref_limit = [p["loop_timeconst"], 1.0]          # the stop: as stiff as the loop closures
-        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        j.range = [-p.spring_travel, 0.0]
+        j.solref_limit = [p.loop_timeconst, 1.0]          # the stop: as stiff as the loop closures
+        j.solimp_limit[:3] = [p.loop_dmin, p.loop_dmax, 0.001]
         spec.add_sensor(name="spring", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objtype=mujoco.mjtObj.mjOBJ_JOINT,
                         objname="spring")
 
@@ -214,20 +216,20 @@ class BoltModel:
         is a per-unit-mass reference whose static and impact stiffness differ, measured)."""
         p = self.p
         foot = spec.body("foot")
-        if p["spring_stiffness"] is not None:   # the pad is part of the sprung foot tip's mass
-            if not foot.mass > p["pad_mass"]:
-                raise ConfigError("pad_mass", self.cfg["pad_mass"], f"(0, foot_mass={p['foot_mass']:g}) kg")
-            foot.mass -= p["pad_mass"]
+        if p.spring_stiffness is not None:   # the pad is part of the sprung foot tip's mass
+            if not foot.mass > p.pad_mass:
+                raise ConfigError("pad_mass", self.cfg["pad_mass"], f"(0, foot_mass={p.foot_mass:g}) kg")
+            foot.mass -= p.pad_mass
         else:
-            self._take_from_tibia(spec, p["pad_mass"], "pad_mass")
-        pad = foot.add_body(name="pad", pos=[0, 0, 0], mass=p["pad_mass"], ipos=[0, 0, 0],
-                            inertia=[0.4 * p["pad_mass"] * p["foot_radius"] ** 2] * 3)
+            self._take_from_tibia(spec, p.pad_mass, "pad_mass")
+        pad = foot.add_body(name="pad", pos=[0, 0, 0], mass=p.pad_mass, ipos=[0, 0, 0],
+                            inertia=[0.4 * p.pad_mass * p.foot_radius ** 2] * 3)
         j = pad.add_joint(name="pad", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
-        j.stiffness[0], j.springref, j.damping[0] = p["pad_stiffness"], 0.0, p["pad_damping"]
+        j.stiffness[0], j.springref, j.damping[0] = p.pad_stiffness, 0.0, p.pad_damping
         j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-        j.range = [-p["pad_travel"], 0.0]
-        j.solref_limit = [p["loop_timeconst"], 1.0]
-        j.solimp_limit[:3] = [p["loop_dmin"], p["loop_dmax"], 0.001]
+        j.range = [-p.pad_travel, 0.0]
+        j.solref_limit = [p.loop_timeconst, 1.0]
+        j.solimp_limit[:3] = [p.loop_dmin, p.loop_dmax, 0.001]
         old = spec.geom("foot")
         kw = dict(name="foot", type=old.type, size=old.size.copy(), friction=old.friction.copy(),
                   condim=old.condim, priority=old.priority, contype=old.contype, conaffinity=old.conaffinity,

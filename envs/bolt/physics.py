@@ -8,10 +8,6 @@ from dm_control import mujoco as dm_mujoco
 class Physics(dm_mujoco.Physics):
     """BOLT physics with named accessors (paper symbols)."""
 
-    def crank_angle(self) -> float:
-        """q_1 (rad, unwrapped)."""
-        return float(self.named.data.qpos["q_1"][0])
-
     def dependent_angles(self) -> np.ndarray:
         """z = [q_2, q_3, q_4, q_5] (rad)."""
         return np.array([self.named.data.qpos[f"q_{i}"][0] for i in range(2, 6)])
@@ -20,22 +16,7 @@ class Physics(dm_mujoco.Physics):
         """[x_b, y_b] of {B}'s origin (the crank centre P) in the world (m)."""
         return self.named.data.sensordata["body_pos"][[0, 2]].copy()
 
-    def foot_position(self) -> np.ndarray:
-        """[x, y] of the foot in the body frame {B} (m)."""
-        return self.named.data.sensordata["foot_in_B"][[0, 2]].copy()
-
     def loop_gaps(self) -> np.ndarray:
         """[|B_hfe - B_femur|, |G_kfe - G_tibia|] (m)."""
         s = self.named.data.sensordata
         return np.array([np.linalg.norm(s["B_hfe"] - s["B_femur"]), np.linalg.norm(s["G_kfe"] - s["G_tibia"])])
-
-    def crank_torque(self) -> float:
-        return float(self.named.data.sensordata["crank_torque"][0])
-
-    def crank_power(self) -> float:
-        s = self.named.data.sensordata
-        return float(s["crank_torque"][0] * s["crank_rate"][0])
-
-    def foot_force(self) -> float:
-        """Normal force on the foot (N), from the touch sensor."""
-        return float(self.named.data.sensordata["foot_touch"][0])

@@ -14,6 +14,7 @@ Provenance of every number: models/bolt/README.md.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -83,26 +84,26 @@ class Bolt(BoltModel, Robot):
     # ---- validation -----------------------------------------------------------------
     def validate(self) -> None:
         p = self.p
-        for k, v in self.mass_set_values(p["mass_set"]).items():   # null: the mass set's value
-            if p[k] is None:
-                p[k] = v
-        if p["spring_stiffness"] is not None and not p["foot_mass"] < p["m_5"]:
-            raise ConfigError("foot_mass", self.cfg["foot_mass"], f"(0, m_5={p['m_5']:g}) kg: it is part of "
+        unset = {k: v for k, v in self.mass_set_values(p.mass_set).items() if getattr(p, k) is None}
+        p = self.p = dataclasses.replace(p, **unset)   # null: the mass set's value
+        if p.spring_stiffness is not None and not p.foot_mass < p.m_5:
+            raise ConfigError("foot_mass", self.cfg["foot_mass"], f"(0, m_5={p.m_5:g}) kg: it is part of "
                               "the tibia's mass")
-        if p["belt_speed"] is not None and p["body_fixed"]:
+        if p.belt_speed is not None and p.body_fixed:
             raise ConfigError("belt_speed", self.cfg["belt_speed"], "null when body_fixed (no treadmill under a "
                               "held body)")
-        if not p["loop_dmin"] <= p["loop_dmax"]:
+        if not p.loop_dmin <= p.loop_dmax:
             raise ConfigError("loop_dmin", self.cfg["loop_dmin"], f"(0, loop_dmax={self.cfg['loop_dmax']:g}]")
         self.check_foot_contact()   # first: with plastic, a too-coarse step is the timestep's fault
-        for name in ("loop_timeconst", "contact_timeconst"):
-            if p[name] < 2 * self.timestep:
+        for name, tc in (("loop_timeconst", p.loop_timeconst), ("contact_timeconst", p.contact_timeconst)):
+            if tc < 2 * self.timestep:
                 raise ConfigError(name, self.cfg[name], f"[{2 * self.timestep:g}, 1] s (at least two "
                                   f"time steps, else MuJoCo silently softens it)")
         g = Geometry.of(p)
         # points on links must lie on them: C on HFE (D..B), B on the femur (A..E), G on the tibia (E..F)
-        for name, whole in (("l_s", "l_2"), ("l_f", "l_4"), ("l_t", "l_5")):
-            if p[name] >= p[whole]:
+        for name, part, whole, length in (("l_s", p.l_s, "l_2", p.l_2), ("l_f", p.l_f, "l_4", p.l_4),
+                                          ("l_t", p.l_t, "l_5", p.l_5)):
+            if part >= length:
                 raise ConfigError(name, self.cfg[name], f"(0, {whole}={self.cfg[whole]:g}) m: the point must "
                                   f"lie on its link")
         lo, hi = l2_interval(g)
@@ -120,13 +121,14 @@ class Bolt(BoltModel, Robot):
 
     def mass_set_values(self, name: str) -> dict:
         """The masses (kg) and crank armature (kg m^2) of mass set `name`."""
-        arm = self.p["rotor_inertia"] * self.p["gear_ratio"] ** 2 if name == "hardware" else 0.0
+        arm = self.p.rotor_inertia * self.p.gear_ratio ** 2 if name == "hardware" else 0.0
         return dict(MASS_SETS[name], armature=arm)
 
     @property
     def total_mass(self) -> float:
         """Links and body (kg): what the boom carries."""
-        return float(sum(self.p[k] for k in MASS_KEYS))
+        p = self.p
+        return float(sum((p.m_1, p.m_2, p.m_3, p.m_4, p.m_5, p.m_b)))   # MASS_KEYS
 
     # ---- inputs ---------------------------------------------------------------------
     @property
@@ -135,7 +137,7 @@ class Bolt(BoltModel, Robot):
 
     @property
     def period(self) -> float:
-        return float(self.p["crank_period"])
+        return float(self.p.crank_period)
 
     @property
     def omega(self) -> float:
@@ -144,20 +146,20 @@ class Bolt(BoltModel, Robot):
 
     @property
     def inputs(self) -> Crank:
-        return Crank(self.omega, (self.p["theta_1_0"],), (CRANK_DIRECTION,))
+        return Crank(self.omega, (self.p.theta_1_0,), (CRANK_DIRECTION,))
 
     def torque_limit(self, stance: bool, crank_rate: float) -> float:
         """Sec. 5.1: +-tau_max in flight; in stance the peak-power limit |tau dq_1/dt| <= P_max,
         i.e. |tau| <= P_max / |dq_1/dt| at the measured crank rate (no torque limit)."""
-        if self.p["limit_mode"] == "clamp":
-            return min(self.p["tau_max"], self.p["P_max"] / self.omega)
+        if self.p.limit_mode == "clamp":
+            return min(self.p.tau_max, self.p.P_max / self.omega)
         if stance:
-            return self.p["P_max"] / max(abs(crank_rate), 1e-9)
-        return self.p["tau_max"]
+            return self.p.P_max / max(abs(crank_rate), 1e-9)
+        return self.p.tau_max
 
     @property
     def treadmill(self) -> bool:
-        return self.p["belt_speed"] is not None
+        return self.p.belt_speed is not None
 
     def model_key(self) -> tuple:
         return super().model_key() + (("treadmill", self.treadmill),)
@@ -167,7 +169,7 @@ class Bolt(BoltModel, Robot):
         treadmill also the belt's velocity reference (-belt_speed: the belt runs towards -x)."""
         q = self.inputs(t)[0]
         if self.treadmill:
-            q = np.concatenate([q, np.full((len(q), 1), -float(self.p["belt_speed"]))], axis=1)
+            q = np.concatenate([q, np.full((len(q), 1), -float(self.p.belt_speed))], axis=1)
         return q
 
     def _indices(self, model) -> tuple:
@@ -207,7 +209,7 @@ class Bolt(BoltModel, Robot):
         data.userdata[0] = 1.0 if stance else 0.0
         data.userdata[1] += force * model.opt.timestep
         imp = float(data.userdata[1])
-        if self.p["foot_contact"] == "coulomb":   # last (its forward passes rewrite sensordata): the friction force
+        if self.p.foot_contact == "coulomb":   # last (its forward passes rewrite sensordata): the friction force
             coulomb_foot.hook(self, model, data)
         if prev_stance:
             return (0.0, tau, 0.0, power, force, gap, imp)
@@ -229,19 +231,19 @@ class Bolt(BoltModel, Robot):
 
     def initial_pose(self, model, data) -> None:
         """At rest, assembled at theta_1_0; running: the foot just touching the floor."""
-        pose = self.pose(self.p["theta_1_0"])
+        pose = self.pose(self.p.theta_1_0)
         for i in range(1, 6):
             data.joint(f"q_{i}").qpos[0] = pose[f"q_{i}"]
-        if not self.p["body_fixed"]:
+        if not self.p.body_fixed:
             z0 = model.body("base").pos[2]
             data.joint("x").qpos[0] = 0.0
-            z = self.p["foot_radius"] - INITIAL_PENETRATION - pose["F"].imag
-            if self.p["bumper_height"] is not None:
-                z = max(z, self.p["bumper_height"])   # resting on the bumper, the foot above the floor
+            z = self.p.foot_radius - INITIAL_PENETRATION - pose["F"].imag
+            if self.p.bumper_height is not None:
+                z = max(z, self.p.bumper_height)   # resting on the bumper, the foot above the floor
             data.joint("z").qpos[0] = z - z0
         data.qvel[:] = 0.0
         if self.treadmill:   # the belt already running
-            data.joint("belt").qvel[0] = -float(self.p["belt_speed"])
+            data.joint("belt").qvel[0] = -float(self.p.belt_speed)
 
     # ---- metrics ----------------------------------------------------------------------
     def progress(self, sensordata, model):
@@ -276,17 +278,17 @@ class Bolt(BoltModel, Robot):
         return dict(peak_torque=max(pk["peak_torque_flight"], pk["peak_torque_stance"]),
                     peak_power=max(pk["peak_power_flight"], pk["peak_power_stance"]),
                     peak_stance_power=pk["peak_power_stance"],
-                    torque_limit_binds_flight=bool(pk["peak_torque_flight"] >= p["tau_max"] * (1 - 1e-6)),
-                    power_limit_binds_stance=bool(pk["peak_power_stance"] >= p["P_max"] * (1 - 1e-6)),
-                    limits_ok=bool(pk["peak_torque_flight"] <= p["tau_max"] * (1 + rtol)
-                                   and pk["peak_power_stance"] <= p["P_max"] * (1 + rtol)),
+                    torque_limit_binds_flight=bool(pk["peak_torque_flight"] >= p.tau_max * (1 - 1e-6)),
+                    power_limit_binds_stance=bool(pk["peak_power_stance"] >= p.P_max * (1 - 1e-6)),
+                    limits_ok=bool(pk["peak_torque_flight"] <= p.tau_max * (1 + rtol)
+                                   and pk["peak_power_stance"] <= p.P_max * (1 + rtol)),
                     loop_gap_ok=bool(pk["max_loop_gap"] <= self.max_loop_gap))
 
     def summarize(self, run) -> dict:
         T, spc, n = self.period, self.samples_per_cycle, len(run.t)
         touch = run.sensor("foot_touch")[:, 0] > 0
         heights = np.stack([run.sensor(f"{pt}_pos")[:, 2] for pt in POINTS], axis=1)
-        heights[:, POINTS.index("F")] -= self.p["foot_radius"]   # bottom of the foot sphere
+        heights[:, POINTS.index("F")] -= self.p.foot_radius   # bottom of the foot sphere
         out = dict(crank_period=T, omega=self.omega, cycles=run.cycles,
                    min_point_height=float(heights.min()) if n else math.nan)
         pk = self.phase_peaks(run) if n else {}
@@ -296,7 +298,7 @@ class Bolt(BoltModel, Robot):
         ref = self.controls(run.t)[:, 0]
         err = np.abs(run.sensor("q_1")[:, 0] - ref)
         out["max_tracking_error_deg"] = float(np.degrees(err.max())) if n else math.nan
-        if self.p["body_fixed"]:
+        if self.p.body_fixed:
             k = loop_kinematics(run.sensor("q_1")[:, 0], self.geometry)
             foot = run.sensor("foot_in_B")[:, [0, 2]]
             out["foot_path_error"] = float(np.abs(foot[:, 0] + 1j * foot[:, 1] - k["F"]).max()) if n else math.nan
@@ -313,7 +315,7 @@ class Bolt(BoltModel, Robot):
         turned = abs(q1[win][-1] - q1[win][0]) if n else 0.0
         out["crank_period_measured"] = float(2 * math.pi * span / turned) if turned > 0 and span == span else math.nan
         if self.treadmill:   # speed is the body's over the world; over the belt it is speed + belt speed
-            out["belt_speed"] = float(self.p["belt_speed"])
+            out["belt_speed"] = float(self.p.belt_speed)
             out["speed_over_belt"] = out["speed"] + out["belt_speed"]
         td = touchdowns(touch, spc // 4)
         td_t = np.array([t[i] for i in td if i >= k0 * spc])
@@ -327,7 +329,7 @@ class Bolt(BoltModel, Robot):
         cum = run.aux[:, self.AUX.index("foot_impulse")] if len(td_t) and run.aux is not None else None
         out["stance_impulse"] = float(cum[-1] - cum[k0 * spc]) / len(td_t) if cum is not None else math.nan
         out["impact_force"] = self.impact_force(run, k0)
-        if self.p["spring_stiffness"] is not None:   # compression of the die spring (sampled)
+        if self.p.spring_stiffness is not None:   # compression of the die spring (sampled)
             out["max_spring_compression"] = float(-run.sensor("spring")[:, 0].min()) if n else math.nan
         out["height_min"] = float(z[win].min()) if n else math.nan
         out["height_max"] = float(z[win].max()) if n else math.nan

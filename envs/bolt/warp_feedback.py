@@ -74,8 +74,8 @@ class ActuatorLimit(DeviceFeedback):
 
     def row(self, robot, model) -> np.ndarray:
         p = robot.p
-        return np.array([p["tau_max"], p["P_max"], float(p["limit_mode"] == "clamp"),
-                         min(p["tau_max"], p["P_max"] / robot.omega), *robot._indices(model), robot.timestep],
+        return np.array([p.tau_max, p.P_max, float(p.limit_mode == "clamp"),
+                         min(p.tau_max, p.P_max / robot.omega), *robot._indices(model), robot.timestep],
                         float)
 
     def launch(self, M, D, P, S, aux, wstep, device) -> None:

@@ -1,6 +1,6 @@
-"""The crawler's observable channels (envs/core/analysis/trajectory.py): what a camera and the servos' encoders
+"""The crawler's observable channels (envs/core/model/channels.py): what a camera and the servos' encoders
 measure on the real robot.  The crawler moves in its sagittal plane (x forward, z up)."""
-from ..core.analysis.trajectory import CycleChannel, contact_channel, declare, sensor_channel
+from ..core.model.channels import CycleChannel, contact_channel, declare, sensor_channel
 
 
 def channels_of(robot) -> list:

@@ -94,7 +94,7 @@ class FrequencySweep(Experiment):
 
 @experiment("crawler_twin_vs_hybrid")
 class TwinVsHybrid(Experiment):
-    tol_abs_mm: float = param(1.5, "mm", ge=0, le=1e3, note="issue #13 target: max(1.5 mm, 3 %)")
+    tol_abs_mm: float = param(1.5, "mm", ge=0, le=1e3, note="the target: max(1.5 mm, 3 %)")
     tol_rel: float = param(0.03, ge=0, le=1)
 
 
@@ -174,7 +174,7 @@ class Feedback(Experiment):
 @experiment
 @dataclasses.dataclass
 class CrawlerRobustness(Robustness):
-    """Issue #17: S and V at the Table I gait over randomised worlds: per-foot friction (eq. 7's box as a uniform
+    """Robustness map: S and V at the Table I gait over randomised worlds: per-foot friction (eq. 7's box as a uniform
     draw), link masses, servo gains, contact time constant, COM offsets along the links (distributions stated
     here; models/crawler/README.md "Robustness")."""
 
@@ -191,4 +191,4 @@ class CrawlerRobustness(Robustness):
     derived: Dict[str, Any] = dataclasses.field(default_factory=lambda: {"mu2/mu1": ["mu2", "mu1"]})
 
 
-register("crawler", ["mu", "m0"])   # issue #27: crawler_trajectory, crawler_identify (envs/core/analysis/identify.py)
+register("crawler", ["mu", "m0"])   # identifiable: crawler_trajectory, crawler_identify (envs/core/analysis/identify.py)

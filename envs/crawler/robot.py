@@ -28,8 +28,6 @@ SCENE = MODEL_DIR / "scene.xml"
 # The paper's low-frequency gait moves the crawler towards its foot-1 end (-x):
 # S and V are measured positive in that direction (S = -(x1(t) - x1(t - T))).
 FORWARD = -1.0
-CONTACT_IMPEDANCE = ("contact_impedance_min", "contact_impedance_max", "contact_impedance_width",
-                     "contact_impedance_midpoint", "contact_impedance_power")   # the pairs' solimp
 INITIAL_PENETRATION = 1e-6  # m, see Crawler.initial_pose
 
 
@@ -39,7 +37,7 @@ def theta_on_floor(phi1, phi2, l0: float, l: float):
     phi1, phi2 = np.broadcast_arrays(np.asarray(phi1, float), np.asarray(phi2, float))
     out = np.empty(phi1.shape)
     for i, (a, b) in enumerate(zip(phi1.ravel(), phi2.ravel())):
-        f = lambda th: -l0 * np.sin(th) - l * np.sin(a - th) + l * np.sin(b + th)
+        f = lambda th: -l0 * np.sin(th) - l * np.sin(a - th) + l * np.sin(b + th)  # noqa: E731
         out.flat[i] = brentq(f, -np.pi / 2, np.pi / 2)
     return out
 
@@ -72,16 +70,22 @@ def ideal_stride(inputs: PhasedSine, l0: float, l: float, n: int = 2001) -> floa
     return float(d.max() - d.min())
 
 
+def foot_contact(pair, mu: float, p: Crawler.SI) -> None:
+    """One foot-floor <pair> (an MjsPair): friction mu (sliding, both tangent directions; pairs do not inherit
+    geom friction) and the contact recipe of the point's parameters p (models/crawler/README.md)."""
+    pair.friction[:2] = mu
+    pair.solref = [p.contact_timeconst, p.contact_dampratio]
+    pair.solreffriction[0] = p.contact_friction_timeconst   # [1] is inert (no position term)
+    pair.solimp = [p.contact_impedance_min, p.contact_impedance_max, p.contact_impedance_width,
+                   p.contact_impedance_midpoint, p.contact_impedance_power]
+
+
 class Physics(dm_mujoco.Physics):
     """Crawler physics with named accessors (paper symbols)."""
 
     def joint_angles(self) -> np.ndarray:
         """[phi1, phi2] in rad."""
         return self.named.data.qpos[["phi1", "phi2"]].copy()
-
-    def body_pose(self) -> np.ndarray:
-        """[x, y, theta] of the central link (paper's body coordinates)."""
-        return self.named.data.qpos[["root_x", "root_z", "theta"]].copy()
 
     def foot_positions(self) -> np.ndarray:
         return np.stack([self.named.data.site_xpos[f"foot{i}"][[0, 2]] for i in (1, 2)])
@@ -102,7 +106,6 @@ class Crawler(Robot):
     Params = config.Params
     physics = Physics
     gait_parameter = ("omega", 0.5)       # viewer keys: omega +/- 0.5 rad/s
-    reference_video = "gaittwin.crawler.paper.compare:reference"   # render.py --compare: the exact hybrid model
     engines = config.ENGINES        # mujoco: the twin; hybrid: the paper's exact model (hybrid.py)
     columns = ("omega", "psi_deg", "A_deg", "phi0_deg", "alpha", "upsilon_deg", "mu")
     random_inputs = {"omega": (0.3, 16.0), "psi_deg": (-180.0, 180.0), "A_deg": (5.0, 25.0),
@@ -114,12 +117,12 @@ class Crawler(Robot):
     @property
     def inputs(self) -> PhasedSine:
         p = self.p
-        return PhasedSine(p["omega"], p["A"], p["phi0"], (p["psi"] / 2, -p["psi"] / 2),
-                          p["alpha"], p["upsilon"])
+        return PhasedSine(p.omega, p.A, p.phi0, (p.psi / 2, -p.psi / 2),
+                          p.alpha, p.upsilon)
 
     @property
     def period(self) -> float:
-        return 2 * math.pi / self.p["omega"]
+        return 2 * math.pi / self.p.omega
 
     def controls(self, t):
         q, qd, _ = self.inputs(t)
@@ -134,10 +137,11 @@ class Crawler(Robot):
 
     # ---- validation ---------------------------------------------------------
     def validate(self) -> None:
-        for k, half in (("dc0", self.p["l0"] / 2), ("dc1", self.p["l"] / 2), ("dc2", self.p["l"] / 2)):
-            if abs(self.p[k]) >= half:
+        p = self.p
+        for k, dc, half in (("dc0", p.dc0, p.l0 / 2), ("dc1", p.dc1, p.l / 2), ("dc2", p.dc2, p.l / 2)):
+            if abs(dc) >= half:
                 raise ConfigError(k, self.cfg[k], f"({-half:g}, {half:g}) m", "the centre of mass must lie on its link")
-        problem = self._geometry_problem(self.p["A"])
+        problem = self._geometry_problem(p.A)
         if problem:
             a_max = self._max_amplitude()
             raise ConfigError("A_deg", self.cfg["A_deg"], f"[0, {math.degrees(a_max):.1f}] deg "
@@ -147,12 +151,12 @@ class Crawler(Robot):
     def _geometry_problem(self, A: float) -> str:
         """Why the quasi-static two-foot posture is infeasible somewhere in the cycle, or ''."""
         p = self.p
-        inp = PhasedSine(p["omega"], A, p["phi0"], (p["psi"] / 2, -p["psi"] / 2), p["alpha"], p["upsilon"])
+        inp = PhasedSine(p.omega, A, p.phi0, (p.psi / 2, -p.psi / 2), p.alpha, p.upsilon)
         q, _, _ = inp(np.linspace(0.0, inp.period, 181))
         phi1, phi2 = q[:, 0], q[:, 1]
         if np.any(q <= math.radians(5)) or np.any(q >= math.radians(175)):
             return "a joint angle leaves (5, 175) deg: the links would fold onto each other"
-        l0, l = p["l0"], p["l"]
+        l0, l = p.l0, p.l
         th = theta_on_floor(phi1, phi2, l0, l)
         x1, _, x2, _ = feet(0.0, 0.0, th, phi1, phi2, l0, l)
         # leg angles to the floor: each distal link must point down
@@ -165,10 +169,10 @@ class Crawler(Robot):
         y = l * np.sin(a1) + 0.5 * l0 * np.sin(th)
         hx1 = -0.5 * l0 * np.cos(th)
         hx2 = 0.5 * l0 * np.cos(th)
-        c0 = p["dc0"] * np.cos(th)
-        c1 = hx1 + (0.5 * l + p["dc1"]) * np.cos(a1)
-        c2 = hx2 - (0.5 * l + p["dc2"]) * np.cos(a2)
-        xc = (p["m0"] * c0 + p["m1"] * c1 + p["m2"] * c2) / (p["m0"] + p["m1"] + p["m2"])
+        c0 = p.dc0 * np.cos(th)
+        c1 = hx1 + (0.5 * l + p.dc1) * np.cos(a1)
+        c2 = hx2 - (0.5 * l + p.dc2) * np.cos(a2)
+        xc = (p.m0 * c0 + p.m1 * c1 + p.m2 * c2) / (p.m0 + p.m1 + p.m2)
         if np.any(xc <= np.minimum(x1, x2)) or np.any(xc >= np.maximum(x1, x2)):
             return "the centre of mass would leave the support and a foot would leave the floor"
         if np.any(y <= 0):
@@ -188,35 +192,31 @@ class Crawler(Robot):
     def spec(self) -> mujoco.MjSpec:
         p = self.p
         spec = mujoco.MjSpec.from_file(str(SCENE))
-        spec.option.impratio = p["impratio"]
-        l0, l, r = p["l0"], p["l"], p["foot_radius"]
-        mu1 = p["mu1"] if p["mu1"] is not None else p["mu"]
-        mu2 = p["mu2"] if p["mu2"] is not None else p["mu"]
+        spec.option.impratio = p.impratio
+        l0, l, r = p.l0, p.l, p.foot_radius
+        mu1 = p.mu1 if p.mu1 is not None else p.mu
+        mu2 = p.mu2 if p.mu2 is not None else p.mu
         center = spec.body("center")
-        center.mass, center.inertia[1], center.ipos = p["m0"], p["J0"], [p["dc0"], 0, 0]
-        center.inertia[2] = p["J0"]
-        center.inertia[0] = 0.05 * p["J0"]
+        center.mass, center.inertia[1], center.ipos = p.m0, p.J0, [p.dc0, 0, 0]
+        center.inertia[2] = p.J0
+        center.inertia[0] = 0.05 * p.J0
         spec.geom("center").fromto = [-l0 / 2, 0, 0, l0 / 2, 0, 0]
-        for i, (sgn, mu) in enumerate(((+1, mu1), (-1, mu2)), start=1):
+        for i, (sgn, mu, m, dc, J) in enumerate(((+1, mu1, p.m1, p.dc1, p.J1), (-1, mu2, p.m2, p.dc2, p.J2)), start=1):
             body = spec.body(f"link{i}")
             body.pos = [-sgn * l0 / 2, 0, 0]
-            body.mass, body.ipos = p[f"m{i}"], [sgn * l / 2 + sgn * p[f"dc{i}"], 0, 0]   # dc = 0: exactly l/2
-            body.inertia = [0.05 * p[f"J{i}"], p[f"J{i}"], p[f"J{i}"]]
+            body.mass, body.ipos = m, [sgn * l / 2 + sgn * dc, 0, 0]   # dc = 0: exactly l/2
+            body.inertia = [0.05 * J, J, J]
             spec.geom(f"link{i}").fromto = [0, 0, 0, sgn * l, 0, 0]
             foot = spec.geom(f"foot{i}")
             foot.pos, foot.size[0] = [sgn * l, 0, 0], r
-            pair = spec.pair(f"foot{i}_floor")      # the foot's only contact (scene.xml)
-            pair.friction[:2] = mu                  # pairs do not inherit geom friction
-            pair.solref = [p["contact_timeconst"], p["contact_dampratio"]]
-            pair.solreffriction[0] = p["contact_friction_timeconst"]   # [1] is inert (no position term)
-            pair.solimp = [p[k] for k in CONTACT_IMPEDANCE]
+            foot_contact(spec.pair(f"foot{i}_floor"), mu, p)   # the foot's only contact (scene.xml)
             spec.site(f"foot{i}").pos = [sgn * l, 0, 0]
             spec.geom(f"foot{i}_visual").pos = [sgn * l, 0, 0]
             spec.site(f"foot{i}").size[0] = max(4 * r, 0.004)
         for j in ("phi1", "phi2"):
             pa, va = spec.actuator(f"{j}_p"), spec.actuator(f"{j}_v")
-            pa.gainprm[0], pa.biasprm[1] = p["kp"], -p["kp"]
-            va.gainprm[0], va.biasprm[2] = p["kv"], -p["kv"]
+            pa.gainprm[0], pa.biasprm[1] = p.kp, -p.kp
+            va.gainprm[0], va.biasprm[2] = p.kv, -p.kv
         return spec
 
     def initial_pose(self, model, data) -> None:
@@ -228,10 +228,10 @@ class Crawler(Robot):
         p = self.p
         q, _, _ = self.inputs(np.zeros(1))
         phi1, phi2 = q[0]
-        th = float(theta_on_floor(phi1, phi2, p["l0"], p["l"]))
-        _, y1, _, _ = feet(0.0, 0.0, th, phi1, phi2, p["l0"], p["l"])
+        th = float(theta_on_floor(phi1, phi2, p.l0, p.l))
+        _, y1, _, _ = feet(0.0, 0.0, th, phi1, phi2, p.l0, p.l)
         z0 = model.body("center").pos[2]
-        for name, v in (("root_x", 0.0), ("root_z", p["foot_radius"] - INITIAL_PENETRATION - y1 - z0),
+        for name, v in (("root_x", 0.0), ("root_z", p.foot_radius - INITIAL_PENETRATION - y1 - z0),
                         ("theta", th), ("phi1", phi1), ("phi2", phi2)):
             data.joint(name).qpos[0] = v
         data.qvel[:] = 0.0

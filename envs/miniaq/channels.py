@@ -1,8 +1,8 @@
-"""MinIAQ-II's observable channels (envs/core/analysis/trajectory.py): the torso's planar pose (x, y, yaw; a camera
+"""MinIAQ-II's observable channels (envs/core/model/channels.py): the torso's planar pose (x, y, yaw; a camera
 from above), the four crank angles (encoders) and the four feet's contact flags."""
 import numpy as np
 
-from ..core.analysis.trajectory import Channel, CycleChannel, contact_channel, declare, sensor_channel
+from ..core.model.channels import Channel, CycleChannel, contact_channel, declare, sensor_channel
 
 LEGS = ("fl", "fr", "hl", "hr")
 

@@ -89,7 +89,7 @@ class Params:
                                  note="contact_law=power: solimp at zero depth (rises to 11x at 10 delta0)")
     contact_feet: int = param(2, choices=(1, 2, 3, 4), model=True,
                               note="feet carrying the weight at the calibration point")
-    # foot (issue #25; models/miniaq/README.md "Foot study"): the point foot on the coupler, or a light pad
+    # foot (models/miniaq/README.md "Foot study"): the point foot on the coupler, or a light pad
     # on a damped, preloaded slide (envs/miniaq/foot.py); every pad value is an assumption, derived in the README
     foot: str = param("point", choices=("point", "pad"), model=True,
                       note="point: the foot sphere on the coupler; pad: on a light damped slide, use timestep 2.5e-5")
@@ -178,7 +178,7 @@ class GeometryMap(Experiment):
 @experiment
 @dataclasses.dataclass
 class MiniAQRobustness(Robustness):
-    """Issue #17: forward speed and yaw rate of the 2.5 Hz trot over randomised worlds: the paper's +-20 deg
+    """Robustness map: forward speed and yaw rate of the 2.5 Hz trot over randomised worlds: the paper's +-20 deg
     phase error per leg, each foot's friction (uniform +-20 % of mu_d, the four drawn independently; mu_d
     itself is then only the floor's, which no foot contact uses: not drawn), the torso's centre of mass
     (+-3 mm along, +-1.5 mm across the 88 x 36 mm body), masses, motor gains, contact stiffness and
@@ -196,4 +196,4 @@ class MiniAQRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(speed="max", yaw_rate_deg_s="abs"))
 
 
-register("miniaq", ["mu_d", "kp"])   # issue #27: miniaq_trajectory, miniaq_identify (envs/core/analysis/identify.py)
+register("miniaq", ["mu_d", "kp"])   # identifiable: miniaq_trajectory, miniaq_identify (envs/core/analysis/identify.py)

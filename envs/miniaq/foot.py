@@ -1,4 +1,4 @@
-"""MinIAQ-II feet (issue #25): the default contact map and the optional foot pad (`foot=pad`).
+"""MinIAQ-II feet: the default contact map and the optional foot pad (`foot=pad`).
 
 The point foot (`foot=point`, the default) is a sphere on the coupler.  Its default floor contact
 (`contact_law=hunt_crossley`, `hunt_crossley_point`) gives it the paper's eq. 15 through MuJoCo's own
@@ -23,14 +23,14 @@ from .paper_laws import step_f
 PAD = "pad"
 
 
-def add_pads(spec: mujoco.MjSpec, legs, theta3_mid: float, p: dict, k_contact: float) -> None:
+def add_pads(spec: mujoco.MjSpec, legs, theta3_mid: float, p, k_contact: float) -> None:
     """Move each leg's foot geom and site (`<leg>_foot`) onto a pad body `<leg>_pad` on a slide joint;
     the pad's mass is taken from the coupler's (the robot still weighs m)."""
     axis = [math.sin(theta3_mid), 0.0, math.cos(theta3_mid)]   # up at mid-stance, coupler frame
-    if p["pad_axis"] == "body":
+    if p.pad_axis == "body":
         axis = [0.0, 0.0, 1.0]
-    k, m = p["pad_stiffness"], p["pad_mass"]
-    b = p["pad_damping_ratio"] * 2 * math.sqrt((k + k_contact) * m)
+    k, m = p.pad_stiffness, p.pad_mass
+    b = p.pad_damping_ratio * 2 * math.sqrt((k + k_contact) * m)
     for leg in legs:
         coupler = spec.body(f"{leg}_coupler")
         foot, site = spec.geom(f"{leg}_foot"), spec.site(f"{leg}_foot")
@@ -41,7 +41,7 @@ def add_pads(spec: mujoco.MjSpec, legs, theta3_mid: float, p: dict, k_contact: f
         coupler.mass = mk - m
         body = coupler.add_body(name=f"{leg}_{PAD}", pos=list(foot.pos))
         body.mass, body.ipos, body.inertia, body.explicitinertial = m, [0.0, 0.0, 0.0], [1e-12] * 3, True
-        if p["pad_axis"] == "body":
+        if p.pad_axis == "body":
             # a hinge held at minus the coupler's angle in the body (crank + coupler joints; a tendon
             # equality): the pad's frame stays the body's, its slide vertical in the body frame
             h = body.add_joint(name=f"{leg}_{PAD}_hinge", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, -1, 0],
@@ -50,12 +50,12 @@ def add_pads(spec: mujoco.MjSpec, legs, theta3_mid: float, p: dict, k_contact: f
             for jn in (f"{leg}_crank", f"{leg}_coupler", h.name):
                 ten.wrap_joint(jn, 1.0)
             spec.add_equality(type=mujoco.mjtEq.mjEQ_TENDON, name1=ten.name, name=f"{leg}_{PAD}_level",
-                              solref=[p["loop_timeconst"], 1.0])
+                              solref=[p.loop_timeconst, 1.0])
         # q: how far the pad is pushed up (toward the leg) from its rest stop
         j = body.add_joint(name=f"{leg}_{PAD}", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=axis,
-                           range=[0.0, p["pad_travel"]], limited=mujoco.mjtLimited.mjLIMITED_TRUE,
-                           stiffness=k, springref=-p["pad_preload"] / k, damping=b)
-        j.solref_limit = [p["loop_timeconst"], 1.0]          # the stops as stiff as the loop closure
+                           range=[0.0, p.pad_travel], limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+                           stiffness=k, springref=-p.pad_preload / k, damping=b)
+        j.solref_limit = [p.loop_timeconst, 1.0]          # the stops as stiff as the loop closure
         g = body.add_geom(name=f"{leg}_foot_{PAD}", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=list(foot.size),
                           contype=1, conaffinity=1, condim=foot.condim, friction=list(foot.friction),
                           priority=1, solref=list(foot.solref), solimp=list(foot.solimp), group=3,
@@ -157,7 +157,7 @@ def hunt_crossley_constraint(K, e, c_max, d, rate, inv_weight, depth_op, depth_d
     return (-k * dmax**2, -rate * dmax), solimp     # MuJoCo: K' = -solref[0] / dmax^2, B' = -solref[1] / dmax
 
 
-def hunt_crossley_point(p: dict, inv_weight: float, depth_op: float | None = None,
+def hunt_crossley_point(p, inv_weight: float, depth_op: float | None = None,
                         elastic_at_drop: bool = False) -> dict:
     """`contact_law=hunt_crossley` (the default): the point foot's floor contact given the paper's law
     (eq. 15, Table II K, e, c_max, d) by `hunt_crossley_constraint`, matched at the operating depth
@@ -165,9 +165,9 @@ def hunt_crossley_point(p: dict, inv_weight: float, depth_op: float | None = Non
     stops m/2 falling at `hc_drop_speed` (the body's fall onto the new diagonal pair at theta1 = 190 deg,
     measured in both engines); B' is the paper's C at that depth on m/2 (models/miniaq/README.md,
     "Hunt-Crossley through MuJoCo's own impedance").  `inv_weight`: the coupler's A (invweight0)."""
-    depth_drop = drop_depth(p["c_max"], p["d"], p["m"] / 2, p["hc_drop_speed"])
-    rate = p["c_max"] * step_f(depth_drop, 0.0, 0.0, p["d"], 1.0) / (p["m"] / 2)
-    solref, solimp = hunt_crossley_constraint(p["K"], p["e"], p["c_max"], p["d"], rate, inv_weight,
-                                              p["hc_depth"] if depth_op is None else depth_op, depth_drop,
+    depth_drop = drop_depth(p.c_max, p.d, p.m / 2, p.hc_drop_speed)
+    rate = p.c_max * step_f(depth_drop, 0.0, 0.0, p.d, 1.0) / (p.m / 2)
+    solref, solimp = hunt_crossley_constraint(p.K, p.e, p.c_max, p.d, rate, inv_weight,
+                                              p.hc_depth if depth_op is None else depth_op, depth_drop,
                                               elastic_at_drop=elastic_at_drop)
     return dict(solref=solref, solimp=solimp, rate=rate, depth_drop=depth_drop)

@@ -7,6 +7,7 @@ coupler.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -54,22 +55,42 @@ def fourbar(theta2, l1, theta1, l2, l3, l4, branch: int = BRANCH):
     return D, C, th3, th4
 
 
-def foot_point(theta2, p: dict):
-    """Foot tip E (and fold node F) in the leg frame (B at the origin), shape (..., 2)."""
-    D, _, th3, _ = fourbar(theta2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
-    E = D + p["l5"] * np.stack([np.cos(th3 + p["theta35"]), np.sin(th3 + p["theta35"])], axis=-1)
-    F = D + p["l6"] * np.stack([np.cos(th3 + p["theta36"]), np.sin(th3 + p["theta36"])], axis=-1)
+@dataclasses.dataclass(frozen=True)
+class Leg:
+    """One leg's four-bar geometry (m, rad): all that `foot_point` reads (the paper model's leg tables)."""
+
+    l1: float
+    l2: float
+    l3: float
+    l4: float
+    l5: float
+    l6: float
+    theta1: float
+    theta35: float
+    theta36: float
+
+    @classmethod
+    def of(cls, p) -> "Leg":
+        """The leg of a point's SI parameters (`MiniAQ.SI`)."""
+        return cls(p.l1, p.l2, p.l3, p.l4, p.l5, p.l6, p.theta1, p.theta35, p.theta36)
+
+
+def foot_point(theta2, p):
+    """Foot tip E (and fold node F) in the leg frame (B at the origin), shape (..., 2); p: `MiniAQ.SI` or a `Leg`."""
+    D, _, th3, _ = fourbar(theta2, p.l1, p.theta1, p.l2, p.l3, p.l4)
+    E = D + p.l5 * np.stack([np.cos(th3 + p.theta35), np.sin(th3 + p.theta35)], axis=-1)
+    F = D + p.l6 * np.stack([np.cos(th3 + p.theta36), np.sin(th3 + p.theta36)], axis=-1)
     return E, F
 
 
-def mid_stance_angle(p: dict, n: int = 3600) -> float:
+def mid_stance_angle(p, n: int = 3600) -> float:
     """The crank angle theta2 at which the foot is lowest (mid-stance of the designed path)."""
     th = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
     E, _ = foot_point(th, p)
     return float(th[np.argmin(E[:, 1])])
 
 
-def foot_path(p: dict, n: int = 720) -> dict:
+def foot_path(p, n: int = 720) -> dict:
     """The designed foot path: stride (fore-aft sweep), step height, lowest point (leg frame)."""
     E, _ = foot_point(np.linspace(0.0, 2 * math.pi, n, endpoint=False), p)
     return dict(stride=float(np.ptp(E[:, 0])), step_height=float(np.ptp(E[:, 1])),

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .kinematics import foot_point, fourbar
+from .kinematics import Leg, foot_point, fourbar
 
 
 # ---- STEP and the contact laws (eqs. 15-17) ----------------------------------------
@@ -76,7 +76,7 @@ def _perp(r):
     return np.stack([-r[..., 1], r[..., 0]], axis=-1)
 
 
-def leg_kinematics(theta2, theta2_dot, p: dict) -> dict:
+def leg_kinematics(theta2, theta2_dot, p) -> dict:
     """Position and velocity analysis of one four-bar leg in its (x, z) plane, B at the origin.
 
     Positions are the twin's (`fourbar`, `foot_point`).  Velocities (eqs. 1-6, planar): v_B = v_A =
@@ -86,9 +86,9 @@ def leg_kinematics(theta2, theta2_dot, p: dict) -> dict:
     """
     th2 = np.asarray(theta2, float)
     w2 = np.broadcast_to(np.asarray(theta2_dot, float), th2.shape)
-    D, C, th3, th4 = fourbar(th2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
+    D, C, th3, th4 = fourbar(th2, p.l1, p.theta1, p.l2, p.l3, p.l4)
     E, F = foot_point(th2, p)
-    A = np.array([p["l1"] * math.cos(p["theta1"]), p["l1"] * math.sin(p["theta1"])])
+    A = np.array([p.l1 * math.cos(p.theta1), p.l1 * math.sin(p.theta1)])
     vD = w2[..., None] * _perp(D)                                    # eq. 1 (r_BD = D)
     a, b = _perp(C - D), -_perp(C - A)                               # eq. 4: omega3 a + omega4 b = -v_D
     det = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
@@ -128,7 +128,7 @@ class LegTable:
     (tested against `foot_point`).  Plain-float lookup: the right-hand side runs without numpy.
     """
 
-    def __init__(self, p: dict, n: int = 2048):
+    def __init__(self, p: Leg, n: int = 2048):
         th = np.arange(n) * (2 * math.pi / n)
         k = leg_kinematics(th, 1.0, p)
         hd = 1e-6
@@ -163,10 +163,9 @@ class LegTable:
 _LEG_TABLES: dict = {}
 
 
-def leg_table(leg: dict) -> LegTable:
-    key = tuple(sorted(leg.items()))
-    if key not in _LEG_TABLES:
+def leg_table(leg: Leg) -> LegTable:
+    if leg not in _LEG_TABLES:
         if len(_LEG_TABLES) > 64:
             _LEG_TABLES.clear()
-        _LEG_TABLES[key] = LegTable(leg)
-    return _LEG_TABLES[key]
+        _LEG_TABLES[leg] = LegTable(leg)
+    return _LEG_TABLES[leg]

@@ -80,16 +80,9 @@ class Physics(dm_mujoco.Physics):
         """F_N of the four feet (N)."""
         return np.array([self.named.data.sensordata[f"{leg}_touch"][0] for leg in LEGS])
 
-    def contact_forces(self) -> np.ndarray:
-        """Net floor force on each foot in the world frame, shape (4, 3)."""
-        return np.stack([self.named.data.sensordata[f"{leg}_contact"] for leg in LEGS])
-
     def loop_gaps(self) -> np.ndarray:
         sd = self.named.data.sensordata
         return np.array([np.linalg.norm(sd[f"{leg}_C_coupler"] - sd[f"{leg}_C_rocker"]) for leg in LEGS])
-
-    def motor_torques(self) -> np.ndarray:
-        return np.array([self.named.data.sensordata[f"{leg}_motor_torque"][0] for leg in LEGS])
 
 
 
@@ -102,7 +95,6 @@ class MiniAQ(Robot):
     engines = ("mujoco", "paper")  # paper: the paper's own rigid-body model (paper.py)
     viewer_timestep = 1.25e-4              # viewer: trot speed +0.2 %, turn yaw -1.5 % of 1e-4 s (models/miniaq/README.md)
     gait_parameter = ("f", 0.25)           # viewer keys: motor frequency +/- 0.25 Hz
-    reference_video = "gaittwin.miniaq.paper.compare:reference"   # render.py --compare: the paper's model
     columns = ("gait", "f", "direction_left", "direction_right", "mu_d")
     loops = tuple((f"{leg}_C_coupler", f"{leg}_C_rocker") for leg in LEGS)   # the four-bar of each leg
     metrics = ("cycles", "speed", "drift_y", "yaw_rate_deg_s", "roll_amplitude_deg", "pitch_amplitude_deg",
@@ -115,8 +107,8 @@ class MiniAQ(Robot):
     # ---- validation ---------------------------------------------------------------
     def validate(self) -> None:
         p, cfg = self.p, self.cfg
-        if 4 * p["m_leg"] >= p["m"]:
-            raise ConfigError("m_leg", cfg["m_leg"], f"(0, {p['m'] / 4:g}) kg: the legs must weigh less than m")
+        if 4 * p.m_leg >= p.m:
+            raise ConfigError("m_leg", cfg["m_leg"], f"(0, {p.m / 4:g}) kg: the legs must weigh less than m")
         if cfg["phase_deg"] is not None and len(cfg["phase_deg"]) != 4:
             raise ConfigError("phase_deg", cfg["phase_deg"], self.allowed("phase_deg"), "not 4 offsets")
         pe = cfg["phase_error_deg"]
@@ -125,30 +117,30 @@ class MiniAQ(Robot):
         mu = cfg["mu_d_feet"]                 # each element's range: the schema (envs/core/model/schema.py)
         if mu is not None and len(mu) != 4:
             raise ConfigError("mu_d_feet", mu, self.allowed("mu_d_feet"), "not 4 friction coefficients in (0, 2]")
-        if cfg["foot"] == "pad" and p["pad_mass"] >= COUPLER_SHARE * p["m_leg"]:
-            raise ConfigError("pad_mass", cfg["pad_mass"], f"(0, {COUPLER_SHARE * p['m_leg']:g}) kg with foot=pad",
+        if cfg["foot"] == "pad" and p.pad_mass >= COUPLER_SHARE * p.m_leg:
+            raise ConfigError("pad_mass", cfg["pad_mass"], f"(0, {COUPLER_SHARE * p.m_leg:g}) kg with foot=pad",
                               "the pad is part of the coupler's mass")
         if cfg["foot"] == "pad" and cfg["contact_law"] == "power":
             raise ConfigError("contact_law", cfg["contact_law"], "hunt_crossley or linear with foot=pad",
                               "the pad sets its own damping (linear secant; hunt_crossley means linear there)")
-        if cfg["foot"] == "pad" and p["timestep"] > PAD_TIMESTEP_MAX:
+        if cfg["foot"] == "pad" and p.timestep > PAD_TIMESTEP_MAX:
             raise ConfigError("timestep", cfg["timestep"], f"(0, {PAD_TIMESTEP_MAX:g}] s with foot=pad",
                               "the pad's contact is converged from there on (README, Foot study)")
-        problem = grashof_problem(p["l1"], p["l2"], p["l3"], p["l4"])
+        problem = grashof_problem(p.l1, p.l2, p.l3, p.l4)
         if problem:
-            lo, hi = grashof_l1_range(p["l2"], p["l3"], p["l4"])
+            lo, hi = grashof_l1_range(p.l2, p.l3, p.l4)
             raise ConfigError("l1", cfg["l1"], f"[{lo:.5g}, {hi:.5g}] m for l2={cfg['l2']:g}, l3={cfg['l3']:g}, "
                               f"l4={cfg['l4']:g} (Grashof crank-rocker)", problem)
         path = foot_path(p)
-        if path["z_min"] + p["pivot_z"] > -p["body_height"] / 2 - p["foot_radius"]:
-            raise ConfigError("pivot_z", cfg["pivot_z"], f"< {-path['z_min'] - p['body_height'] / 2:.4g} m",
+        if path["z_min"] + p.pivot_z > -p.body_height / 2 - p.foot_radius:
+            raise ConfigError("pivot_z", cfg["pivot_z"], f"< {-path['z_min'] - p.body_height / 2:.4g} m",
                               "the feet would not reach below the body")
         try:                                  # the start (initial_pose): the feet must carry the weight
             m = self.model()
             self.initial_pose(m, mujoco.MjData(m))
         except NoStaticDepth as e:
             raise ConfigError("K", cfg["K"], f"a K (up to 1e13 N/m^e) whose feet carry the weight m g = "
-                              f"{p['m'] * G:.3g} N at rest at a depth below 1 m (contact_law={cfg['contact_law']}, "
+                              f"{p.m * G:.3g} N at rest at a depth below 1 m (contact_law={cfg['contact_law']}, "
                               f"e={cfg['e']:g}; the force grows with K)", str(e)) from None
 
     # ---- inputs ---------------------------------------------------------------------
@@ -168,9 +160,9 @@ class MiniAQ(Robot):
 
     @property
     def wander(self) -> PhaseWander | None:
-        if self.p["phase_wander"] == 0.0:
+        if self.p.phase_wander == 0.0:
             return None
-        return PhaseWander(self.p["phase_wander"], self.p["phase_wander_period"], int(self.cfg["phase_wander_seed"]))
+        return PhaseWander(self.p.phase_wander, self.p.phase_wander_period, int(self.cfg["phase_wander_seed"]))
 
     @property
     def directions(self) -> tuple:
@@ -183,15 +175,15 @@ class MiniAQ(Robot):
         th_mid = mid_stance_angle(self.p)
         sgn = tuple(FORWARD_SPIN * s for s in self.directions)
         offsets = tuple(th_mid - s * ph for s, ph in zip(sgn, self.phases))
-        return PhasedCrank(2 * math.pi * self.p["f"], offsets, sgn, self.wander)
+        return PhasedCrank(2 * math.pi * self.p.f, offsets, sgn, self.wander)
 
     @property
     def period(self) -> float:
-        return 1.0 / self.p["f"]
+        return 1.0 / self.p.f
 
     def controls(self, t):
         q, qd, _ = self.inputs(t)
-        return q + (self.p["kv"] / self.p["kp"]) * qd
+        return q + (self.p.kv / self.p.kp) * qd
 
     def device_law(self) -> DeviceLaw | None:
         """controls() = q + (kv/kp) qd of the phased cranks, as a law warp evaluates on the device
@@ -199,7 +191,7 @@ class MiniAQ(Robot):
         inp = self.inputs
         if inp.wander is not None and inp.wander.amplitude != 0.0:
             return None
-        k, n = self.p["kv"] / self.p["kp"], len(inp.offsets)
+        k, n = self.p.kv / self.p.kp, len(inp.offsets)
         rate = tuple(s * inp.omega for s in inp.directions)
         return DeviceLaw(inp.omega, c0=tuple(o + k * r for o, r in zip(inp.offsets, rate)), c1=rate,
                          a_sin=(0.0,) * n, a_cos=(0.0,) * n, delta=(0.0,) * n)
@@ -209,11 +201,11 @@ class MiniAQ(Robot):
         """The foot contact's MuJoCo parameters (`contact_law`): solref (and solimp for power)."""
         p = self.p
         if self.cfg["contact_law"] == "power":
-            c = power_law_contact(p["K"], p["e"], p["c_max"], p["d"], p["m"], int(self.cfg["contact_feet"]),
-                                  p["impedance_min"], inv_weight)
-            return dict(c, stiffness=p["m"] * G / (int(self.cfg["contact_feet"]) * c["delta0"]))
-        lin = hunt_crossley_contact(p["K"], p["e"], p["c_max"], p["d"], p["m"], int(self.cfg["contact_feet"]),
-                                    p["impedance"], inv_weight)
+            c = power_law_contact(p.K, p.e, p.c_max, p.d, p.m, int(self.cfg["contact_feet"]),
+                                  p.impedance_min, inv_weight)
+            return dict(c, stiffness=p.m * G / (int(self.cfg["contact_feet"]) * c["delta0"]))
+        lin = hunt_crossley_contact(p.K, p.e, p.c_max, p.d, p.m, int(self.cfg["contact_feet"]),
+                                    p.impedance, inv_weight)
         if self.cfg["contact_law"] == "hunt_crossley" and self.cfg["foot"] == "point":
             return dict(lin, **hunt_crossley_point(p, inv_weight))   # delta0, stiffness, damping: the secant's
         return lin
@@ -221,59 +213,59 @@ class MiniAQ(Robot):
     def spec(self) -> mujoco.MjSpec:
         p = self.p
         spec = mujoco.MjSpec.from_file(str(SCENE))
-        spec.option.impratio = p["impratio"]
-        Lx, Ly, Lz = p["body_length"], p["body_width"], p["body_height"]
-        mb = p["m"] - 4 * p["m_leg"]
+        spec.option.impratio = p.impratio
+        Lx, Ly, Lz = p.body_length, p.body_width, p.body_height
+        mb = p.m - 4 * p.m_leg
         torso = spec.body("torso")
         torso.mass = mb
-        torso.ipos = [p["com_offset_x"], p["com_offset_y"], 0.0]   # the box's inertia, moved with its COM
+        torso.ipos = [p.com_offset_x, p.com_offset_y, 0.0]   # the box's inertia, moved with its COM
         torso.inertia = [mb / 12 * (Ly**2 + Lz**2), mb / 12 * (Lx**2 + Lz**2), mb / 12 * (Lx**2 + Ly**2)]
         spec.geom("torso").size = [Lx / 2, Ly / 2, Lz / 2]
-        A = (p["l1"] * math.cos(p["theta1"]), p["l1"] * math.sin(p["theta1"]))
-        t35, t36 = p["theta35"], p["theta36"]
-        E = (p["l5"] * math.cos(t35), p["l5"] * math.sin(t35))
-        F = (p["l6"] * math.cos(t36), p["l6"] * math.sin(t36))
+        A = (p.l1 * math.cos(p.theta1), p.l1 * math.sin(p.theta1))
+        t35, t36 = p.theta35, p.theta36
+        E = (p.l5 * math.cos(t35), p.l5 * math.sin(t35))
+        F = (p.l6 * math.cos(t36), p.l6 * math.sin(t36))
         # leg mass split (assumption): crank 10 %, coupler 60 %, rocker 30 %
-        mc, mk, mr = 0.1 * p["m_leg"], COUPLER_SHARE * p["m_leg"], 0.3 * p["m_leg"]
-        mu_feet = p["mu_d_feet"] or (p["mu_d"],) * 4
+        mc, mk, mr = 0.1 * p.m_leg, COUPLER_SHARE * p.m_leg, 0.3 * p.m_leg
+        mu_feet = p.mu_d_feet or (p.mu_d,) * 4
         for leg, left, front, mu in zip(LEGS, LEFT, FRONT, mu_feet):
-            B = (p["pivot_x"] if front else -p["pivot_x"], p["pivot_y"] if left else -p["pivot_y"], p["pivot_z"])
+            B = (p.pivot_x if front else -p.pivot_x, p.pivot_y if left else -p.pivot_y, p.pivot_z)
             crank, coupler, rocker = (spec.body(f"{leg}_{n}") for n in ("crank", "coupler", "rocker"))
             crank.pos = list(B)
-            crank.mass, crank.ipos = mc, [p["l2"] / 2, 0, 0]
-            crank.inertia = [_rod(mc, p["l2"])] * 3
-            spec.geom(f"{leg}_l2").fromto = [0, 0, 0, p["l2"], 0, 0]
-            coupler.pos = [p["l2"], 0, 0]
+            crank.mass, crank.ipos = mc, [p.l2 / 2, 0, 0]
+            crank.inertia = [_rod(mc, p.l2)] * 3
+            spec.geom(f"{leg}_l2").fromto = [0, 0, 0, p.l2, 0, 0]
+            coupler.pos = [p.l2, 0, 0]
             coupler.mass = mk
-            coupler.ipos = [(p["l3"] + E[0]) / 4, 0, E[1] / 4]
-            coupler.inertia = [_rod(mk, max(p["l3"], p["l5"]))] * 3
-            spec.geom(f"{leg}_l3").fromto = [0, 0, 0, p["l3"], 0, 0]
+            coupler.ipos = [(p.l3 + E[0]) / 4, 0, E[1] / 4]
+            coupler.inertia = [_rod(mk, max(p.l3, p.l5))] * 3
+            spec.geom(f"{leg}_l3").fromto = [0, 0, 0, p.l3, 0, 0]
             spec.geom(f"{leg}_l6").fromto = [0, 0, 0, F[0], 0, F[1]]
             spec.geom(f"{leg}_l5").fromto = [F[0], 0, F[1], E[0], 0, E[1]]
             foot = spec.geom(f"{leg}_foot")
-            foot.pos, foot.size[0] = [E[0], 0, E[1]], p["foot_radius"]
+            foot.pos, foot.size[0] = [E[0], 0, E[1]], p.foot_radius
             foot.friction[0] = mu         # priority 1: the foot's friction is its contact's, not max(foot, floor)
-            foot.solimp[:3] = [p["impedance"], p["impedance"], 0.001]
+            foot.solimp[:3] = [p.impedance, p.impedance, 0.001]
             spec.site(f"{leg}_foot").pos = [E[0], 0, E[1]]
-            spec.site(f"{leg}_foot").size[0] = 3 * p["foot_radius"]
-            spec.site(f"{leg}_C_coupler").pos = [p["l3"], 0, 0]
+            spec.site(f"{leg}_foot").size[0] = 3 * p.foot_radius
+            spec.site(f"{leg}_C_coupler").pos = [p.l3, 0, 0]
             rocker.pos = [B[0] + A[0], B[1], B[2] + A[1]]
-            rocker.mass, rocker.ipos = mr, [p["l4"] / 2, 0, 0]
-            rocker.inertia = [_rod(mr, p["l4"])] * 3
-            spec.geom(f"{leg}_l4").fromto = [0, 0, 0, p["l4"], 0, 0]
-            spec.site(f"{leg}_C_rocker").pos = [p["l4"], 0, 0]
-            spec.joint(f"{leg}_crank").armature = p["armature"]
+            rocker.mass, rocker.ipos = mr, [p.l4 / 2, 0, 0]
+            rocker.inertia = [_rod(mr, p.l4)] * 3
+            spec.geom(f"{leg}_l4").fromto = [0, 0, 0, p.l4, 0, 0]
+            spec.site(f"{leg}_C_rocker").pos = [p.l4, 0, 0]
+            spec.joint(f"{leg}_crank").armature = p.armature
             for j in PASSIVE:
-                spec.joint(f"{leg}_{j}").damping[0] = p["passive_damping"]
-            spec.equality(f"{leg}_loop").solref = [p["loop_timeconst"], 1.0]
+                spec.joint(f"{leg}_{j}").damping[0] = p.passive_damping
+            spec.equality(f"{leg}_loop").solref = [p.loop_timeconst, 1.0]
             act = spec.actuator(f"{leg}_motor")
-            act.gainprm[0] = p["kp"]
-            act.biasprm[:3] = [0.0, -p["kp"], -p["kv"]]
-            act.forcerange = [-p["tau_max"], p["tau_max"]]
-        spec.geom("floor").friction[0] = p["mu_d"]
+            act.gainprm[0] = p.kp
+            act.biasprm[:3] = [0.0, -p.kp, -p.kv]
+            act.forcerange = [-p.tau_max, p.tau_max]
+        spec.geom("floor").friction[0] = p.mu_d
         pad = self.cfg["foot"] == "pad"
         if pad:
-            th3 = float(fourbar(mid_stance_angle(p), p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])[2])
+            th3 = float(fourbar(mid_stance_angle(p), p.l1, p.theta1, p.l2, p.l3, p.l4)[2])
             add_pads(spec, LEGS, th3, p, self.contact()["stiffness"])
         # contact: MuJoCo scales a contact's softness by the foot body's invweight0 (known once
         # compiled), so the Hunt-Crossley map needs one calibration compile
@@ -282,7 +274,7 @@ class MiniAQ(Robot):
             A = float(m0.body_invweight0[m0.body(f"{leg}_{'pad' if pad else 'coupler'}").id, 0])
             c = self.contact(A)
             if pad:
-                c = dict(c, solref=critical_solref(c["stiffness"], p["contact_damping_ratio"], p["impedance"], A))
+                c = dict(c, solref=critical_solref(c["stiffness"], p.contact_damping_ratio, p.impedance, A))
             spec.geom(f"{leg}_foot").solref = list(c["solref"])
             if "solimp" in c:
                 spec.geom(f"{leg}_foot").solimp = list(c["solimp"])
@@ -291,7 +283,7 @@ class MiniAQ(Robot):
     def leg_angles(self, theta2) -> tuple:
         """(crank, coupler, rocker) joint angles of a leg at crank angle(s) theta2."""
         p = self.p
-        _, _, th3, th4 = fourbar(theta2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
+        _, _, th3, th4 = fourbar(theta2, p.l1, p.theta1, p.l2, p.l3, p.l4)
         return np.asarray(theta2, float), th3 - np.asarray(theta2, float), th4
 
     def initial_pose(self, model, data) -> None:
@@ -306,14 +298,14 @@ class MiniAQ(Robot):
             data.joint(f"{leg}_coupler").qpos[0] = qk
             data.joint(f"{leg}_rocker").qpos[0] = qr
             E, _ = foot_point(th, p)
-            z.append(p["pivot_z"] + E[1])
+            z.append(p.pivot_z + E[1])
         z_low = min(z)
         # the lowest feet start at the depth where the contact in use (its compiled solref, solimp: every
         # contact_law and foot) carries the weight at rest
         down = [f"{leg}_foot" for leg, zj in zip(LEGS, z) if zj < z_low + 1e-7]
-        pen = max(INITIAL_PENETRATION, static_depth(model, down, p["m"] * G))
+        pen = max(INITIAL_PENETRATION, static_depth(model, down, p.m * G))
         root = data.joint("root")
-        root.qpos[:3] = [0.0, 0.0, p["foot_radius"] - pen - z_low]
+        root.qpos[:3] = [0.0, 0.0, p.foot_radius - pen - z_low]
         root.qpos[3:] = [1.0, 0.0, 0.0, 0.0]
         data.qvel[:] = 0.0
 
@@ -355,7 +347,7 @@ class MiniAQ(Robot):
                                else float(self.loop_gaps(run).max()))   # every step, where measured
         tau = np.stack([run.sensor(f"{leg}_motor_torque")[steady, 0] for leg in LEGS], axis=1)
         out["motor_torque_max"] = float(np.abs(tau).max())
-        out["motor_saturated_fraction"] = float(np.mean(np.abs(tau) >= 0.999 * self.p["tau_max"]))
+        out["motor_saturated_fraction"] = float(np.mean(np.abs(tau) >= 0.999 * self.p.tau_max))
         ref = self.inputs(t)[0]
         q = np.stack([run.sensor(f"{leg}_crank_pos")[steady, 0] for leg in LEGS], axis=1)
         out["crank_lag_max_deg"] = float(np.degrees(np.abs(q - ref).max()))
@@ -374,7 +366,7 @@ class MiniAQ(Robot):
         """The intended gait: each foot on the floor for `duty` of the cycle centred on its
         mid-stance (phase_j after t = 0), shape (len(t), 4) bool."""
         t = np.asarray(t, float)
-        ph = np.mod(self.p["f"] * t[:, None] - np.array(self.gait_phases)[None, :] / (2 * math.pi) + 0.5, 1.0) - 0.5
+        ph = np.mod(self.p.f * t[:, None] - np.array(self.gait_phases)[None, :] / (2 * math.pi) + 0.5, 1.0) - 0.5
         return np.abs(ph) <= duty / 2
 
 

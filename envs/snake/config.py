@@ -82,7 +82,7 @@ class SnakeCalibrate(Identify):
 @experiment
 @dataclasses.dataclass
 class SnakeRobustness(Robustness):
-    """Issue #17: stride per period and speed at the n = 4, alpha = 30 deg gait over randomised worlds: floor
+    """Robustness map: stride per period and speed at the n = 4, alpha = 30 deg gait over randomised worlds: floor
     friction (calibrated) and each section's own friction around it, section mass and centre-of-mass
     offset, servo gains, contact softness (distributions stated here; models/snake/README.md "Robustness")."""
 
@@ -94,4 +94,4 @@ class SnakeRobustness(Robustness):
     merit: Dict[str, Any] = dataclasses.field(default_factory=lambda: dict(dx_period="max", V="max"))
 
 
-register("snake", ["mu", "T_step"])   # issue #27: snake_trajectory, snake_identify (envs/core/analysis/identify.py)
+register("snake", ["mu", "T_step"])   # identifiable: snake_trajectory, snake_identify (envs/core/analysis/identify.py)

@@ -90,18 +90,18 @@ class Snake(Robot):
     # ---- validation -------------------------------------------------------------------
     def validate(self) -> None:
         p, cfg = self.p, self.cfg
-        n, N = p["n"], p["N"]
+        n, N = p.n, p.N
         if n >= N:
             raise ConfigError("n", cfg["n"], f"integers in [2, {N - 1}] for N={N}",
                               "the hump needs at least one link on the floor ahead of it")
         a_max = alpha_max(n)
-        if not 0.0 < p["alpha"] < a_max:
+        if not 0.0 < p.alpha < a_max:
             raise ConfigError("alpha_deg", cfg["alpha_deg"], f"(0, {math.degrees(a_max):.2f}) deg for n={n}",
                               "eq. 14: theta_1^0 must stay below 90 deg")
-        if p["r"] >= p["l"] / 2:
-            raise ConfigError("r", cfg["r"], f"(0, {p['l'] / 2:g}) m (below l/2)")
-        if abs(p["com_offset"]) >= p["l"] / 2:
-            raise ConfigError("com_offset", cfg["com_offset"], f"({-p['l'] / 2:g}, {p['l'] / 2:g}) m (within the "
+        if p.r >= p.l / 2:
+            raise ConfigError("r", cfg["r"], f"(0, {p.l / 2:g}) m (below l/2)")
+        if abs(p.com_offset) >= p.l / 2:
+            raise ConfigError("com_offset", cfg["com_offset"], f"({-p.l / 2:g}, {p.l / 2:g}) m (within the "
                               f"section: |com_offset| < l/2)")
         rel = cfg["mu_links_rel"]
         if rel is not None and len(rel) != N:     # each element's bounds: the schema
@@ -112,12 +112,12 @@ class Snake(Robot):
     @property
     def gait(self) -> InchwormGait:
         p = self.p
-        return InchwormGait(p["n"], p["N"], p["alpha"], p["T_step"], p["timing"])
+        return InchwormGait(p.n, p.N, p.alpha, p.T_step, p.timing)
 
     @property
     def steps(self) -> int:
         """Steps of one period: formation, N - n propulsion steps, release."""
-        return self.p["N"] - self.p["n"] + 2
+        return self.p.N - self.p.n + 2
 
     @property
     def samples_per_cycle(self) -> int:   # 50 samples per step: step boundaries fall on samples
@@ -125,7 +125,7 @@ class Snake(Robot):
 
     @property
     def period(self) -> float:
-        return self.steps * self.p["T_step"]
+        return self.steps * self.p.T_step
 
     def controls(self, t):
         q, qd = self.gait(t)
@@ -134,28 +134,28 @@ class Snake(Robot):
     # ---- kinematic criteria ---------------------------------------------------------------
     def kinematics(self) -> dict:
         p = self.p
-        du = d_unit(p["n"], p["alpha"])
-        return dict(f=energy_loss(p["n"], p["alpha"]), d_unit=du, d_period=p["l"] * du,
-                    alpha_max_deg=math.degrees(alpha_max(p["n"])))
+        du = d_unit(p.n, p.alpha)
+        return dict(f=energy_loss(p.n, p.alpha), d_unit=du, d_period=p.l * du,
+                    alpha_max_deg=math.degrees(alpha_max(p.n)))
 
     # ---- model --------------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:
         p = self.p
         spec = mujoco.MjSpec.from_file(str(SCENE))
-        spec.option.impratio = p["impratio"]
-        set_links(spec, p["N"])
-        l, r, mu = p["l"], p["r"], p["mu"]
-        rel = p["mu_links_rel"] or [0.0] * p["N"]
-        iquat, inertia = section_inertia(l, r, p["m"])
+        spec.option.impratio = p.impratio
+        set_links(spec, p.N)
+        l, r, mu = p.l, p.r, p.mu
+        rel = p.mu_links_rel or [0.0] * p.N
+        iquat, inertia = section_inertia(l, r, p.m)
         spec.geom("floor").friction[0] = mu
         spec.body("link1").pos = [0.0, 0.0, r]
-        for k in range(1, p["N"] + 1):
+        for k in range(1, p.N + 1):
             g = spec.geom(f"link{k}")      # priority 1: its friction and solref are every contact's
             g.fromto = [0, 0, 0, l, 0, 0]
-            g.size[0], g.mass, g.friction[0] = r, p["m"], mu * (1.0 + rel[k - 1])
-            g.solref = [p["contact_timeconst"], p["contact_dampratio"]]
+            g.size[0], g.mass, g.friction[0] = r, p.m, mu * (1.0 + rel[k - 1])
+            g.solref = [p.contact_timeconst, p.contact_dampratio]
             b = spec.body(f"link{k}")      # the capsule's inertia, its centre moved by com_offset along the link
-            b.explicitinertial, b.mass, b.ipos = True, p["m"], [0.5 * l + p["com_offset"], 0, 0]
+            b.explicitinertial, b.mass, b.ipos = True, p.m, [0.5 * l + p.com_offset, 0, 0]
             b.iquat, b.inertia = iquat, inertia
             v = spec.geom(f"link{k}_visual")
             v.fromto = [0, 0, v.fromto[2], l, 0, v.fromto[5]]
@@ -164,12 +164,12 @@ class Snake(Robot):
             z.fromto, z.size[0] = [0, 0, 0, l, 0, 0], 2.0 * r
             if k > 1:
                 spec.body(f"link{k}").pos = [l, 0, 0]
-        for k in range(1, p["N"]):
+        for k in range(1, p.N):
             pa, va = spec.actuator(f"phi{k}_p"), spec.actuator(f"phi{k}_v")
-            pa.gainprm[0], pa.biasprm[1] = p["kp"], -p["kp"]
-            va.gainprm[0], va.biasprm[2] = p["kv"], -p["kv"]
-        spec.stat.center = [0.5 * p["N"] * l, 0, 0.05]
-        spec.stat.extent = max(0.3, 0.9 * p["N"] * l)
+            pa.gainprm[0], pa.biasprm[1] = p.kp, -p.kp
+            va.gainprm[0], va.biasprm[2] = p.kv, -p.kv
+        spec.stat.center = [0.5 * p.N * l, 0, 0.05]
+        spec.stat.extent = max(0.3, 0.9 * p.N * l)
         return spec
 
     def initial_pose(self, model, data) -> None:
@@ -185,7 +185,7 @@ class Snake(Robot):
 
     def points(self, sensordata, model) -> np.ndarray:
         """(samples, N+1, 3) positions of P_0..P_N."""
-        return np.stack([self.sensor(sensordata, model, f"P{k}") for k in range(self.p["N"] + 1)], axis=-2)
+        return np.stack([self.sensor(sensordata, model, f"P{k}") for k in range(self.p.N + 1)], axis=-2)
 
     def summarize(self, run) -> dict:
         p = self.p
@@ -199,10 +199,10 @@ class Snake(Robot):
                    dx_period_std=float(np.std(vals)) if len(vals) else float("nan"))
         if len(run.t) > 1:
             ref = self.gait(run.t)[0]
-            ang = np.concatenate([run.sensor(f"phi{k}") for k in range(1, p["N"])], axis=1)
+            ang = np.concatenate([run.sensor(f"phi{k}") for k in range(1, p.N)], axis=1)
             out["tracking_error_deg"] = float(np.degrees(np.abs(ang - ref).max()))
             z = self.points(run.sensordata, run.model)[..., 2]
-            out["clearance_min"] = float(z.min() - p["r"])     # < 0: a section is inside the floor
+            out["clearance_min"] = float(z.min() - p.r)     # < 0: a section is inside the floor
         else:
             out["tracking_error_deg"] = out["clearance_min"] = float("nan")
         return out

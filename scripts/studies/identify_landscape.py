@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The cost landscape of an identification (issue #27): 1-D cuts of a fit's cost through the hidden values.
+"""The cost landscape of an identification: 1-D cuts of a fit's cost through the hidden values.
 
 Synthetic data written by the twin at hidden values (as scripts/identify_targets.py --full: 3 cycles, 1 % noise,
 a random time offset, seed 4), then the fit's own cost (envs/core/identify_problem.Problem: the sum of squared
@@ -9,10 +9,10 @@ Printed per cut: the cost at the truth, the lowest cost on the cut and where, th
 cut (a point lower than both neighbours: a jagged cost has many), and the cost's roughness (the RMS of its second
 difference against the RMS of the cost's rise over the cut).  Calibration data, not validation.
 
-    python studies/identify_landscape.py bolt        # m_5, contact_timeconst
-    python studies/identify_landscape.py miniaq      # mu_d, kp
-    python studies/identify_landscape.py miniaq --channels x fl_crank fr_crank hl_crank hr_crank
-    python studies/identify_landscape.py bolt --record-every-step   # the fit's twin sampled at every step
+    python scripts/studies/identify_landscape.py bolt        # m_5, contact_timeconst
+    python scripts/studies/identify_landscape.py miniaq      # mu_d, kp
+    python scripts/studies/identify_landscape.py miniaq --channels x fl_crank fr_crank hl_crank hr_crank
+    python scripts/studies/identify_landscape.py bolt --record-every-step   # the fit's twin sampled at every step
     options: --points N (per cut, default 21), --span R (0.10), --fine R (0.01), --cycles N (3), --json FILE
 
 Measured (2026-11-27, 11 points per cut; README "Targets"): BOLT's cost is a broad valley (x 3.3 at m_5 +-10 %)
@@ -30,10 +30,12 @@ import tempfile
 import time
 import pathlib
 
-import _cli
 import numpy as np
 
-CASES = {  # robot: (base overrides, hidden values): the issue's pairs (identify_targets.py's FULL, less the crawler's flat impratio)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))   # scripts/: _cli
+import _cli  # noqa: E402
+
+CASES = {  # robot: (base overrides, hidden values): the hard pairs (identify_targets.py's FULL, less the crawler's flat impratio)
     "bolt": (["robot.m_5=0.9754"], {"m_5": 1.05, "contact_timeconst": 0.0012}),
     "miniaq": ([], {"mu_d": 0.33, "kp": 0.55}),
     "crawler": (["robot.omega=5"], {"mu": 0.2, "m0": 0.22}),

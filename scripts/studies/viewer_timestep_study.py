@@ -2,11 +2,11 @@
 """The viewer's timestep per robot: the gait's speed at larger steps against the reference step,
 and the stepper's real-time factor at each (what the viewer runs between frames).
 
-  python studies/viewer_timestep_study.py [--robots crawler snake bolt miniaq] [--factors 1 2 4 8]
+  python scripts/studies/viewer_timestep_study.py [--robots crawler snake bolt miniaq] [--factors 1 2 4 8]
 
 Speed: the robot's progress over the last `window` cycles / their duration (batch runner, the
 robot at defaults with robot.timestep = factor x its reference timestep).  Accepted when within
-5 % of the reference step's speed (tolerance stated before comparing; issue #26) and the run is
+5 % of the reference step's speed (tolerance stated before comparing) and the run is
 healthy.  RTF = simulated s / wall s of gaittwin.core.model.stepper.Stepper, single thread; the machine and
 its load are printed with it.  The chosen step is each robot's `viewer_timestep` (its README).
 """
@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import pathlib
 import sys
 import time
 
-import _cli  # noqa: F401  (puts the project on sys.path)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))   # scripts/: _cli
+import _cli  # noqa: E402,F401  (the project's checks; gaittwin chooses the GL backend)
 
 import gaittwin
 from gaittwin.core.engines import batch

@@ -1,4 +1,4 @@
-"""Issue #29 (teeth): does a longer measuring window narrow a chaotic gait's envelope enough that the
+"""The teeth rule: does a longer measuring window narrow a chaotic gait's envelope enough that the
 agreement check (scripts/warp_agreement.py) catches the swept parameter x 1.1 on the progress metric?
 The C engine only (no warp).  Per window (cycles) and point of SWEEPS: the progress metric's C value,
 its ENSEMBLE envelope (the member setting it), the floor (TOL) and the tolerance, and the move under the
@@ -7,7 +7,7 @@ power law in the window (log-log slope over the measured cycles; -0.5 is a mean 
 and, from it, the window at which the envelope's share (SAFETY x envelope) plus the floor would fall
 below the move measured at the longest window (an extrapolation, printed as such).
 
-    nice -n 10 .venv/bin/python studies/warp_teeth_window.py [--robot miniaq] [--cycles 2 4 8 16]
+    nice -n 10 .venv/bin/python scripts/studies/warp_teeth_window.py [--robot miniaq] [--cycles 2 4 8 16]
 """
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ import sys
 import time
 import warnings
 
-import _cli  # noqa: F401  (this checkout's envs on sys.path)
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))   # scripts/: _cli, warp_agreement
+import _cli  # noqa: E402,F401  (the project's checks; gaittwin chooses the GL backend)
 import warp_agreement as wa  # noqa: E402
 import warp_diagnostics as diag  # noqa: E402
 

@@ -34,8 +34,8 @@ def test_mass_sets(mass_set, total, armature):
         assert m.body(("crank", "hfe", "kfe", "femur", "tibia")[i - 1]).mass[0] == MASS_SETS["sim"][f"m_{i}"]
     # a number overrides the set; the other values stay the set's
     r2 = Bolt(mass_set=mass_set, m_b=2.0, armature=0.05)
-    assert r2.p["m_b"] == 2.0 and r2.p["armature"] == 0.05 and r2.p["m_4"] == MASS_SETS[mass_set]["m_4"]
-    assert Bolt(mass_set=mass_set, rotor_inertia=2e-4).p["armature"] == pytest.approx(2 * armature)
+    assert r2.p.m_b == 2.0 and r2.p.armature == 0.05 and r2.p.m_4 == MASS_SETS[mass_set]["m_4"]
+    assert Bolt(mass_set=mass_set, rotor_inertia=2e-4).p.armature == pytest.approx(2 * armature)
 
 
 def test_unknown_mass_set_rejected():
@@ -116,10 +116,10 @@ def test_mass_matrix_matches_appendix_a():
     m = Bolt(bumper_height=None).model()
     d = mujoco.MjData(m)
     rng = np.random.default_rng(1)
-    m1, m2, m3, m4, m5, mb = (p[k] for k in ("m_1", "m_2", "m_3", "m_4", "m_5", "m_b"))
-    c2, c3, c4, c5 = (p[f"l_cm_{i}"] for i in (2, 3, 4, 5))
-    I1, I2, I3, I4, I5 = (p[f"I_{i}"] for i in range(1, 6))
-    l1, ls, l4 = p["l_1"], p["l_s"], p["l_4"]
+    m1, m2, m3, m4, m5, mb = p.m_1, p.m_2, p.m_3, p.m_4, p.m_5, p.m_b
+    c2, c3, c4, c5 = p.l_cm_2, p.l_cm_3, p.l_cm_4, p.l_cm_5
+    I1, I2, I3, I4, I5 = p.I_1, p.I_2, p.I_3, p.I_4, p.I_5
+    l1, ls, l4 = p.l_1, p.l_s, p.l_4
     idx = {n: m.jnt_dofadr[m.joint(n).id] for n in ("x", "z", "q_1", "q_2", "q_3", "q_4", "q_5")}
     for _ in range(10):
         q = rng.uniform(-np.pi, np.pi, 5)
@@ -205,7 +205,7 @@ def test_no_link_passes_through_the_ground(running):
     r, run = running
     heights = {pt: run.sensor(f"{pt}_pos")[:, 2] for pt in POINTS}
     # the foot sphere may only sink into the floor by contact softness (< 2 mm)
-    assert (heights["F"] - r.p["foot_radius"]).min() > -2e-3
+    assert (heights["F"] - r.p.foot_radius).min() > -2e-3
     for pt in POINTS:
         if pt != "F":
             assert heights[pt].min() > 0.05, pt
@@ -214,8 +214,8 @@ def test_no_link_passes_through_the_ground(running):
 def test_torque_and_power_limits_respected(running):
     r, run = running
     s = r.summarize(run)
-    assert s["peak_torque_flight"] <= r.p["tau_max"] * (1 + 1e-9)
-    assert s["peak_power_stance"] <= r.p["P_max"] * (1 + 1e-9)
+    assert s["peak_torque_flight"] <= r.p.tau_max * (1 + 1e-9)
+    assert s["peak_power_stance"] <= r.p.P_max * (1 + 1e-9)
     assert s["limits_ok"] and s["loop_gap_ok"] and r.run_error(s) is None
     assert s["max_loop_gap"] < LOOP_GAP_RUNNING
     # the compiled model carries the flight limit; feedback() switches it per step
@@ -277,7 +277,7 @@ def test_pd_law_is_eq20():
     d.joint("q_1").qvel[0] = -3.0
     d.ctrl[0] = 0.05
     mujoco.mj_forward(m, d)
-    tau = r.p["K_P"] * (0.05 - d.joint("q_1").qpos[0]) - r.p["K_D"] * (-3.0)
+    tau = r.p.K_P * (0.05 - d.joint("q_1").qpos[0]) - r.p.K_D * (-3.0)
     assert d.actuator_force[0] == pytest.approx(tau)
 
 

@@ -1,5 +1,5 @@
 """Issue #24: BOLT's `robot/foot=coulomb` (envs/bolt/coulomb_foot.py; models/bolt/README.md "A Coulomb foot outside
-MuJoCo's cone"): the study's law (studies/bolt_coulomb_foot.py) as an option, its refusals, the hook running in
+MuJoCo's cone"): the study's law (gaittwin.bolt.paper.studies.bolt_coulomb_foot) as an option, its refusals, the hook running in
 every C-engine path, and the issue's target against the paper model (CI: 0.2 s, ~25 s; the three-period sweep slow)."""
 import json
 import pathlib
@@ -96,7 +96,7 @@ def test_warp_and_coarse_step_exit_2_nothing_written(tmp_path):
 
 def test_coulomb_twin_within_target_of_paper_model_short(tmp_path):
     """Issue #24 target, CI version, tolerances stated first: speed within 10 %, duty within 0.05, one touch-down per
-    revolution in both; and the study's numbers (studies/bolt_coulomb_foot.py, candidate 2, dt 6.25e-6, 0.2 s:
+    revolution in both; and the study's numbers (gaittwin.bolt.paper.studies.bolt_coulomb_foot, candidate 2, dt 6.25e-6, 0.2 s:
     1.324 / 0.078, printed to 3 digits: within 0.001 / 0.001).  0.2 s, 6 revolutions (the cheapest period a
     revolution, ~25 s; measured 1.3236 / 0.0782 against the paper model's 1.2962 / 0.0750)."""
     from gaittwin.core.runs import experiment

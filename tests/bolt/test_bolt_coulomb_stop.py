@@ -1,18 +1,15 @@
-"""Issue #24, the Coulomb-foot study's candidate 2 (studies/bolt_coulomb_foot.py docstring): the hook's impasse
+"""Issue #24, the Coulomb-foot study's candidate 2 (gaittwin.bolt.paper.studies.bolt_coulomb_foot docstring): the hook's impasse
 stop, checked on Painleve's rod -- a slender rod (mass 1 kg, length 1 m, 60 deg to the floor) whose small sphere
 "foot" slides on a frictionless plastic contact (damper only, as BOLT's `robot/foot=plastic`), mu 2.  Sliding foot
 first (top trailing), the friction presses the foot in: a_n = F_n/m (1 + 3 cos^2 - 3 mu sin cos) < 0, no
 consistent sliding force (Painleve).  The other way it is consistent.  One step each, well under a second."""
 import math
-import pathlib
-import sys
 
 import mujoco
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "studies"))
-from bolt_coulomb_hook import DEN_MIN, PROBE, CoulombFoot  # noqa: E402
+from gaittwin.bolt.paper.studies.bolt_coulomb_hook import DEN_MIN, PROBE, CoulombFoot
 
 MU, THETA, L, R, DT = 2.0, math.radians(60.0), 0.5, 0.005, 2.5e-5
 ROD = f"""
@@ -94,7 +91,7 @@ def test_dt_rule_on_the_measured_ladder_and_nan():
     """The study's dt rule (2 % of the paper speed, 0.01 duty, at every period) reapplied to its measured table:
     2.5e-5 -> 1.25e-5 fails at 0.4 s (duty +0.025), 1.25e-5 -> 6.25e-6 holds at all six; a NaN or a flagged run
     fails it."""
-    import bolt_coulomb_foot as study
+    from gaittwin.bolt.paper.studies import bolt_coulomb_foot as study
     ref = study.reference(study.REFERENCE)
     periods = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)
     cells = lambda rows: [(v, d, 1.0, False) for v, d in rows]   # noqa: E731

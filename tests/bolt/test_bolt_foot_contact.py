@@ -1,5 +1,5 @@
 """Issue #24, fourth pass: the twin's foot impact against the paper's plastic impact map (eq. 18-19) at the
-paper model's touch-down state (studies/bolt_foot_restitution.py; models/bolt/README.md "Foot impact test"),
+paper model's touch-down state (gaittwin.bolt.paper.studies.bolt_foot_restitution; models/bolt/README.md "Foot impact test"),
 and `foot_contact=plastic`.  CI: about a second each; the sweep against the target is `slow`."""
 import json
 import math
@@ -10,12 +10,11 @@ import sys
 import numpy as np
 import pytest
 
+from gaittwin.bolt.paper.studies import bolt_foot_restitution as study
 from gaittwin.bolt.robot import Bolt
 from gaittwin.core.model.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "studies"))
-import bolt_foot_restitution as study  # noqa: E402
 
 PLASTIC = dict(params=dict(foot_contact="plastic"))
 
@@ -29,8 +28,8 @@ def test_touchdown_state_is_assembled_with_the_foot_on_the_ground():
     m = Model(r)
     Psi, *_ = m.constraints(Q, v)
     assert np.abs(Psi).max() < 1e-9
-    assert abs(m.point(Q, v, "F")[0].imag - r.p["foot_radius"]) < 1e-9
-    assert abs(Q[1] - r.p["bumper_height"]) < 1e-4
+    assert abs(m.point(Q, v, "F")[0].imag - r.p.foot_radius) < 1e-9
+    assert abs(Q[1] - r.p.bumper_height) < 1e-4
     assert study.plastic_map(r, Q, sd)["v_foot"][1] < -0.5
 
 
@@ -159,7 +158,7 @@ def test_touchdown_states_are_the_paper_models():
 def test_plastic_twin_within_target_of_paper_model_sweep(tmp_path):
     """Issue #24 target with robot/foot=plastic (loops 0.05 ms, time step 2.5e-5 s), tolerances stated first:
     speed within 10 %, duty within 0.05 wherever both run one touch-down per revolution, at 0.3, 0.25 and 0.2 s
-    with the bumper (6 revolutions, 2.5-6 min; measured in studies/bolt_contact_study.py: +2.4 %, +6.8 %, +8.1 %)."""
+    with the bumper (6 revolutions, 2.5-6 min; measured in gaittwin.bolt.paper.studies.bolt_contact_study: +2.4 %, +6.8 %, +8.1 %)."""
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_twin_vs_paper", "robot/foot=plastic",
                         "sweep.crank_period=[0.3,0.25,0.2]",
@@ -171,10 +170,10 @@ def test_plastic_twin_within_target_of_paper_model_sweep(tmp_path):
 
 
 def test_plastic_limit_rule_on_the_measured_ladder_and_nan():
-    """studies/bolt_plastic_limit.py's rule on the README's measured ladder (3 digits; speed, duty, touch-downs
+    """gaittwin.bolt.paper.studies.bolt_plastic_limit's rule on the README's measured ladder (3 digits; speed, duty, touch-downs
     per revolution): 0.4 s is skipped (1.67, 1.33 td/rev at rungs 3-4), no rung meets the rule (3 -> 4 moves the
     duty 0.040 at 0.5 s, tolerance 0.01); and a NaN change fails it instead of passing as max() would."""
-    import bolt_plastic_limit as lim
+    from gaittwin.bolt.paper.studies import bolt_plastic_limit as lim
     periods = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)
     ref = dict(zip(periods, ((0.506, 0.438), (0.689, 0.438), (0.831, 0.282), (0.960, 0.081), (1.078, 0.082),
                              (1.296, 0.075))))

@@ -71,7 +71,7 @@ def test_bad_input_exit_2_nothing_written(tmp_path, args):
 
 
 def test_horizontal_momentum_is_constant_in_the_air_and_changes_in_stance():
-    """The phase budget's bookkeeping (studies/bolt_phase_budget.py): with the foot in the air the only
+    """The phase budget's bookkeeping (gaittwin.bolt.paper.studies.bolt_phase_budget): with the foot in the air the only
     external forces (gravity, the bumper) are vertical, so the sampled p_x stays constant (tolerance 1e-6 N s)
     while the leg swings; the stance (impact and friction) changes it by more than 0.5 N s."""
     from gaittwin.bolt.paper.run import simulate

@@ -1,17 +1,12 @@
-"""Issue #24: the paper model's Painleve rule (paper.den_min; studies/bolt_paper_impasse.py, models/bolt/README.md
+"""Issue #24: the paper model's Painleve rule (paper.den_min; gaittwin.bolt.paper.studies.bolt_paper_impasse, models/bolt/README.md
 "Painleve rule").  CI: the study's verdict rule on the measured ladder (milliseconds) and one 2-revolution run."""
 import math
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 
+from gaittwin.bolt.paper.studies import bolt_paper_impasse as study
 from gaittwin.bolt.robot import Bolt
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "studies"))
-import bolt_paper_impasse as study  # noqa: E402
 
 # measured (README "Painleve rule", 4 digits): 0.4 s, den_min 0.1, 0.05, 0.025, 0.0125 -> speed, duty
 LADDER_04 = ((0.1, 0.8354, 0.2782), (0.05, 0.8345, 0.2818), (0.025, 0.8340, 0.2836), (0.0125, 0.8338, 0.2845))
@@ -65,7 +60,7 @@ def test_impasse_stop_impulse_lies_mu_over_one_minus_den_min_from_the_cone():
         assert d["F_T_gap"] <= 1e-8 * abs(d["impulse"].real) and d["rates_gap"] <= 1e-8, d
         F = d["impulse"]
         assert F.imag > 0 and d["slip_speed"] > 0.1
-        np.testing.assert_allclose(abs(F.real) / F.imag, r.p["mu"] / (1 - 0.1), rtol=1e-6)
+        np.testing.assert_allclose(abs(F.real) / F.imag, r.p.mu / (1 - 0.1), rtol=1e-6)
 
 
 def test_den_min_is_in_a_paper_points_identity_only_with_the_coulomb_foot():

@@ -83,7 +83,7 @@ def test_paper_model_runs_at_0_4_s_on_the_bumper():
     r = Bolt(crank_period=0.4)
     run = simulate(r, 2)
     assert run.error is None
-    assert np.nanmin(run.samples["foot_y"]) > -1e-6 and np.nanmin(run.samples["y"]) > r.p["bumper_height"] - 1e-6
+    assert np.nanmin(run.samples["foot_y"]) > -1e-6 and np.nanmin(run.samples["y"]) > r.p.bumper_height - 1e-6
 
 
 @pytest.mark.parametrize("direction", [1.0, -1.0])
@@ -172,7 +172,7 @@ def test_paper_model_on_the_bumper_lands_where_the_twin_lands():
     r = Bolt(crank_period=0.3)
     run = simulate(r, 1)
     assert run.error is None and run.touchdowns
-    assert np.nanmin(run.samples["y"]) >= r.p["bumper_height"] - 1e-9
+    assert np.nanmin(run.samples["y"]) >= r.p.bumper_height - 1e-9
     q_paper = np.degrees(np.interp(run.touchdowns[0]["t"], run.t, run.samples["q_1"])) % 360
     tw = batch.run_point(r, Bolt, cycles=1, nthread=1)
     touch = tw.sensor("foot_touch")[:, 0] > 0
@@ -218,7 +218,7 @@ REFERENCE_CHECK_PERIOD = 0.2      # s: the committed row a fresh run reproduces 
 
 def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
     """models/bolt/paper_reference.csv (the contact study's reference) is the paper model's output: it covers the
-    bolt_twin_vs_paper sweep at its defaults, and studies/bolt_paper_reference.py reproduces its 0.2 s row.
+    bolt_twin_vs_paper sweep at its defaults, and gaittwin.bolt.paper.studies.bolt_paper_reference reproduces its 0.2 s row.
     Tolerances stated first: speed and stance impulse within 1e-4 relative, duty factor within 1e-4, touch-downs
     per revolution exact (the same code on another machine: solver round-off only).  6 revolutions, ~15 s."""
     tol_rel, tol_duty = 1e-4, 1e-4
@@ -227,12 +227,13 @@ def test_committed_paper_reference_matches_a_fresh_run(tmp_path):
     assert sorted(rows) == [0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6]
     opts = paper.check_options({})
     for r in rows.values():              # the defaults of bolt_twin_vs_paper and of the paper engine
-        assert float(r["bumper_height"]) == Bolt().p["bumper_height"] and int(r["cycles"]) == 6
+        assert float(r["bumper_height"]) == Bolt().p.bumper_height and int(r["cycles"]) == 6
         assert r["foot"] == opts["foot"] and r["method"] == opts["method"] and float(r["rtol"]) == opts["rtol"]
         assert float(r["epsilon"]) == opts["epsilon"] and float(r["atol"]) == opts["atol"]
         assert float(r["den_min"]) == opts["den_min"]
     out = tmp_path / "ref.csv"
-    res = run_script("studies/bolt_paper_reference.py", "--periods", REFERENCE_CHECK_PERIOD, "--out", out)
+    res = run_script("-m", "gaittwin.bolt.paper.studies.bolt_paper_reference", "--periods", REFERENCE_CHECK_PERIOD,
+                     "--out", out)
     assert res.returncode == 0, res.stderr[-2000:]
     (fresh,) = list(csv.DictReader(out.open()))
     ref = rows[REFERENCE_CHECK_PERIOD]

@@ -63,7 +63,7 @@ def test_starts_at_rest_with_both_feet_touching():
         data = mujoco.MjData(model)
         r.initial_pose(model, data)
         mujoco.mj_forward(model, data)
-        rad = r.p["foot_radius"]
+        rad = r.p.foot_radius
         for i in (1, 2):
             assert data.site(f"foot{i}").xpos[2] == pytest.approx(rad - 1e-6, abs=1e-12)
         assert not data.qvel.any()

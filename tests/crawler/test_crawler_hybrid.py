@@ -293,10 +293,11 @@ def test_twin_within_target_of_hybrid(twin_vs_exact, omega):
 
 
 def test_contact_recipe_study_script(tmp_path):
-    """studies/crawler_contact_recipe.py (the README's recipe study) on one point."""
+    """gaittwin.crawler.paper.studies.crawler_contact_recipe (the README's recipe study) on one point."""
     out = tmp_path / "study.json"
-    res = run_script("studies/crawler_contact_recipe.py", "--recipes", "pair 0.5/50/(0.05, 0.1)", "--cases", "fig4",
-                     "--dt", "2e-4", "--omegas", "8", "--json", str(out))
+    res = run_script("-m", "gaittwin.crawler.paper.studies.crawler_contact_recipe",
+                     "--recipes", "pair 0.5/50/(0.05, 0.1)", "--cases", "fig4", "--dt", "2e-4", "--omegas", "8",
+                     "--json", str(out))
     assert res.returncode == 0, res.stderr[-3000:]
     d = json.loads(out.read_text())
     v = d["twin"]["fig4"]["pair 0.5/50/(0.05, 0.1)"]["0.0002"]

@@ -75,11 +75,12 @@ def test_slip_pattern_bad_input_is_rejected_early(tmp_path):
 
 
 def test_twin_vs_exact_script_smoke(tmp_path):
-    """studies/crawler_twin_vs_exact.py on the slip pattern at one omega, a few cycles: both engines
+    """gaittwin.crawler.paper.studies.crawler_twin_vs_exact on the slip pattern at one omega, a few cycles: both engines
     run through the experiment code and the doc gets a table between its markers."""
     doc = tmp_path / "doc.md"
     doc.write_text("# head\n\n<!-- tables -->\nold\n<!-- /tables -->\n\nprose kept\n")
-    res = run_script("studies/crawler_twin_vs_exact.py", "--only", "fig5", "--out", tmp_path / "out", "--doc", doc,
+    res = run_script("-m", "gaittwin.crawler.paper.studies.crawler_twin_vs_exact",
+                     "--only", "fig5", "--out", tmp_path / "out", "--doc", doc,
                      "--extra", "experiment.omega=[16]", "--extra", "run.cycles=3")
     assert res.returncode == 0, res.stderr[-3000:]
     text = doc.read_text()

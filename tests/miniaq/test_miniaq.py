@@ -32,13 +32,13 @@ def test_non_grashof_link_set_rejected(l1):
 
 def test_grashof_range_is_the_full_rotation_range():
     p = MiniAQ().p
-    lo, hi = grashof_l1_range(p["l2"], p["l3"], p["l4"])
+    lo, hi = grashof_l1_range(p.l2, p.l3, p.l4)
     th = np.linspace(0, 2 * np.pi, 721)
     for l1 in (lo + 1e-4, 0.5 * (lo + hi), hi - 1e-4):       # inside: the crank turns fully
-        fourbar(th, l1, p["theta1"], p["l2"], p["l3"], p["l4"])
+        fourbar(th, l1, p.theta1, p.l2, p.l3, p.l4)
     for l1 in (hi + 1e-3,):                                    # outside: the loop breaks somewhere
         with pytest.raises(ValueError):
-            fourbar(th, l1, p["theta1"], p["l2"], p["l3"], p["l4"])
+            fourbar(th, l1, p.theta1, p.l2, p.l3, p.l4)
 
 
 @pytest.mark.parametrize("kw, param", [
@@ -92,9 +92,9 @@ def test_passive_damping_damps_only_the_passive_hinges_and_loads_the_motors():
     damping = _model_arrays(passive_damping=b)["dof_damping"]
     assert np.array_equal(damping[passive], [b] * 8) and np.count_nonzero(damping) == 8
     p = MiniAQ().p
-    w = 2 * math.pi * p["f"]
+    w = 2 * math.pi * p.f
     th2 = np.linspace(0.0, 2 * math.pi, 20001)
-    _, _, th3, th4 = fourbar(th2, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
+    _, _, th3, th4 = fourbar(th2, p.l1, p.theta1, p.l2, p.l3, p.l4)
     rate = [np.gradient(np.unwrap(a), th2) * w for a in (th3 - th2, th4)]
     predicted = FORWARD_SPIN * b * np.mean(rate[0] ** 2 + rate[1] ** 2) / w     # torque along the crank's spin
     mean = []
@@ -146,7 +146,7 @@ def test_com_offset_moves_the_torso_mass_centre_only():
     p = MiniAQ().p
     dz = heights[1] - heights[0]
     assert abs(dz) < 1e-9
-    shift = (p["m"] - 4 * p["m_leg"]) / p["m"] * np.array([off[0], off[1], 0.0]) + [0.0, 0.0, dz]
+    shift = (p.m - 4 * p.m_leg) / p.m * np.array([off[0], off[1], 0.0]) + [0.0, 0.0, dz]
     np.testing.assert_allclose(coms[1] - coms[0], shift, rtol=0, atol=1e-12)
 
 
@@ -158,12 +158,12 @@ def test_designed_foot_path():
     assert 0.004 < path["step_height"] < 0.012
     # the robot is about 45 mm tall: lowest foot to highest joint (the rocker pivot A)
     th = np.linspace(0, 2 * np.pi, 721)
-    D, C, _, _ = fourbar(th, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
-    A = p["l1"] * np.array([math.cos(p["theta1"]), math.sin(p["theta1"])])
+    D, C, _, _ = fourbar(th, p.l1, p.theta1, p.l2, p.l3, p.l4)
+    A = p.l1 * np.array([math.cos(p.theta1), math.sin(p.theta1)])
     assert max(A[1], C[:, 1].max()) - path["z_min"] == pytest.approx(0.045, abs=0.002)
     # the loop closes with the link lengths
-    np.testing.assert_allclose(np.linalg.norm(C - D, axis=1), p["l3"], rtol=1e-12)
-    np.testing.assert_allclose(np.linalg.norm(C - A, axis=1), p["l4"], rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(C - D, axis=1), p.l3, rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(C - A, axis=1), p.l4, rtol=1e-12)
     # driven with FORWARD_SPIN, the foot moves backward at mid-stance (so the body moves forward)
     th0 = mid_stance_angle(p)
     E0, _ = foot_point(th0, p)
@@ -209,7 +209,7 @@ def test_gait_phase_offsets_and_directions():
         q, qd, _ = r.inputs(t)
         # leg j is at mid-stance at t = phase_j / (360 f)
         for j, deg in enumerate(ph):
-            tj = np.array([deg / 360.0 / r.p["f"]])
+            tj = np.array([deg / 360.0 / r.p.f])
             assert np.mod(r.inputs(tj)[0][0, j] - mid_stance_angle(r.p) + np.pi, 2 * np.pi) - np.pi == \
                 pytest.approx(0.0, abs=1e-9)
         np.testing.assert_allclose(qd, FORWARD_SPIN * 2 * np.pi * 2.5)
@@ -248,8 +248,8 @@ def _standing(**kw):
         d.ctrl[:] = r.controls(np.zeros(1))[0]
         mujoco.mj_step(m, d)
     fn = np.array([d.sensor(f"{leg}_touch").data[0] for leg in LEGS])
-    pen = np.array([r.p["foot_radius"] - d.site(f"{leg}_foot").xpos[2] for leg in LEGS])
-    assert fn.sum() == pytest.approx(r.p["m"] * 9.81, rel=0.01)
+    pen = np.array([r.p.foot_radius - d.site(f"{leg}_foot").xpos[2] for leg in LEGS])
+    assert fn.sum() == pytest.approx(r.p.m * 9.81, rel=0.01)
     return r, m, fn, pen
 
 
@@ -267,7 +267,7 @@ def test_standing_depth_follows_the_hunt_crossley_impedance_map():
     elastic = lambda x: mj_impedance(si, x) ** 2 / (1 - mj_impedance(si, x)) * k * x / A   # noqa: E731
     law = np.array([brentq(lambda x: elastic(x) - F, 1e-9, 1e-4) for F in fn])
     np.testing.assert_allclose(pen, law, rtol=0.01)
-    ratio = pen / np.sqrt(fn / r.p["K"])
+    ratio = pen / np.sqrt(fn / r.p.K)
     assert np.all((ratio > 0.7) & (ratio < 1.0)), ratio
 
 
@@ -454,12 +454,12 @@ def test_power_contact_map_follows_K_delta_squared():
     p = r.p
     c = r.contact(1760.0)
     d0 = c["delta0"]
-    assert d0 == pytest.approx(math.sqrt(p["m"] * 9.81 / (2 * p["K"])))
-    assert power_law_force(d0, 0.0, c) == pytest.approx(p["K"] * d0**2, rel=1e-9)          # at the load point
+    assert d0 == pytest.approx(math.sqrt(p.m * 9.81 / (2 * p.K)))
+    assert power_law_force(d0, 0.0, c) == pytest.approx(p.K * d0**2, rel=1e-9)          # at the load point
     slope = np.gradient(np.log(power_law_force(d0 * np.array([0.999, 1.0, 1.001]), 0.0, c)), math.log(1.001))[1]
     assert slope == pytest.approx(2.0, abs=0.02)                                            # its log-slope is e
     for x in (1 / 3, 3.0):                                                                  # within 40 % over 9x depth
-        assert power_law_force(x * d0, 0.0, c) / (p["K"] * (x * d0) ** 2) == pytest.approx(1.0, abs=0.4)
+        assert power_law_force(x * d0, 0.0, c) / (p.K * (x * d0) ** 2) == pytest.approx(1.0, abs=0.4)
     # the damping grows with depth, matching Hunt-Crossley's C at the load point
     damp = lambda r_: (power_law_force(r_, 1e-3, c) - power_law_force(r_, 0.0, c)) / 1e-3   # noqa: E731
     assert damp(d0) == pytest.approx(c["damping"], rel=1e-9) and damp(3 * d0) > 1.9 * damp(d0) > 3.5 * damp(0.0)
@@ -473,7 +473,7 @@ def test_power_contact_keeps_the_reliability_limits():
     run = batch.run_point(r, MiniAQ, cycles=3, stop_when_steady=False, nthread=1)
     assert run.error is None
     z = np.stack([run.sensor(f"{leg}_foot_pos")[:, 2] for leg in LEGS], axis=1)
-    depth = float((r.p["foot_radius"] - z).max())
+    depth = float((r.p.foot_radius - z).max())
     assert depth < min(MiniAQ.max_penetration, 60e-6)          # the linear map's impacts reach about 0.13 mm
     assert r.loop_gaps(run).max() < min(MiniAQ.max_loop_gap, 50e-6)
     s = r.summarize(run)

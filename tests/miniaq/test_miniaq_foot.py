@@ -104,7 +104,8 @@ def test_support_pattern_over_the_geometry_band(foot, theta1_deg):
 def test_foot_study_script_small(tmp_path):
     """The foot study's CI-sized run (2 cycles, one candidate): a row per engine, the verdict, every number in --json."""
     out = tmp_path / "study.json"
-    res = run_script("studies/miniaq_foot_study.py", "--cases", "trot", "--candidates", "pad:preload=0.02",
+    res = run_script("-m", "gaittwin.miniaq.paper.studies.miniaq_foot_study",
+                     "--cases", "trot", "--candidates", "pad:preload=0.02",
                      "--dt", "5e-5", "--cycles", "2", "--set", "theta1_deg=150", "--json", out)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(out.read_text())
@@ -192,7 +193,7 @@ def test_start_depth_is_the_rest_depth_of_the_contact_in_use(contact_law, foot):
         rows = [d.contact[i].efc_address for i in range(d.ncon) if d.contact[i].efc_address >= 0]
         assert len(rows) == n_down, gait
         f = sum(-d.efc_KBIP[j, 0] * d.efc_KBIP[j, 2] * d.efc_pos[j] / d.efc_R[j] for j in rows)
-        assert f == pytest.approx(r.p["m"] * 9.81, rel=1e-6), (gait, f / (r.p["m"] * 9.81))
+        assert f == pytest.approx(r.p.m * 9.81, rel=1e-6), (gait, f / (r.p.m * 9.81))
 
 
 def test_a_contact_too_soft_to_carry_the_weight_is_refused_naming_K(tmp_path):

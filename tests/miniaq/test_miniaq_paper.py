@@ -171,8 +171,8 @@ def test_velocity_analysis_eqs_1_to_6_matches_finite_differences():
     Em, Fm = foot_point(th - h, p)
     np.testing.assert_allclose(k["vE"], 2.0 * (Ep - Em) / (2 * h), atol=1e-9)
     np.testing.assert_allclose(k["vF"], 2.0 * (Fp - Fm) / (2 * h), atol=1e-9)
-    Cp = fourbar(th + h, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])[1]
-    Cm = fourbar(th - h, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])[1]
+    Cp = fourbar(th + h, p.l1, p.theta1, p.l2, p.l3, p.l4)[1]
+    Cm = fourbar(th - h, p.l1, p.theta1, p.l2, p.l3, p.l4)[1]
     np.testing.assert_allclose(k["vC"], 2.0 * (Cp - Cm) / (2 * h), atol=1e-9)
     # the table the ODE reads is the exact analysis
     tab = mp.LegTable(p)
@@ -253,13 +253,13 @@ def test_paper_run_physics(short_runs):
     # cycle under-sample the touchdown peaks (up to 20 N for ~0.1 ms): 20 000 a cycle give m g to 1e-4
     fn = np.stack([paper.sensor(f"{leg}_touch")[:, 0] for leg in LEGS], axis=1)
     spc = r.samples_per_cycle
-    assert fn[spc:].sum(axis=1).mean() == pytest.approx(r.p["m"] * 9.81, rel=0.1)
+    assert fn[spc:].sum(axis=1).mean() == pytest.approx(r.p.m * 9.81, rel=0.1)
     # the prescribed cranks are the twin's inputs exactly
     q = np.stack([paper.sensor(f"{leg}_crank_pos")[:, 0] for leg in LEGS], axis=1)
     np.testing.assert_allclose(q, r.inputs(paper.t)[0], atol=1e-12)
     # the sampled foot positions are on or above the floor within the contact depths
     z = np.stack([paper.sensor(f"{leg}_foot_pos")[:, 2] for leg in LEGS])
-    assert z.min() > r.p["foot_radius"] - 1e-4
+    assert z.min() > r.p.foot_radius - 1e-4
 
 
 def test_clip_normal_never_pulls():
@@ -321,7 +321,8 @@ def test_twin_vs_paper_script(tmp_path):
     import json
 
     from tests.util import run_script
-    res = run_script("studies/miniaq_twin_vs_paper.py", "--cycles", "2", "--json", tmp_path / "c.json")
+    res = run_script("-m", "gaittwin.miniaq.paper.studies.miniaq_twin_vs_paper", "--cycles", "2",
+                     "--json", tmp_path / "c.json")
     assert res.returncode == 0, res.stderr[-2000:]
     out = json.loads((tmp_path / "c.json").read_text())
     assert set(out) == {"trot", "turn"} and set(out["trot"]) == {"twin", "twin power", "paper", "paper clipped"}
@@ -352,7 +353,7 @@ def test_phase_error_changes_the_inputs_as_declared_and_identically_in_both_engi
     np.testing.assert_allclose(MiniAQ(phase_wander_deg=20.0, phase_wander_seed=7).inputs(t)[0] - q0, qw - q, atol=1e-12)
     assert not np.allclose(MiniAQ(phase_wander_deg=20.0, phase_wander_seed=8).inputs(t)[0], qw - q + q0)
     # the twin's motor references are these inputs
-    np.testing.assert_allclose(rw.controls(t[:5]), qw[:5] + (rw.p["kv"] / rw.p["kp"]) * qdw[:5])
+    np.testing.assert_allclose(rw.controls(t[:5]), qw[:5] + (rw.p.kv / rw.p.kp) * qdw[:5])
     # the paper engine turns its cranks exactly so (its ODE reads feet_body: same angles and rates)
     model = mp.Model(mp.Params.from_robot(rw))
     th, thd = model.crank(t)

@@ -210,7 +210,7 @@ def test_twin_crawls_forward_over_three_cycles(three_cycles):
         s = r.summarize(run)
         assert run.error is None                       # no MuJoCo warnings (batch runner reports them)
         assert run.cycles == 3
-        ideal = r.p["l"] * d_unit(r.p["n"], r.p["alpha"])
+        ideal = r.p.l * d_unit(r.p.n, r.p.alpha)
         assert np.all(run.cycle_values > 0.5 * ideal)  # forward, every cycle
         assert np.all(run.cycle_values < 1.1 * ideal)
         assert s["clearance_min"] > -5e-4              # no section passes through the floor (< 0.5 mm soft contact)
@@ -228,7 +228,7 @@ def test_twin_starts_flat_at_rest_in_contact():
     r.initial_pose(m, d)
     mujoco.mj_forward(m, d)
     z = np.array([d.site(f"P{k}").xpos[2] for k in range(9)])
-    np.testing.assert_allclose(z, r.p["r"] - 1e-6, atol=1e-12)
+    np.testing.assert_allclose(z, r.p.r - 1e-6, atol=1e-12)
     assert d.ncon >= 8 and not d.qvel.any()
 
 

@@ -50,7 +50,7 @@ def test_extremes_are_hull_vertices_and_interval_spans_a_linear_prediction():
     assert len(ext) < len(reg.members)                 # interior members are not extremes
     # a linear prediction reaches its min and max at hull vertices: the interval equals the
     # min/max over every member
-    f = lambda p: 3 * p["mu"] - 2 * p["T_step"]
+    f = lambda p: 3 * p["mu"] - 2 * p["T_step"]  # noqa: E731
     lo, hi, vals = cal.interval(f, ext)
     every = [f(d) for d in reg.members]
     assert lo == pytest.approx(min(every)) and hi == pytest.approx(max(every))

@@ -6,10 +6,6 @@ data (`PAPER`: id -> (source, value as stated)).  `CLAIMS` lists the groups for 
 """
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from .claims_coulomb import PAPER as COULOMB_PAPER
 from .claims_coulomb import claims_bolt_coulomb
 from .claims_design import PAPER as DESIGN_PAPER
@@ -31,7 +27,7 @@ PAPER = {
     "B11": ("Table 1, eq. 5", "l_leg = l_AE + l_EF, l_f, l_c, l_s, l_t within the design bounds"),
 }
 PAPER.update(DESIGN_PAPER)       # B12-B16: next to their claims
-PAPER.update(COULOMB_PAPER)      # B6c/B6d: the Coulomb foot against the paper's own model (issue #24)
+PAPER.update(COULOMB_PAPER)      # B6c/B6d: the Coulomb foot against the paper's own model
 
 
 OMITTED = [

@@ -1,4 +1,4 @@
-"""BOLT's B6c/B6d (issue #24): the twin with the Coulomb foot (robot/foot=coulomb, models/bolt/README.md
+"""BOLT's B6c/B6d: the twin with the Coulomb foot (robot/foot=coulomb, models/bolt/README.md
 "robot/foot=coulomb: the option") against the paper's own Sec. 4-5 model (engine=paper, envs/bolt/paper/model.py), speed
 and duty factor, at every crank period of bolt_twin_vs_paper's sweep where the paper model runs one touch-down per
 revolution (full report; reduced: 0.2 s alone).  The runs and their per-period comparison are bolt_twin_vs_paper's
@@ -12,7 +12,7 @@ import math
 from .twin_vs_paper import one_touchdown
 from ...core.report.report import CONSISTENCY, Context, Row, Tol, fmt
 
-# issue #24's target, stated before comparing; the same numbers go to the runner (experiment.speed_tolerance,
+# the twin-vs-paper-model target, stated before comparing; the same numbers go to the runner (experiment.speed_tolerance,
 # experiment.duty_tolerance), so its within_target and these rows judge one target
 TOL_SPEED = Tol(0, 0.10, "issue #24's target: 10 % of the paper model's speed (experiment.speed_tolerance)")
 TOL_DUTY = Tol(0.05, 0, "issue #24's target: 0.05 duty factor (experiment.duty_tolerance)")

@@ -28,7 +28,7 @@ STANCE_BAND = 0.05     # the stance phase: foot within this fraction of the step
 def one_revolution(table) -> tuple:
     """(q1 [rad], foot F, knee E as complex x + i y in {B}) of a bolt_foot_path table, in crank order
     (the run turns the crank once)."""
-    col = lambda k: np.array([r[k] for r in table], float)
+    col = lambda k: np.array([r[k] for r in table], float)  # noqa: E731
     q = np.radians(col("q_1_deg"))
     F = col("foot_x") + 1j * col("foot_y")
     E = col("knee_x") + 1j * col("knee_y")
@@ -71,7 +71,7 @@ def claims_bolt_design(ctx: Context) -> list[Row]:
     paths = {}
     for key in ("l_1", "l_c"):             # crank radius |PD| = l_1; hip-crank distance |PA| = l_c
         for s in (-1, 1):
-            v = float(p0[key]) * (1 + s * STEP)
+            v = float(getattr(p0, key)) * (1 + s * STEP)
             res, _ = ctx.run("bolt_foot_path", f"bolt_design_{key}_{'lo' if s < 0 else 'hi'}",
                              {"run.nthread": 1, f"robot.{key}": v})
             paths[(key, s)] = (v, one_revolution(res.table("foot_path.csv")))
@@ -88,7 +88,7 @@ def claims_bolt_design(ctx: Context) -> list[Row]:
                     reason="" if 0.5 <= el <= 1.5 else "the stride does not scale with the crank radius"))
     # B13: the angle of attack's change with the hip-crank distance
     tol13 = Tol(0, 0, "a sign: 'inversely' read as a negative change")
-    hip = lambda lc: lc * math.cos(float(p0["theta"])) + 1j * lc * math.sin(float(p0["theta"]))
+    hip = lambda lc: lc * math.cos(float(p0.theta)) + 1j * lc * math.sin(float(p0.theta))  # noqa: E731
     att = {s: attack_deg(paths[("l_c", s)][1][1], hip(paths[("l_c", s)][0])) for s in (-1, 1)}
     d13 = att[1] - att[-1]
     rows.append(Row("B13", f"change of the angle of attack (hip A -> foot against the vertical at the stance entry) "

@@ -1,5 +1,5 @@
 """BOLT's speed claims (B6: Sec. 5.2's simulated run; B7: Sec. 6's treadmill runs), twin against paper and,
-where it runs (full report), the paper's own Sec. 4-5 model (engine=paper, envs/bolt/paper/model.py, issue #24).
+where it runs (full report), the paper's own Sec. 4-5 model (engine=paper, envs/bolt/paper/model.py).
 
 Listed in envs/bolt/paper/claims.py (`claims_bolt` calls `speed_rows`)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.report.report import Context, Range, Row, Tol, fmt
 
-# B6's crank periods for the paper model (engine=paper, issue #24) beside the twin (bolt_twin_vs_paper, the twin's
+# B6's crank periods for the paper model (engine=paper) beside the twin (bolt_twin_vs_paper, the twin's
 # default bumper): full report only (a paper-model run is 20-60 s on 2 cores)
 B6_PERIODS = [0.25, 0.2, 0.15]
 
@@ -52,8 +52,8 @@ def speed_rows(ctx: Context, rn: dict, sw_res, paper: dict) -> list[Row]:
     T = np.array([r["crank_period"] for r in res], float)
     v = np.array([r["speed"] for r in res], float)
     T13 = crossing(T, v, 1.3)
-    # B6 keeps the tolerance it had before the paper model's number was seen (half a unit of the paper's
-    # last printed digit); #24's twin-vs-paper-model target (10 % speed, 0.05 duty) is B6c/B6d's
+    # B6's tolerance is set by the paper's printed number alone (half a unit of its last printed digit), not
+    # by the paper model's; the twin-vs-paper-model target (10 % speed, 0.05 duty) is B6c/B6d's
     # (envs/bolt/paper/claims_coulomb.py: bolt_twin_vs_paper with robot/foot=coulomb), not here
     tol6 = digits
     T6, v6, vp, ptext = b6_point(ctx, rn)

@@ -8,8 +8,7 @@ from functools import partial
 
 import numpy as np
 
-from ...core.engines import batch
-from ...core.runs import config, rundir
+from ...core.runs import config
 from ...core.model import energy
 from ...core.runs import sweep as sw
 from ..robot import FORWARD, foot_path as closed_form_foot_path, loop_kinematics, stride_and_height
@@ -45,11 +44,10 @@ def foot_path(job, out) -> Result:
     closed-form kinematics.  summary.json, foot_path.csv, foot_path.png."""
     cls, robots, kw = _single(job)
     r = robots[0]
-    if not r.p["body_fixed"]:
+    if not r.p.body_fixed:
         raise ConfigError("robot.body_fixed", r.cfg["body_fixed"], "true for the foot-path experiment")
     kw["stop_when_steady"] = False
-    run = batch.run_points([r], cls, **kw)[0]
-    rundir.ran(out, "foot_path.csv", run.engine, {"crank_period": r.cfg["crank_period"]})   # engine=auto: which ran
+    run = sw.run_point(r, out, "foot_path.csv", ["crank_period"], kw=kw)
     q1 = run.sensor("q_1")[:, 0]
     twin = run.sensor("foot_in_B")[:, [0, 2]]
     ref = loop_kinematics(q1, r.geometry)["F"]
@@ -93,9 +91,8 @@ def running(job, out) -> Result:
     kw["stop_when_steady"] = False
     r.model()                              # compile outside the timing
     t0 = time.perf_counter()
-    run = batch.run_points([r], cls, **kw)[0]
+    run = sw.run_point(r, out, "timeseries.csv", ["crank_period"], kw=kw)
     wall = time.perf_counter() - t0
-    rundir.ran(out, "timeseries.csv", run.engine, {"crank_period": r.cfg["crank_period"]})  # engine=auto: which ran
     s = r.summarize(run)
     sim_time = run.cycles * r.period
     ts = _timeseries(r, run)
@@ -105,7 +102,7 @@ def running(job, out) -> Result:
                    touchdowns_per_revolution=s["touchdowns_per_revolution"],
                    **{k: s[k] for k in PHASE_COLUMNS},
                    peak_torque=s["peak_torque"], peak_power=s["peak_power"],
-                   peak_stance_power=s["peak_stance_power"], tau_max=r.p["tau_max"], P_max=r.p["P_max"],
+                   peak_stance_power=s["peak_stance_power"], tau_max=r.p.tau_max, P_max=r.p.P_max,
                    limits_ok=s["limits_ok"], min_point_height=s["min_point_height"],
                    max_tracking_error_deg=s["max_tracking_error_deg"],
                    sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall if wall > 0 else math.nan,
@@ -195,14 +192,15 @@ TREADMILL_COLUMNS = ("crank_period", "belt_speed", "mean_x_velocity", "iteration
 
 
 def in_place_belt_speed(cls, params: dict, crank_period: float, kw: dict, *, tol: float, max_iter: int,
-                        v0: float | None = None) -> tuple[dict, list]:
+                        v0: float | None = None, out=None) -> tuple[dict, list]:
     """The belt speed at which the leg runs in place (mean x velocity of the body over the steady
     window = 0) at one crank period: secant iterations on f(v) = mean x velocity, switching to
     regula falsi (Illinois) once a sign change brackets the root.  v0: first guess (default: the
-    ground speed, i.e. f at belt speed 0).  Returns (summary of the last run, [(v, f), ...])."""
+    ground speed, i.e. f at belt speed 0).  out: the run directory whose results.csv row the runs are
+    (each run's engine recorded under the crank period).  Returns (summary of the last run, [(v, f), ...])."""
     def run_at(v):
         r = cls(**dict(params, crank_period=crank_period, belt_speed=float(v)))
-        run = batch.run_point(r, cls, **kw)
+        run = sw.run_point(r, out, "results.csv", ["crank_period"], kw=kw)
         if run.error:
             return None, r, run
         return r.summarize(run), r, run
@@ -268,8 +266,7 @@ def treadmill(job, out) -> Result:
         # at least min_time of running per evaluation: the fast gaits are irregular, their mean
         # velocity needs a long window (the second half of the run)
         kw_T = dict(kw, cycles=max(kw["cycles"], math.ceil(float(ex["min_time"]) / T)))
-        s, hist = in_place_belt_speed(cls, params, T, kw_T, tol=tol, max_iter=max_iter)
-        rundir.ran(out, "results.csv", s["engine"], {"crank_period": T})    # engine=auto: the run the row is
+        s, hist = in_place_belt_speed(cls, params, T, kw_T, tol=tol, max_iter=max_iter, out=out)
         row = {k: s.get(k, math.nan) for k in TREADMILL_COLUMNS}
         row["crank_period"], row["error"], row["revolutions"] = T, s.get("error") or "", kw_T["cycles"]
         rows.append(row)

@@ -114,14 +114,14 @@ class Model:
             "B_hfe": (False, [(g.l_1, 0), (g.l_2, 1)]), "B_femur": (True, [(g.l_f, 3)]),
             "G_kfe": (False, [(g.l_1, 0), (g.l_s, 1), (g.l_3, 2)]), "G_tibia": (True, [(g.l_4, 3), (g.l_t, 4)]),
             "F": (True, [(g.l_4, 3), (g.l_5, 4)])}
-        self.bodies = [(p["m_1"], p["I_1"], 0, (False, [(p["l_cm_1"], 0)])),
-                       (p["m_2"], p["I_2"], 1, (False, [(g.l_1, 0), (p["l_cm_2"], 1)])),
-                       (p["m_3"], p["I_3"], 2, (False, [(g.l_1, 0), (g.l_s, 1), (p["l_cm_3"], 2)])),
-                       (p["m_4"], p["I_4"], 3, (True, [(p["l_cm_4"], 3)])),
-                       (p["m_5"], p["I_5"], 4, (True, [(g.l_4, 3), (p["l_cm_5"], 4)]))]
-        self.M = float(sum(b[0] for b in self.bodies) + p["m_b"])
-        self.armature = float(p["armature"])
-        self.bumper = p["bumper_height"]           # m (crank-centre height) or None
+        self.bodies = [(p.m_1, p.I_1, 0, (False, [(p.l_cm_1, 0)])),
+                       (p.m_2, p.I_2, 1, (False, [(g.l_1, 0), (p.l_cm_2, 1)])),
+                       (p.m_3, p.I_3, 2, (False, [(g.l_1, 0), (g.l_s, 1), (p.l_cm_3, 2)])),
+                       (p.m_4, p.I_4, 3, (True, [(p.l_cm_4, 3)])),
+                       (p.m_5, p.I_5, 4, (True, [(g.l_4, 3), (p.l_cm_5, 4)]))]
+        self.M = float(sum(b[0] for b in self.bodies) + p.m_b)
+        self.armature = float(p.armature)
+        self.bumper = p.bumper_height           # m (crank-centre height) or None
 
     # ---- kinematics ----------------------------------------------------------------------
     def point(self, Q, Qd, pt):
@@ -145,8 +145,8 @@ class Model:
         H = np.zeros((7, 7))
         bias = np.zeros(7)
         Fg = np.zeros(7)
-        H[0, 0] = H[1, 1] = self.p["m_b"]
-        Fg[1] = -self.p["m_b"] * G
+        H[0, 0] = H[1, 1] = self.p.m_b
+        Fg[1] = -self.p.m_b * G
         for m, I, k, pt in self.bodies:
             _, J, cen = self.point(Q, Qd, pt)
             Jr, Ji = J.real, J.imag
@@ -235,7 +235,7 @@ class Model:
     def external_force(self, Q, Qd, a, f_ext_xy):
         """The ground's force on the foot (x, y) from Newton's law of the whole leg (the boom's
         slides are free in x, y): sum m_i a_i - M g - bumper."""
-        F = self.p["m_b"] * (a[0] + 1j * a[1])
+        F = self.p.m_b * (a[0] + 1j * a[1])
         for m, _, _, pt in self.bodies:
             _, J, cen = self.point(Q, Qd, pt)
             F += m * (J @ a + cen)

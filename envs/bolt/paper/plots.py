@@ -14,7 +14,7 @@ def foot_path(r, full, twin, err, s_twin, h_twin, path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(full[:, 0], full[:, 1], "k-", lw=2.5, alpha=0.35, label="closed form (Phi_1..Phi_4)")
     ax.plot(twin[:, 0], twin[:, 1], "-", color="tab:red", lw=1, label="MuJoCo twin")
-    k0 = loop_kinematics(np.array([r.p["theta_1_0"]]), r.geometry)["F"][0]
+    k0 = loop_kinematics(np.array([r.p.theta_1_0]), r.geometry)["F"][0]
     ax.plot(k0.real, k0.imag, "o", color="tab:blue", label="q_1 = theta_1_0")
     ax.set_aspect("equal")
     style(ax, "foot x in {B} [m]", "foot y in {B} [m]",
@@ -100,7 +100,7 @@ def torque_power(r, ts, s, path) -> None:
     t, stance = ts["t"], ts["foot_force"] > 0
     fig, ax = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
     ax[0].plot(t, ts["crank_torque"], lw=0.8)
-    for v in (-r.p["tau_max"], r.p["tau_max"]):
+    for v in (-r.p.tau_max, r.p.tau_max):
         ax[0].axhline(v, color="r", lw=0.8, ls="--", label="tau_max (flight)" if v > 0 else None)
     ax[0].fill_between(t, ts["crank_torque"].min(), ts["crank_torque"].max(), where=stance, color="0.9",
                        label="stance")
@@ -111,7 +111,7 @@ def torque_power(r, ts, s, path) -> None:
                     f"stance: peak |tau| {s['peak_torque_stance']:.1f} N m, |P| {s['peak_power_stance']:.0f} W",
                     fontsize=9)
     ax[1].plot(t, ts["crank_power"], lw=0.8)
-    for v in (-r.p["P_max"], r.p["P_max"]):
+    for v in (-r.p.P_max, r.p.P_max):
         ax[1].axhline(v, color="r", lw=0.8, ls="--", label="P_max (stance)" if v > 0 else None)
     ax[1].fill_between(t, ts["crank_power"].min(), ts["crank_power"].max(), where=stance, color="0.9",
                        label="stance")

@@ -82,14 +82,14 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     den_min = o["den_min"]    # sliding ends before Painleve's paradox (den -> 0): README "Painleve rule"
     m = Model(robot)
     p, T = robot.p, robot.period
-    r_foot, mu = p["foot_radius"], p["mu"]
+    r_foot, mu = p.foot_radius, p.mu
     crank = robot.inputs
     th0, dirw = float(crank.offsets[0]), float(crank.directions[0]) * crank.omega
     f_none = np.zeros(7)      # no external force but the constraints' (the bumper is a mode: BUMPER)
     slip = [0.0]              # slip direction of the sliding foot (+1: towards +x)
 
     def torque(t, q1, q1d, stance):
-        tau = p["K_P"] * (th0 + dirw * t - q1) - p["K_D"] * q1d
+        tau = p.K_P * (th0 + dirw * t - q1) - p.K_D * q1d
         lim = robot.torque_limit(stance, q1d)
         return float(np.clip(tau, -lim, lim))
 
@@ -188,7 +188,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         return sd - np.linalg.solve(Hr, e) * sd[1] / (e @ np.linalg.solve(Hr, e))
 
     # initial pose: the twin's (Bolt.initial_pose), foot 1 um above the ground instead of touching
-    k = loop_kinematics(np.array([p["theta_1_0"]]), robot.geometry)
+    k = loop_kinematics(np.array([p.theta_1_0]), robot.geometry)
     Q = np.array([0.0, 0.0] + [float(k[f"q{i}"][0]) for i in range(1, 6)])
     Q[1] = r_foot + INITIAL_PENETRATION - float(k["F"][0].imag)
     y, mode, F0 = np.concatenate([Q, np.zeros(3)]), FLIGHT, None
@@ -327,7 +327,7 @@ def _sample(S, j, m, t, y, mode, F0, dynamics, r_foot):
     Q = y[:7]
     S["x"][j], S["y"][j], S["q_1"][j], S["q_1_dot"][j] = Q[0], Q[1], Q[2], v[2]
     S["x_dot"][j], S["y_dot"][j] = v[0], v[1]
-    S["p_x"][j] = m.p["m_b"] * v[0] + sum(b[0] * (m.point(Q, v, b[3])[1] @ v).real for b in m.bodies)   # N s
+    S["p_x"][j] = m.p.m_b * v[0] + sum(b[0] * (m.point(Q, v, b[3])[1] @ v).real for b in m.bodies)   # N s
     S["tau"][j], S["power"][j] = tau, tau * v[2]
     S["stance"][j] = mode.foot
     S["sliding"][j] = mode is SLIDE

@@ -32,7 +32,7 @@ def summarize(run) -> dict:
                peak_power_flight=pk(S["power"], ~st), peak_power_stance=pk(S["power"], st),
                max_loop_gap=float(np.nanmax(S["loop_gap"])), max_constraint_error=float(np.nanmax(S["psi"])))
     out.update(r.limit_columns(out))
-    ref = p["theta_1_0"] + float(r.inputs.directions[0]) * r.omega * t
+    ref = p.theta_1_0 + float(r.inputs.directions[0]) * r.omega * t
     out["max_tracking_error_deg"] = float(np.degrees(np.nanmax(np.abs(S["q_1"] - ref))))
     span = tb - ta
     x = S["x"]
@@ -79,7 +79,7 @@ def summarize(run) -> dict:
     out["max_friction_ratio"] = float(np.nanmax(np.abs(S["F_T"][fs]) / S["F_N"][fs])) if fs.any() else 0.0
     sw_ = st & win
     # stance samples whose foot force lies outside the cone mu (relative 1e-6: a sliding foot sits on it)
-    out["slip_fraction"] = (float(np.mean(np.abs(S["F_T"][sw_]) > p["mu"] * S["F_N"][sw_] * (1 + 1e-6)))
+    out["slip_fraction"] = (float(np.mean(np.abs(S["F_T"][sw_]) > p.mu * S["F_N"][sw_] * (1 + 1e-6)))
                             if sw_.any() else 0.0)
     out["height_min"], out["height_max"] = float(np.nanmin(S["y"][win])), float(np.nanmax(S["y"][win]))
     adv = [x[min(len(x) - 1, (k + 1) * PEAK_SAMPLES)] - x[k * PEAK_SAMPLES] for k in range(k0, ncyc)]

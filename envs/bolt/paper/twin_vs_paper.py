@@ -1,4 +1,4 @@
-"""bolt_twin_vs_paper (issue #24): the twin (MuJoCo) and the paper's own model (engine=paper,
+"""bolt_twin_vs_paper: the twin (MuJoCo) and the paper's own model (engine=paper,
 envs/bolt/paper/run.py) at the same inputs over crank periods: speed, stride time, touch-downs per
 revolution, duty factor, stance impulse, peak torque/power by phase, constraint error.  The
 comparison's tolerances are declared (experiment.speed_tolerance, experiment.duty_tolerance) and
@@ -9,11 +9,9 @@ import math
 import time
 from functools import partial
 
-import numpy as np
-
 from . import model as paper, run as paper_run, plots
-from ...core.engines import batch
 from ...core.model.errors import ConfigError
+from ...core.runs import sweep as sw
 from ...core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
 
 METRICS = ("speed", "stride_time", "touchdowns_per_revolution", "duty_factor", "stance_impulse",
@@ -29,7 +27,7 @@ def one_touchdown(touchdowns_per_revolution) -> bool:
 
 
 def compare(tw: dict, pa: dict, tol_speed: float, tol_duty: float, flagged: str = "") -> dict:
-    """The target of issue #24, tolerances given first: compared wherever the paper model runs one touch-down per
+    """The twin-vs-paper-model target, tolerances given first: compared wherever the paper model runs one touch-down per
     revolution; within it only if the twin does too (a twin that misses that gait, or failed: {}, fails the target
     there), is not health-flagged (`flagged`: its error_twin, e.g. a penetration over the limit: its metrics are
     kept but never count), |v_twin - v_paper| <= tol_speed |v_paper| and |duty_twin - duty_paper| <= tol_duty
@@ -60,7 +58,7 @@ def run(job, out) -> Result:
     kw = runner_kw(run_kw(job))
     kw["stop_when_steady"] = False
     t0 = time.perf_counter()
-    twins = batch.run_points(robots, cls, **kw)
+    twins = sw.run_points(robots, out, "results.csv", ["crank_period"], kw=kw)
     rows = []
     for r, tr in zip(robots, twins):
         tw = {} if tr.error else r.summarize(tr)

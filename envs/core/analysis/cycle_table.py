@@ -1,5 +1,5 @@
 """Per-cycle tables: measured per-cycle scalars (a stride S, a Delta x, a loss) at several gait points,
-the other input of `experiment=<robot>_identify` besides a trajectory (issue #27).
+the other input of `experiment=<robot>_identify` besides a trajectory.
 
     table.csv    one row per measured gait point: gait columns (robot parameters in config units,
                  e.g. n, alpha_deg) that set the twin's point for that row, then measured columns

@@ -1,4 +1,4 @@
-"""Identify a twin's parameters from a measured trajectory (issue #27): `experiment=<robot>_identify`.
+"""Identify a twin's parameters from a measured trajectory: `experiment=<robot>_identify`.
 
 A fit is CALIBRATION, not validation: it makes the twin reproduce this data; it says nothing about
 how well the twin predicts anything else.
@@ -24,7 +24,7 @@ refused (ConfigError: each candidate's recorded trajectory is scored in this pro
 grid of `sweep.<fitted parameter>` lists, `n_global` candidates in batches of `batch`; local stage: scipy.optimize.least_squares (trf, bounds) from each of the `starts` lowest-cost
 distinct global candidates (distinct: more than DISTINCT of the box apart in some parameter), the lowest final
 cost kept; its Jacobian by central differences as one batch (relative step `fd_rel`, default FD_REL = 5 %: wider
-than the teeth of a jagged cost, so the fit follows the broad valley; studies/identify_landscape.py).
+than the teeth of a jagged cost, so the fit follows the broad valley; scripts/studies/identify_landscape.py).
 
 Uncertainty: covariance (sigma^2 + teeth) (J^T J)^-1 at the fit (sigma^2 = SSR / (m - p)), in relative units;
 teeth: the cost's jaggedness measured at the fit (`teeth`: how far the residuals depart from their linear model
@@ -64,12 +64,12 @@ from .identify_problem import FAILED_COST, Problem
 
 NOTE = "calibration, not validation: the fitted twin reproduces this data; its predictions elsewhere are untested"
 # The local stage's finite-difference step, relative: wider than the teeth of a jagged cost (contact events), so that
-# least_squares follows the broad valley.  Measured (README, issue #27; studies/identify_landscape.py): BOLT's cost
+# least_squares follows the broad valley.  Measured (docs/identify.md; scripts/studies/identify_landscape.py): BOLT's cost
 # varies by 3-13 % of its value between points 0.2 % apart; with 0.01 the fit stayed 4 % / 9 % off, with 0.05 it
 # reached 0.8 % / 0.5 % (cost 1.01 x the cost at the hidden values).
 FD_REL = 0.05
 JAG_PROBE = 2.0               # the teeth probe's step, in the parameter's noise sd (identify_stats; `teeth`)
-STARTS = 3                    # local fits from the best distinct global candidates (measured: README, issue #27)
+STARTS = 3                    # local fits from the best distinct global candidates (measured: docs/identify.md)
 DISTINCT = 0.05               # two starts differ by more than this fraction of the search box in some parameter
 LS_TOL = 1e-4                 # least_squares ftol, xtol: a relative change 100x below the 1 % identifiability level
 
@@ -241,7 +241,7 @@ def problem_of(cfg, out):
     """The fit `cfg` configures, its candidates stored under `out`: (Problem, or CycleProblem for a per-cycle
     table; the global stage's method; the sweep lists).  Every input is checked here, before anything is
     simulated (ConfigError): the fitted params, the data file, the search box.  The runner and
-    studies/identify_landscape.py build their fits with it."""
+    scripts/studies/identify_landscape.py build their fits with it."""
     from . import cycle_table
     from . import identify_search as search
     from ..runs.experiment import options, sweep_lists

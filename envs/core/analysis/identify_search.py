@@ -22,7 +22,7 @@ from ..model.errors import ConfigError
 
 SEARCHES = ("auto", "lhs", "cmaes", "grid")
 SIGMA0 = 0.3                  # CMA-ES initial step, in units of the search box's width
-# Measured (README, issue #27): with 16 and 48 candidates CMA-ES reached a lower cost than the Latin hypercube in all
+# Measured (docs/identify.md): with 16 and 48 candidates CMA-ES reached a lower cost than the Latin hypercube in all
 # four hard comparisons (BOLT m_5 + contact_timeconst, MinIAQ-II mu_d + kp); with 2-3 candidates (the CI fits, a
 # population of 2-3) it did worse (BOLT m_5 0.6 % off and not claimed, MinIAQ-II kp 13 % off, where LHS gave 0.05 %, 1 %).
 AUTO_CMAES_MIN = 16

@@ -165,11 +165,9 @@ def fit_report(p, r, J, x_hat, x_nom, ident_rel_sd: float, converged: bool = Tru
 def fitted_record(p, x) -> dict:
     """The fitted twin's channels (one plain batch run, not stored: the store keeps the candidates;
     its engine named in engine_split as fitted_trajectory.csv's)."""
-    from ..engines import batch
-    from ..runs import rundir
+    from ..runs import sweep
     robot = p.robot(x)
-    run = batch.run_point(robot, p.cls, **p.run_kw)
-    rundir.ran(p.out, "fitted_trajectory.csv", run.engine, {n: robot.cfg[n] for n in p.names})
+    run = sweep.run_point(robot, p.out, "fitted_trajectory.csv", p.names, kw=p.run_kw)
     return p.sim(robot, run)
 
 

@@ -1,4 +1,4 @@
-"""Robustness maps (issue #17): how a gait's figure of merit spreads over the quantities a user
+"""Robustness maps: how a gait's figure of merit spreads over the quantities a user
 does not know about the robot, for every robot, with one mechanism.
 
 An experiment `<robot>_robustness` declares (its options dataclass derives from `Robustness`):
@@ -176,8 +176,7 @@ def nominal(robot, d: Dist):
         v = robot.cfg[d.of]
         v = [v] * d.size if d.size is not None and v is not None else v   # a per-element list of it
     if v is None and d.size is None:          # resolved by the robot (e.g. BOLT's mass set), SI in p
-        si = d.name[:-4] if d.name.endswith("_deg") else d.name
-        v = robot.p.get(si)
+        v = getattr(robot.p, schema.si_name(d.name))
         v = math.degrees(v) if v is not None and d.name.endswith("_deg") else v
     if d.size is not None:
         v = [0.0] * d.size if v is None else list(v)

@@ -1,6 +1,6 @@
-"""Measured trajectories: one format for what a twin writes and what a fit reads (issue #27).
+"""Measured trajectories: one format for what a twin writes and what a fit reads.
 
-Each robot declares its observable channels (`declare(robot, channels_of)`, in envs/<robot>/channels.py):
+Each robot declares its observable channels (envs/core/model/channels.py, in envs/<robot>/channels.py):
 what a camera or a logger can measure on the real robot, read from a finished `batch.Run` — the pose
 of a named site or body (x, y, yaw), joint or crank angles, per-foot contact flags.  A trajectory is
 
@@ -24,8 +24,6 @@ import hashlib
 import json
 import math
 import pathlib
-from typing import Callable
-
 from typing import Any, Optional
 
 import numpy as np
@@ -34,66 +32,10 @@ from ..runs import config
 from ..model.errors import ConfigError
 from ..model.schema import param
 from ..runs.experiment import runner
+from ..model.channels import channels, cycle_channels  # noqa: F401  (declared in envs/core/model/channels.py)
 
 MIN_SAMPLES_PER_CYCLE = 20      # sparser data cannot resolve the gait's harmonics (refused)
-KINDS = ("value", "flag")       # flag: 0/1 (contact); not fitted by default (not differentiable)
 KEY = "experiment.data"
-
-
-@dataclasses.dataclass(frozen=True)
-class Channel:
-    """One observable: name (the CSV column), SI unit, how it is read from a batch.Run."""
-
-    name: str
-    unit: str
-    read: Callable            # run -> (samples,) array in `unit`
-    what: str = ""
-    kind: str = "value"
-    relative: bool = False    # position in the world frame: its origin is unknown (a fit removes its mean)
-
-
-def sensor_channel(name: str, unit: str, sensor: str, what: str, col: int = 0, **kw) -> Channel:
-    """A channel read straight from column `col` of a named MuJoCo sensor."""
-    return Channel(name, unit, lambda r: r.sensor(sensor)[:, col], what, **kw)
-
-
-def contact_channel(name: str, touch_sensor: str, what: str) -> Channel:
-    """A contact flag (1 while the named touch sensor reads a force, else 0)."""
-    return Channel(name, "1", lambda r: (r.sensor(touch_sensor)[:, 0] > 0).astype(float), what, kind="flag")
-
-
-@dataclasses.dataclass(frozen=True)
-class CycleChannel:
-    """A per-cycle scalar a per-cycle table may carry (envs/core/analysis/cycle_table.py): `name` is one of the
-    robot's results metrics (Robot.summarize), in SI `unit`."""
-
-    name: str
-    unit: str
-    what: str = ""
-
-
-_DECLARED: dict = {}          # robot name -> robot -> [Channel]
-_CYCLE: dict = {}             # robot name -> [CycleChannel]
-
-
-def declare(robot_name: str, channels_of: Callable, cycle: tuple = ()) -> None:
-    """Register a robot's channels: channels_of(robot point) -> [Channel] (may depend on e.g. N), and
-    its per-cycle scalars `cycle` ([CycleChannel])."""
-    _DECLARED[robot_name] = channels_of
-    _CYCLE[robot_name] = {c.name: c for c in cycle}
-
-
-def cycle_channels(robot) -> dict:
-    """The declared per-cycle scalars of a robot, by name."""
-    channels(robot)                     # the same refusal for a robot without declarations
-    return dict(_CYCLE[robot.name])
-
-
-def channels(robot) -> dict[str, Channel]:
-    """The declared channels of a robot point, by name."""
-    if robot.name not in _DECLARED:
-        raise ConfigError("robot", robot.name, f"one of {sorted(_DECLARED)}", "no trajectory channels declared")
-    return {c.name: c for c in _DECLARED[robot.name](robot)}
 
 
 def record(robot, run, names=None) -> dict[str, np.ndarray]:
@@ -240,8 +182,7 @@ def noisy(values: dict, chans: dict, noise_rel: float, rng) -> dict:
 def trajectory_experiment(cfg, out):
     """The runner of every <robot>_trajectory: the twin's trajectory at robot.* as trajectory.csv +
     trajectory.json (optionally synthetic data: noise and a time offset, said in the sidecar)."""
-    from ..engines import batch
-    from ..runs import rundir
+    from ..runs import sweep
     from ..runs.experiment import Result, options, run_kw, runner_kw
 
     opts = options(cfg)
@@ -256,10 +197,10 @@ def trajectory_experiment(cfg, out):
     offset = float(rng.uniform(0.0, T)) if opts["time_offset"] is None else float(opts["time_offset"])
     cycles = int(opts["cycles"]) + math.ceil(offset / T - 1e-12) + 1
     kw = runner_kw(run_kw(cfg))
-    run = batch.run_point(robot, type(robot), **dict(kw, cycles=cycles, stop_when_steady=False))
+    run = sweep.run_point(robot, out, "trajectory.csv", lambda r: {"robot": r.name},
+                          kw=dict(kw, cycles=cycles, stop_when_steady=False))
     if run.error:
         raise RuntimeError(f"{robot.name}: the twin's run failed: {run.error}")
-    rundir.ran(out, "trajectory.csv", run.engine, {"robot": robot.name})   # engine=auto: which engine ran it
     rec = record(robot, run, names)
     t = rec.pop("t")
     first = int(np.argmax(t >= offset - 1e-12))           # cycles x samples_per_cycle intervals: a span of cycles T

@@ -42,6 +42,12 @@ BATCH_ENGINES = ("mujoco", "warp", "auto")
 WARP_KW = ("engine", "device", "nworld")
 
 
+def runner_kw(kw: dict) -> dict:
+    """run_kw's keywords (gaittwin.core.runs.experiment.run_kw) for the batch runner itself (batch.run_point /
+    run_points): without retry_failed, which only decides whether sweep.run_rows reuses a stored failure."""
+    return {k: v for k, v in kw.items() if k != "retry_failed"}
+
+
 def batch_kw(run_kw: dict, engine: str) -> dict:
     """run_kw (gaittwin.core.runs.experiment.run_kw) for batch engine `engine` (mujoco, warp or auto)."""
     kw = {k: v for k, v in run_kw.items() if k not in WARP_KW}
@@ -68,7 +74,6 @@ def batch_engine(run_kw: dict, launcher: str = "local", address=None, points_per
     import mujoco
 
     from . import batch
-    from ..runs.experiment import runner_kw
 
     kw = runner_kw(run_kw)
     name = kw.get("engine", "mujoco")

@@ -79,7 +79,7 @@ def check_class(cls) -> None:
 def check(robots) -> None:
     """Every point can run on MuJoCo Warp: its class and its compiled model's features."""
     for r in robots:                   # a point's own refusal first (it holds whether or not warp is installed)
-        point_refusal(type(r), r.p, {}, "warp")
+        point_refusal(type(r), r.cfg, {}, "warp")
     for cls in {type(r) for r in robots}:
         check_class(cls)
     for m in {id(m): m for m in (r.model() for r in robots)}.values():

@@ -38,7 +38,9 @@ May define:
   closed_loop, n_aux, feedback(model, data)   a per-step hook (e.g. state-dependent actuator limits)
   run_error(summary)          a reason beyond the health limits to flag a finished run in the
                               results' error column
-Defining a subclass registers it: `gaittwin.robot_class(name)` and `gaittwin.load(name)` find it.
+Defining a subclass registers nothing: a robot is listed in the manifest (envs/registry.py, which its
+package's `ROBOT` export feeds), and `gaittwin.robot_class(name)` and `gaittwin.load(name)` find the robots
+installed from it (gaittwin.core.registry.install).
 """
 from __future__ import annotations
 
@@ -60,7 +62,7 @@ from .errors import StepBudgetError
 from .paths import CHECKOUT as ROOT, MODELS, PACKAGE  # noqa: E402  (models/<robot>/: MJCF and provenance)
 
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
-REGISTRY: dict = {}         # name -> Robot subclass, filled as robot classes are defined
+REGISTRY: dict = {}         # name -> Robot subclass, in the manifest's order: filled by gaittwin.core.registry.install
 REQUIRED = ("period", "spec", "controls", "initial_pose", "progress", "summarize")
 # Every compiled model gets this sensor: the signed distance of its deepest contact (MuJoCo's
 # contact sensor, all contacts, reduced to the minimum distance), so the batch runner reads
@@ -75,9 +77,9 @@ CORE_CODE = ("model/robot.py", "model/inputs.py", "model/metrics.py")
 
 
 def robot_class(name: str):
-    """The registered Robot subclass called `name` (one-line ConfigError otherwise).  The package
-    `envs` registers every robot when it is imported, which Python does before any `gaittwin.core`
-    module runs: core never imports the robot packages."""
+    """The installed Robot subclass called `name` (one-line ConfigError otherwise).  The package `envs`
+    installs the manifest's robots (envs/registry.py) when it is imported, which Python does before any
+    `gaittwin.core` module runs: core never imports the robot packages."""
     if name not in REGISTRY:
         from .errors import ConfigError
         raise ConfigError("robot", name, f"one of {sorted(REGISTRY)}")
@@ -89,8 +91,7 @@ def to_si(params: dict) -> dict:
 
     An optional angle left unset (None) stays None; a list of angles is converted elementwise.
     """
-    return {(k[:-4] if k.endswith("_deg") else k): (_radians(v) if k.endswith("_deg") else v)
-            for k, v in params.items()}
+    return {schema.si_name(k): (_radians(v) if k.endswith("_deg") else v) for k, v in params.items()}
 
 
 def _radians(v):
@@ -123,16 +124,14 @@ class Robot:
     n_aux: ClassVar[int] = 0               # values `feedback` returns per step, recorded with each sample (Run.aux)
     model_dir: ClassVar[pathlib.Path | None] = None   # default: models/<name>/
     # the interactive viewer (envs/core/view/viewer.py): a larger step validated against the reference
-    # (gait speed within 5 %, studies/viewer_timestep_study.py, the model's README), and the gait
+    # (gait speed within 5 %, scripts/studies/viewer_timestep_study.py, the model's README), and the gait
     # parameter its page up / down keys step: (name, step)
     viewer_timestep: ClassVar[float | None] = None
     gait_parameter: ClassVar[tuple | None] = None
-    # render.py --compare: "module:function" returning (set_state(model, data, t), label) of a
-    # reference engine's motion, given (robot, duration)
-    reference_video: ClassVar[str | None] = None
     # derived from Params when the subclass is defined:
     defaults: ClassVar[dict] = {}          # config names (angles in *_deg), SI otherwise
     model_keys: ClassVar[tuple] = ()       # parameters that change the compiled MjModel
+    SI: ClassVar[type]                     # frozen dataclass of a point's SI values: the type of `self.p`
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -142,16 +141,15 @@ class Robot:
             raise TypeError(f"robot class {cls.__name__} lacks {missing} (see the Robot contract)")
         cls.defaults = schema.defaults(cls.Params)
         cls.model_keys = schema.model_keys(cls.Params)
+        if "Params" in cls.__dict__ or not hasattr(cls, "SI"):   # one per declared Params (a variant keeps its parent's)
+            cls.SI = schema.si_class(cls.Params, cls)
         if "summarize" in cls.__dict__ and set(energy.METRICS) <= set(cls.metrics):
             cls.summarize = _with_energy(cls.__dict__["summarize"])
-        if "name" in cls.__dict__:       # a new robot (a variant subclass keeps its parent registered)
-            REGISTRY[cls.name] = cls
-            schema.store("robot", f"{cls.name}_schema", cls.Params)
 
     def __init__(self, **params):
         cfg = {**self.defaults, **schema.check(self.Params, params, what=f"{self.name} parameter")}
-        self.cfg = cfg
-        self.p = to_si(cfg)
+        self.cfg = cfg                     # config units (angles *_deg): identity, model keys, messages
+        self.p = self.SI(**to_si(cfg))     # SI, typed: p.mu, p.psi (rad)
         self.validate()
 
     @classmethod
@@ -219,7 +217,7 @@ class Robot:
     # ---- shared --------------------------------------------------------------
     @property
     def timestep_max(self) -> float:
-        return float(self.p.get("timestep", 2e-4))
+        return float(getattr(self.p, "timestep", 2e-4))
 
     @property
     def steps_per_cycle(self) -> int:

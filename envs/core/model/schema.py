@@ -184,6 +184,24 @@ def model_keys(schema) -> tuple:
     return tuple(k for k, f in fields(schema).items() if f.spec.model)
 
 
+def si_name(name: str) -> str:
+    """A config name's SI name: an angle `psi_deg` (degrees) is `psi` (radians); other names are unchanged."""
+    return name[:-4] if name.endswith("_deg") else name
+
+
+def si_class(schema, owner: type) -> type:
+    """The frozen dataclass of one point's values in SI, derived from a schema: a field per declared field,
+    of the same type, under its SI name (`si_name`); built from a config dict by `Robot.__init__` (to_si).
+    It is defined as `owner.SI` (module and qualified name too, so that a point pickles)."""
+    hints = typing.get_type_hints(schema)
+    made = [(si_name(f.name), hints[f.name], dataclasses.field(default=f.default) if f.name == "name" else
+             dataclasses.field()) for f in dataclasses.fields(schema)]
+    cls = dataclasses.make_dataclass("SI", made, frozen=True, kw_only=True)
+    cls.__module__, cls.__qualname__ = owner.__module__, f"{owner.__qualname__}.SI"
+    cls.__doc__ = f"One {owner.__name__} point's parameters in SI, as attributes (from {schema.__qualname__})."
+    return cls
+
+
 def store(group: str, name: str, node) -> None:
     """Register a schema in Hydra's ConfigStore (YAML files then only override it)."""
     from hydra.core.config_store import ConfigStore

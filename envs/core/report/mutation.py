@@ -5,9 +5,9 @@ its actuator inputs; the reference models, e.g. the crawler's exact hybrid model
 patches attributes of the robot's class (`spec`, `controls`, ...) for the duration of a report run
 (`applied`) and empties the compiled-model cache on entry and exit, so nothing mutated outlives it.
 
-Each robot package may declare `envs/<robot>/mutations.py` with `MUTATIONS = [Mutation(...), ...]`;
-`registry()` collects them.  `run(name, out, ...)` generates the (reduced) report of the mutated twin,
-restricted to the affected robot's claim groups, into <out>/mutation_<name>/ and compares its validation
+Each robot's paper package may export `MUTATIONS = [Mutation(...), ...]` (envs/<robot>/paper/__init__.py,
+declared in envs/<robot>/paper/mutations.py); `registry()` collects those of the manifest's robots.
+`run(name, out, ...)` generates the (reduced) report of the mutated twin, restricted to the affected robot's claim groups, into <out>/mutation_<name>/ and compares its validation
 verdicts with the unmutated run's records (`baseline`, default the committed docs/ JSON of the same
 mode): `mutation_<name>.json` lists the rows that flipped; a mutation that flips none is a blind spot of
 the report.  scripts/fidelity_report.py --mutate NAME calls it; tests/test_fidelity_twin_mutation.py
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import json
 import pathlib
 from typing import Callable
@@ -38,18 +37,13 @@ class Mutation:
     patch: Callable[[type], dict]       # robot class -> {attribute: new value} (wrappers of the originals)
 
 
-def registry() -> dict:
-    """name -> Mutation of every robot package's `mutations.py`."""
-    from ..model.robot import REGISTRY     # every robot: envs/__init__.py imports them before any gaittwin.core module
+def registry(robots=None) -> dict:
+    """name -> Mutation of every robot's MUTATIONS, robot by robot; robots: name -> gaittwin.core.registry.Entry
+    (default: the manifest installed by the package, envs/registry.py)."""
+    from ..registry import entries
     out = {}
-    for robot in REGISTRY:
-        try:
-            mod = importlib.import_module(f"gaittwin.{robot}.mutations")
-        except ModuleNotFoundError as e:
-            if e.name != f"gaittwin.{robot}.mutations":
-                raise
-            continue
-        for m in mod.MUTATIONS:
+    for e in entries(robots).values():
+        for m in e.mutations:
             if m.name in out:
                 raise ValueError(f"mutation {m.name!r} declared twice")
             out[m.name] = m
@@ -136,12 +130,13 @@ def flips(base: list, mutated: list) -> tuple:
     return flipped, compared
 
 
-def run(name: str, out, reduced: bool = True, baseline=None, log=print, groups=None) -> pathlib.Path:
+def run(name: str, out, reduced: bool = True, baseline=None, log=print, groups=None, robots=None) -> pathlib.Path:
     """Generate the mutated twin's report (the affected robot's groups; `groups`: only claim functions whose
     name contains one of these, e.g. for a CI-sized run) into <out>/mutation_<name>/ and write
-    <out>/mutation_<name>/mutation_<name>.json (flipped rows, blind spot); returns its path."""
+    <out>/mutation_<name>/mutation_<name>.json (flipped rows, blind spot); returns its path.  robots: the
+    registry (registry(); default the installed manifest's)."""
     from . import report
-    reg = registry()
+    reg = registry(robots)
     if name not in reg:
         raise KeyError(f"--mutate: {name!r} is not a mutation; one of {sorted(reg)}")
     m = reg[name]
@@ -150,7 +145,7 @@ def run(name: str, out, reduced: bool = True, baseline=None, log=print, groups=N
     base = json.loads(base_path.read_text())
     d = pathlib.Path(out) / f"mutation_{name}"
     with applied(m):
-        path = report.generate(d, reduced=reduced, log=log, only=groups or [f"claims_{m.robot}"])
+        path = report.generate(d, reduced=reduced, log=log, only=groups or [f"claims_{m.robot}"], registry=robots)
     mutated = json.loads(path.with_suffix(".json").read_text())
     flipped, compared = flips(base, mutated)
     res = dict(mutation=name, robot=m.robot, what=m.what, reduced=reduced, baseline=str(base_path),

@@ -1,7 +1,7 @@
 """Fidelity report: one row per claim of the four papers, twin against paper (rows and verdicts:
 envs/core/report/verdict.py).
 
-`generate(out_dir, reduced=False)` runs the experiments (envs/<robot>/experiments.py) on small
+`generate(out_dir, reduced=False)` runs the experiments (envs/<robot>/paper/experiments.py) on small
 grids in a scratch directory (`Context.run` returns each one's typed `Result`, which the claims
 read), builds the rows and writes
 
@@ -9,7 +9,8 @@ read), builds the rows and writes
   <out_dir>/fidelity_report.json        (reduced: fidelity_report_reduced.json; the fields every verdict read)
   <out_dir>/fidelity/*.png              (reduced: fidelity_reduced/*.png)
 
-Each claim group is a function `claims_<robot>_<topic>(ctx) -> list[Row]` in envs/<robot>/claims.py;
+Each claim group is a function `claims_<robot>_<topic>(ctx) -> list[Row]` in envs/<robot>/paper/claims.py
+(its paper package exports it as CLAIMS; the manifest, envs/registry.py, hands them in);
 the paper's values are data (`PAPER`, with their figure/table) so the report says where each came from.
 Numbers are printed with `SIG` significant digits; `parse_report` reads a report back
 (tests/test_fidelity_report.py compares a regenerated reduced report with the committed one).
@@ -133,29 +134,22 @@ COLUMNS = ("id", "kind", "claim", "source", "paper", "twin", "reference", "unit"
            "reason")
 
 
-def claim_modules() -> dict:
-    """robot -> its `envs/<robot>/claims.py` module, for every robot package that has one."""
-    import importlib
-
-    from ..model.robot import REGISTRY
-
-    mods = {}
-    for name in REGISTRY:
-        try:
-            mods[name] = importlib.import_module(f"gaittwin.{name}.claims")
-        except ModuleNotFoundError:
-            continue
-    return mods
+def claim_modules(registry=None) -> dict:
+    """robot -> its claims (envs/<robot>/paper/__init__.py CLAIMS: envs/<robot>/paper/claims.py), for every
+    robot that has them, in the robots' order; registry: name -> gaittwin.core.registry.Entry (default: the
+    manifest installed by the package, envs/registry.py)."""
+    from ..registry import entries
+    return {name: e.claims for name, e in entries(registry).items() if e.claims is not None}
 
 
-def claim_groups() -> list:
+def claim_groups(registry=None) -> list:
     """(robot, title, claims function) of every claim group, robot by robot."""
-    return [(name, title, fn) for name, mod in claim_modules().items() for title, fn in mod.CLAIMS]
+    return [(name, title, fn) for name, mod in claim_modules(registry).items() for title, fn in mod.CLAIMS]
 
 
-def paper_values() -> dict:
+def paper_values(registry=None) -> dict:
     """id -> (source, the paper's value as stated) of every robot's claims."""
-    return {k: v for mod in claim_modules().values() for k, v in getattr(mod, "PAPER", {}).items()}
+    return {k: v for mod in claim_modules(registry).values() for k, v in getattr(mod, "PAPER", {}).items()}
 
 
 # ---- report ----------------------------------------------------------------------------------------
@@ -167,9 +161,9 @@ def _value(r: Row, c: str):
     return str(r.tol) if c == "tolerance" and r.tol is not None else getattr(r, c, None)
 
 
-def omitted() -> list:
+def omitted(registry=None) -> list:
     """(robot, source, statement, why it is not a row) of every robot's OMITTED list."""
-    return [(name, *o) for name, mod in claim_modules().items() for o in getattr(mod, "OMITTED", ())]
+    return [(name, *o) for name, mod in claim_modules(registry).items() for o in getattr(mod, "OMITTED", ())]
 
 
 def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, resumed=False, flags=(),
@@ -244,8 +238,12 @@ def render(groups, reduced: bool, plots_rel: str, plot_files, timings, wall, res
     return "\n".join(L) + "\n"
 
 
-def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, resume: bool = False) -> pathlib.Path:
+def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, resume: bool = False,
+             registry=None) -> pathlib.Path:
     """Run every claim group, write the report and its plots; returns the report's path.
+
+    registry: the robots whose claims it runs, name -> gaittwin.core.registry.Entry in the report's order
+    (default: the manifest installed by the package, envs/registry.py).
 
     work: scratch directory for the runners' outputs (default: a temporary one, removed).
     resume: keep what `work` already holds (the sweep runners skip finished points), e.g. after
@@ -264,7 +262,7 @@ def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, re
     t0 = time.perf_counter()
     groups = []
     try:
-        for robot, title, fn in claim_groups():
+        for robot, title, fn in (claim_groups() if registry is None else claim_groups(registry)):
             if only and not any(o in fn.__name__ for o in only):
                 continue
             log(f"{fn.__name__}")
@@ -272,7 +270,7 @@ def generate(out_dir, reduced: bool = False, work=None, log=print, only=None, re
         wall = time.perf_counter() - t0
         name = "fidelity_report_reduced.md" if reduced else "fidelity_report.md"
         (stage / name).write_text(render(groups, reduced, plots_rel, ctx.plot_files, ctx.timings, wall, resumed=ctx.resume,
-                                         flags=ctx.flags, omitted_claims=omitted() if not only else ()))
+                                         flags=ctx.flags, omitted_claims=omitted(registry) if not only else ()))
         (stage / name).with_suffix(".json").write_text(
             json.dumps([r.record() for _, _, rs in groups for r in rs], indent=0) + "\n")
         path = _replace(stage, out_dir, name, plots_rel)

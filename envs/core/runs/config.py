@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import pathlib
 import re
 from typing import Any, ClassVar, Dict, Mapping, Optional
 
@@ -22,7 +21,7 @@ from ..model.errors import ConfigError
 from ..model.robot import REGISTRY, robot_class
 from ..model.schema import param
 
-from ..model.paths import CONFIGS as CONFIG_DIR, experiment_files  # noqa: E402
+from ..model.paths import CONFIG_MODULE, CONFIGS as CONFIG_DIR, experiment_files  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -150,8 +149,9 @@ class Job:
 def experiment(name, *runner_path):
     """Register an experiment's options as `experiment_schema/<name>`: `@experiment("<name>")` on a
     class deriving from Experiment (made a dataclass here, with that name as its default), or bare
-    `@experiment` on a dataclass that sets `name` itself.  Its runner is registered on the function
-    (`@gaittwin.core.runs.experiment.runner("<name>")`), never named by a path."""
+    `@experiment` on a dataclass that sets `name` itself.  Its runner is listed in the robot's paper package
+    (envs/<robot>/paper/__init__.py EXPERIMENTS, the function marked
+    `@gaittwin.core.runs.experiment.runner("<name>")`), never named by a path."""
     if runner_path:
         raise TypeError(_OLD_STYLE.format(name=name, path=runner_path[0]))
     if isinstance(name, type):
@@ -178,29 +178,31 @@ def plain_experiment(name: str, *runner_path, warp: str = ""):
         bases=(Experiment,), namespace={"warp": warp} if warp else None))
 
 
-RUNNERS: dict = {}     # experiment name, or options class (a family) -> runner(job, out): experiment.runner
+RUNNERS: dict = {}     # experiment name, or options class (a family) -> runner(job, out): gaittwin.core.registry.install
 
 
 def runner_of(options: type):
-    """The runner of an experiment's options class: the function registered under its declared name, else
-    under the class or its nearest registered base class (`gaittwin.core.runs.experiment.runner`); else ConfigError."""
+    """The runner of an experiment's options class: the function installed under its declared name, else
+    under the class or its nearest installed base class (a paper package's EXPERIMENTS, core's families in
+    envs/registry.py: gaittwin.core.registry.install); else ConfigError."""
     name = schema.fields(options)["name"].default
     for key in (name, *options.__mro__):
         if key in RUNNERS:
             return RUNNERS[key]
-    raise ConfigError("experiment", name, f"an experiment whose runner is registered with "
-                      f"@gaittwin.core.runs.experiment.runner({name!r})", "no runner registered for it")
+    raise ConfigError("experiment", name, f"an experiment whose runner is listed in its paper package's "
+                      f"EXPERIMENTS ({name!r}: runner, marked @gaittwin.core.runs.experiment.runner({name!r}))",
+                      "no runner registered for it")
 
 
 _OLD_STYLE = ("experiment {name}: a runner is no longer named by a path ({path!r}): declare the options with "
-              "@experiment({name!r}) and put @gaittwin.core.runs.experiment.runner({name!r}) on the function "
-              "(docs/adding_a_robot.md)")
+              "@experiment({name!r}), put @gaittwin.core.runs.experiment.runner({name!r}) on the function and list "
+              "it in the robot's paper package's EXPERIMENTS (docs/adding_a_robot.md)")
 
 
 # ---- composition -----------------------------------------------------------------------------
 def compose(overrides=()):
     """The config `scripts/run.py` would run, composed with Hydra; errors as ConfigError."""
-    from hydra import compose as _compose, initialize_config_dir
+    from hydra import compose as _compose, initialize_config_module
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
     from . import overrides as ov
@@ -213,7 +215,7 @@ def compose(overrides=()):
         if GlobalHydra.instance().is_initialized():    # inside scripts/run.py's Hydra app (the fidelity
             cfg = _compose(config_name="config", overrides=list(overrides))   # report): same configs/ dir
         else:
-            with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+            with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
                 cfg = _compose(config_name="config", overrides=list(overrides))
     except MissingConfigException as e:
         m = re.search(r"Could not find '([^']+)/([^']+)'", str(e))

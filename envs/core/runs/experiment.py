@@ -1,6 +1,7 @@
 """What every experiment runner shares: `runner(job, out) -> Result` (or a bare summary dict), where
-`job` is the config checked once (`gaittwin.core.runs.config.Job`: frozen, typed), registered with `@runner("<name>")`
-for the experiment declared in envs/<robot>/config.py, and the one shell that runs it (`compute`): the
+`job` is the config checked once (`gaittwin.core.runs.config.Job`: frozen, typed), listed in its robot's
+paper package (envs/<robot>/paper/__init__.py EXPERIMENTS, marked `@runner("<name>")`) for the experiment
+declared in envs/<robot>/config.py, and the one shell that runs it (`compute`): the
 config is checked first, the runner computes, and the shell writes what it returns -- its tables
 (CSV), its plots (PNG, drawn by the robot's plot functions) and `summary.json`.  Sweeps keep
 `results.csv` in the resumable store (envs/core/runs/store.py), which writes it as points finish; a single
@@ -21,6 +22,7 @@ import numpy as np
 
 from . import config
 from .config import RUNNERS, runner_of  # noqa: F401  (the registry: envs/core/runs/config.py)
+from ..engines.engines import runner_kw  # noqa: F401  (the batch runner's keywords: envs/core/engines/engines.py)
 
 
 @dataclasses.dataclass
@@ -108,12 +110,6 @@ def run_kw(cfg) -> dict:
     return kw
 
 
-def runner_kw(kw: dict) -> dict:
-    """run_kw's keywords for the batch runner itself (batch.run_point / run_points): without retry_failed,
-    which only decides whether sweep.run_rows reuses a stored failure."""
-    return {k: v for k, v in kw.items() if k != "retry_failed"}
-
-
 def launch_kw(cfg) -> dict:
     """Where a sweep's points run (`run.launcher`, `run.ray_*`, checked): keywords of engines.batch_engine."""
     r = config.validate(cfg)["run"]
@@ -177,18 +173,16 @@ def engine_label(summary, engine, split):
 
 
 def runner(of):
-    """Register `fn(job, out) -> Result` as the runner of experiment `of`: its declared name
+    """Mark `fn(job, out) -> Result` as the runner of experiment `of`: its declared name
     (`@runner("crawler_frequency_sweep")`), or an options class, for every experiment declared with it
-    or a subclass of it (`@runner(Robustness)`: each <robot>_robustness).  The module is imported with
-    its robot (envs/__init__.py imports each robot's runner modules); `config.runner_of` finds it."""
-    def register(fn):
-        old = RUNNERS.get(of)
-        if old is not None and (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
-            raise TypeError(f"experiment {of}: two runners, {old.__module__}.{old.__qualname__} and "
-                            f"{fn.__module__}.{fn.__qualname__}")
-        RUNNERS[of] = fn
+    or a subclass of it (`@runner(Robustness)`: each <robot>_robustness).  A mark, not a registration:
+    the runner is listed in its paper package's EXPERIMENTS (core's families: in the manifest,
+    envs/registry.py), and gaittwin.core.registry.install refuses a table that gives a marked runner
+    another experiment; `config.runner_of` finds it in what was installed."""
+    def mark(fn):
+        fn.experiments = (*getattr(fn, "experiments", ()), of)
         return fn
-    return register
+    return mark
 
 
 def run(cfg, out) -> dict:

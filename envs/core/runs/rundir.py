@@ -47,10 +47,10 @@ def _given(argv, key: str):
 
 def _resolved(argv, key: str) -> str:
     """The value of hydra.<...> that Hydra would use for this command line."""
-    from hydra import compose, initialize_config_dir
+    from hydra import compose, initialize_config_module
     from omegaconf import OmegaConf
 
-    from .config import CONFIG_DIR
+    from ..model.paths import CONFIG_MODULE
 
     given = _given(argv, key)
     if given is not None and "$" not in given:      # a literal directory: what Hydra uses, nothing to compose
@@ -64,7 +64,7 @@ def _resolved(argv, key: str) -> str:
         if key == "hydra.sweep.dir":               # a multirun: its first job (comma lists are not values)
             from .overrides import expand_multirun
             overrides = [o for o in overrides if o.startswith("hydra")] + expand_multirun(overrides)[0]
-        with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
             cfg = compose(config_name="config", overrides=overrides, return_hydra_config=True)
         return str(OmegaConf.select(cfg, key, throw_on_missing=True))
     except Exception as e:  # noqa: BLE001  (interpolation, resolver, missing env: all one line)
@@ -337,6 +337,6 @@ def engine_split(out) -> dict:
     the points (their key values)."""
     from .store import dumps
     out = str(pathlib.Path(out).resolve())
-    once = lambda v: list({dumps(d): d for d in v}.values())      # a point asked by several calls counts once
+    once = lambda v: list({dumps(d): d for d in v}.values())      # a point asked by several calls counts once  # noqa: E731
     return {f: {e: dict(points=len(once(v)), keys=once(v)) for e, v in sorted(by.items())}
             for (o, f), by in sorted(_RAN_ON.items()) if o == out and by}

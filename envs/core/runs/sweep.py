@@ -90,6 +90,29 @@ def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta
                     progress=job.run.progress if progress is None else progress, retry_failed=kw["retry_failed"])
 
 
+def run_points(robots, out, file: str | None, key, *, kw: dict) -> list:
+    """The one way from a runner to physics outside the resumable store (a single run, a time series, a
+    trajectory, a comparison's twin runs, a search's evaluations): the Robot points on the batch runner
+    (gaittwin.core.engines.batch.run_points) with its keywords `kw` (experiment.runner_kw(run_kw(job)) with
+    the runner's own changes), and the engine that ran each point recorded as a point of out/file
+    (rundir.ran: summary.json's engine_split under engine=warp/auto names it).  key: the point's key
+    columns, names read from each robot's cfg, or a function robot -> {column: value}.  out None: no run
+    directory (a claim's check, a library call): nothing is recorded.  Returns the runs in point order."""
+    from ..engines import batch
+
+    robots = list(robots)
+    runs = batch.run_points(robots, **kw)
+    if out is not None:
+        for r, run in zip(robots, runs):
+            rundir.ran(out, file, run.engine, key(r) if callable(key) else {k: r.cfg.get(k) for k in key})
+    return runs
+
+
+def run_point(robot, out, file: str | None, key, *, kw: dict):
+    """One point through `run_points` (its run)."""
+    return run_points([robot], out, file, key, kw=kw)[0]
+
+
 def columns_of(robot_cls, key, extra_columns=(), engine_metrics=(), metrics=None) -> list:
     """The declared header of a results file: key columns, metrics (extra_columns first, then the
     robot's declared ones, or `metrics`, then the engine's), health, error."""

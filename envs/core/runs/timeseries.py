@@ -5,7 +5,7 @@ Columns, in order (output-file convention: SI, angles in degrees with a `_deg` s
   t                      s
   <inputs>               the prescribed inputs, as the robot's caller names them (e.g. phi1_ref_deg)
   <channel>              every observable channel the robot declares (envs/<robot>/channels.py,
-                         envs/core/analysis/trajectory.py): body pose, joint angles, contact flags; a channel
+                         envs/core/model/channels.py): body pose, joint angles, contact flags; a channel
                          in rad is written as <channel>_deg
   <name>_normal_force    N, each touch sensor `<name>_touch` of the model (contact normal force)
   <extra>                robot-specific columns the caller adds (e.g. feet velocities)
@@ -19,8 +19,7 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from ..model import energy
-from ..analysis import trajectory
+from ..model import channels, energy
 
 TOUCH = "_touch"
 
@@ -28,7 +27,7 @@ TOUCH = "_touch"
 def columns(robot, run, inputs: dict | None = None, extra: dict | None = None) -> dict:
     """The time series of a finished `batch.Run` of `robot` (module docstring)."""
     cols = {"t": np.asarray(run.t, float), **(inputs or {})}
-    for name, ch in trajectory.channels(robot).items():
+    for name, ch in channels.channels(robot).items():
         v = np.asarray(ch.read(run), float).reshape(-1)
         cols[f"{name}_deg" if ch.unit == "rad" else name] = np.degrees(v) if ch.unit == "rad" else v
     m = run.model
@@ -49,8 +48,7 @@ def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = 
     """(robot, run): the twin run of the configured robot point (robot.*) with the job's run settings,
     on the C engine, over at most `cycles` periods (None: run.cycles); recorded as the C engine's
     point of out/file, so that summary.json's engine_split says so under engine=warp/auto."""
-    from ..engines import batch
-    from . import rundir
+    from . import sweep
     from ..engines.engines import WARP_KW
     from .experiment import robot_cls, robot_params, run_kw, runner_kw
 
@@ -60,6 +58,4 @@ def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = 
         kw["min_cycles"] = min(kw["min_cycles"], kw["cycles"])
     cls = robot_cls(job)
     r = cls(**robot_params(job))
-    run = batch.run_point(r, cls, **kw)
-    rundir.ran(out, file, run.engine, {k: r.cfg.get(k) for k in job.sweep})
-    return r, run
+    return r, sweep.run_point(r, out, file, list(job.sweep), kw=kw)

@@ -66,7 +66,7 @@ def claims_crawler_frequency(ctx: Context) -> list[Row]:
     tw = keyed(res.table("results.csv"), "omega", "S", MM)
     hy = keyed(res.table("results_hybrid.csv"), "omega", "S", MM)
     r0 = Crawler()
-    ideal = ideal_stride(r0.inputs, float(r0.p["l0"]), float(r0.p["l"])) * MM
+    ideal = ideal_stride(r0.inputs, float(r0.p.l0), float(r0.p.l)) * MM
     rows = [Row("C1", "omega = 0.3 rad/s (range 1): S, against the quasi-static ideal stride", *PAPER["C1"],
                 value=tw[0.3], target=ideal, ref=hy[0.3], tol=Tol(0, 0.03, "'almost ideal': 3 %"),
                 reference=f"hybrid {fmt(hy[0.3])}; paper target: ideal stride {fmt(ideal)}", unit="mm",
@@ -84,7 +84,7 @@ def claims_crawler_frequency(ctx: Context) -> list[Row]:
                     value=dS, target=Range(0.0), ref=dS_h, tol=TOL_S,
                     reference=f"hybrid {fmt(dS_h)} (S(8) {fmt(hy[8.0])}, S(16) {fmt(hy[16.0])})", unit="mm",
                     reason="" if dS > 0 else "range 3 is a small difference of large opposing slips"))
-    V = lambda d, w: d[w] * w / (2 * math.pi)
+    V = lambda d, w: d[w] * w / (2 * math.pi)  # noqa: E731
     dV, dV_h = V(tw, 16.0) - V(tw, 8.0), V(hy, 16.0) - V(hy, 8.0)
     rows.append(Row("C4", "V(16) - V(8): V rises rapidly in range 3 (proxy: the rise exceeds V(8), and is within "
                           "tolerance of the exact model's)", *PAPER["C4"],
@@ -186,8 +186,8 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
                           {"omega": [0.3], "psi_deg": psis_h})
     o = s_lo.table("optima.csv")[0]
     oh = h_lo.table("optima.csv")[0] if h_lo else None
-    hv = lambda k: oh[k] if oh else None
-    href = lambda k, f=fmt: f"hybrid {f(oh[k])} (psi grid {fmt(psis_h)})" if oh else "hybrid: full report"
+    hv = lambda k: oh[k] if oh else None  # noqa: E731
+    href = lambda k, f=fmt: f"hybrid {f(oh[k])} (psi grid {fmt(psis_h)})" if oh else "hybrid: full report"  # noqa: E731
     grid = f"psi grid {fmt(psis)} deg"
 
     def grid_tol(target):    # the grid's resolution at the paper's value, stated before comparing
@@ -288,7 +288,7 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
 def c27_row(tw: dict, hy: dict) -> Row:
     """C27 from S(omega) [mm], twin and exact model: with omega_m the grid's V maximum in (0.3, 5.1) (the end
     of range 1), V(omega_m) - V(0.3) (range 1: rises) and V(5.1) - V(omega_m) (range 2: falls); signs."""
-    V = lambda d, w: d[w] * w / (2 * math.pi)
+    V = lambda d, w: d[w] * w / (2 * math.pi)  # noqa: E731
 
     def rise_fall(d):
         mid = [w for w in d if 0.3 < w < 5.1]

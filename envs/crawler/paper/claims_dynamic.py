@@ -30,7 +30,7 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
     s, h = res.summary, hres.summary
 
     def period(seq, n=4):      # smallest p in 1..3 with S_k = S_(k-p) over the last n steps (0: none)
-        rel = lambda x, y: abs(x - y) <= 2e-5 + 2e-3 * abs(y)     # crawler_feedback's steady criterion
+        rel = lambda x, y: abs(x - y) <= 2e-5 + 2e-3 * abs(y)     # crawler_feedback's steady criterion  # noqa: E731
         for p in (1, 2, 3):
             if len(seq) >= n + p and all(rel(seq[-k], seq[-k - p]) for k in range(1, n + 1)):
                 return p
@@ -38,7 +38,7 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
     pt, ph = period(s["S_feedback_seq"]), period(h["S_feedback_seq"])
     from .claims_statements import c35_row
     band = c35_row(ctx, s, ov["experiment.cycles"])
-    last = lambda d: fmt([x * MM for x in d["S_feedback_seq"][-4:]])
+    last = lambda d: fmt([x * MM for x in d["S_feedback_seq"][-4:]])  # noqa: E731
     return [
         Row("C20", "omega = 8: mean S of the last 2 steps, open loop (prescribed angles)", *PAPER["C20"],
             kind=WITHHELD_KIND, value=s["S_open"] * MM, ref=h["S_open"] * MM, reference=f"hybrid {fmt(h['S_open'] * MM)}",
@@ -113,8 +113,8 @@ C22_TARGET = [Range(hi=0.02), Range(lo=0.1), Range(lo=0.1), Range(lo=0.1), Range
 def c22_value(claims: list, modes: list, engine: str) -> list:
     """C22's value from crawler_slip_pattern's statements of one engine and its mode table (rows per engine,
     omega, foot with slip_backward)."""
-    stat = lambda prefix: next(c["value"] for c in claims if c["statement"].startswith(prefix))
-    back = lambda w: [r["slip_backward"] for r in modes if r["engine"] == engine and r["omega"] == w]
+    stat = lambda prefix: next(c["value"] for c in claims if c["statement"].startswith(prefix))  # noqa: E731
+    back = lambda w: [r["slip_backward"] for r in modes if r["engine"] == engine and r["omega"] == w]  # noqa: E731
     return [stat("range 1: backward slip distance"), sum(back(5.1)) - sum(back(0.3)), min(back(5.1)), min(back(16.0)),
             stat("range 3: for a short portion of the cycle both feet slip forward")]
 
@@ -142,9 +142,9 @@ def c24_row(omegas, ratios, ct: dict, ch: dict) -> Row:
     The value is, per omega, S(lightest) - S(heaviest): 'grows almost monotonically' read as a trend whose
     direction is right at every omega (a sign: exact bound 0, stated before comparing); a reversed trend
     fails whatever its size, dips between the end points are allowed ('almost')."""
-    net = lambda c: [S[0] - S[-1] for S in c.values()]
+    net = lambda c: [S[0] - S[-1] for S in c.values()]  # noqa: E731
     dt, dh = net(ct), net(ch)
-    show = lambda c: "; ".join(f"omega {fmt(w)}: {fmt(S)}" for w, S in c.items())
+    show = lambda c: "; ".join(f"omega {fmt(w)}: {fmt(S)}" for w, S in c.items())  # noqa: E731
     bad = [w for w, x in zip(ct, dt) if x < 0]
     return Row("C24", f"per omega {fmt(omegas)}: S(mass ratio {fmt(ratios[0])}) - S({fmt(ratios[-1])}) (m1 = m2; "
                       "proxy for 'grows almost monotonically as the distal links get lighter': positive at every "

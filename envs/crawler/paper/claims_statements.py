@@ -1,4 +1,4 @@
-"""The crawler paper's qualitative statements that earlier reports did not check (issue #28): psi*(omega)
+"""The crawler paper's qualitative statements, each checked by a proxy: psi*(omega)
 almost monotonic (C30), a symmetric friction perturbation insignificant (C31), direction reversal under
 mass asymmetry (C32), the time-scaled gait's slip (C33) and the feedback law's frequency band (C35).
 
@@ -38,7 +38,7 @@ def c30_row(tw: dict, hy: dict, step: float) -> Row:
     tol = Tol(0, 0, f"a range: 'almost monotonically' read as no drop larger than one psi grid step ({fmt(step)} deg, "
                     "a grid argmax's resolution; the paper smooths its curve by a moving average)")
     ws = sorted(tw)
-    drop = lambda d: min(d[b] - d[a] for a, b in zip(ws, ws[1:])) if len(ws) > 1 else math.nan
+    drop = lambda d: min(d[b] - d[a] for a, b in zip(ws, ws[1:])) if len(ws) > 1 else math.nan  # noqa: E731
     v = drop(tw)
     return Row("C30", f"largest change of psi* between successive omegas {fmt(ws)} (negative: a drop)", *PAPER["C30"],
                value=v, target=Range(-step), tol=tol, unit="deg",
@@ -50,7 +50,7 @@ def c30_row(tw: dict, hy: dict, step: float) -> Row:
 def claims_crawler_symmetric_friction(ctx: Context) -> list[Row]:
     """C31 (Sec. VI): S with mu1 = mu2 = (1 +/- eps) mu against S at mu, eps = 0.1, at omega 0.3 and 16."""
     from ..robot import Crawler
-    eps, mu = 0.1, float(Crawler().p["mu"])
+    eps, mu = 0.1, float(Crawler().p.mu)
     tol = Tol(0, 0, "a range: 'insignificantly' read as |S((1 +/- eps) mu) / S(mu) - 1| <= 0.1, a fifth of the 50 % "
                     "loss the asymmetric perturbation gives at omega 0.3 (C12)")
     mus = [round(mu * (1 - eps), 12), mu, round(mu * (1 + eps), 12)]
@@ -125,7 +125,7 @@ def c34_row(best: dict) -> Row:
     def extending(**kw):
         r = Crawler(omega=best["omega"], **kw)
         q, _, _ = r.inputs(np.linspace(0.0, r.period, 4001))
-        D = foot_distance(q[:, 0], q[:, 1], r.p["l0"], r.p["l"])
+        D = foot_distance(q[:, 0], q[:, 1], r.p.l0, r.p.l)
         return float(np.mean(np.diff(D) > 0))
     v = extending(psi_deg=best["psi_deg"], alpha=best["alpha"], upsilon_deg=best["upsilon_deg"])
     v0 = extending(psi_deg=best["psi_base_deg"])

@@ -22,7 +22,7 @@ def reference(robot: Crawler, duration: float):
     if run.error:
         raise RuntimeError(f"the exact hybrid model failed: {run.error}")
     z0 = float(robot.model().body("center").pos[2])
-    offset = np.array([0.0, robot.p["foot_radius"] - z0, 0.0, 0.0, 0.0])
+    offset = np.array([0.0, robot.p.foot_radius - z0, 0.0, 0.0, 0.0])
 
     def set_state(model, data, t):
         q = np.array([np.interp(t, run.t, run.q[:, i]) for i in range(5)]) + offset

@@ -53,7 +53,7 @@ def hybrid_penetration(run) -> float:
     from ..robot import feet
     if not len(run.q):
         return 0.0
-    _, y1, _, y2 = feet(*run.q.T, run.robot.p["l0"], run.robot.p["l"])
+    _, y1, _, y2 = feet(*run.q.T, run.robot.p.l0, run.robot.p.l)
     return float(max(0.0, -min(np.min(y1), np.min(y2))))
 
 

@@ -8,7 +8,6 @@ from functools import partial
 import numpy as np
 
 from ...core.model import metrics
-from ...core.runs import rundir
 from ...core.model.robot import PENETRATION_SENSOR, WARNING_NAMES
 from ...core.runs.experiment import Result, robot_params, run_kw, runner
 from . import plots
@@ -63,10 +62,7 @@ def feedback(job, out) -> Result:
         errors = {k: x.error or r.health_error(pen[k]) for k, x in (("open", open_run), ("feedback", fb_run))}
         liftoff = {"open": open_run.liftoff_t, "feedback": fb_run.liftoff_t}
     elif engine in ("warp", "auto"):   # both runs through the batch runner, eq. 19 as a device kernel on warp
-        traces, seqs, errors, liftoff, pen, ran_on = warp_feedback_runs(base, law_kw, cycles, run_kw(job))
-        if engine == "auto":               # summary.json's engine_split: the engine that ran each run
-            for k, e in ran_on.items():
-                rundir.ran(out, "results.csv", e, {"control": k})
+        traces, seqs, errors, liftoff, pen = warp_feedback_runs(base, law_kw, cycles, run_kw(job), out)
     else:
         traces, seqs, errors, liftoff, pen = {}, {}, {}, {}, {}
         for k in ("open", "feedback"):
@@ -98,28 +94,29 @@ def feedback(job, out) -> Result:
     return Result(summary, tables={"results.csv": (list(rows[0].keys()), rows)}, plots=plotted)
 
 
-def warp_feedback_runs(params, law_kw, cycles, kw):
+def warp_feedback_runs(params, law_kw, cycles, kw, out=None):
     """engine=warp: the open loop and eq. 19 (envs/crawler/paper/feedback_robot.py FeedbackCrawler, its law
     a device kernel) as two worlds of the batch runner (engine=auto: split as any points are, on C the
-    law in Python); (traces, S sequences, errors, lift-off times, deepest penetrations, the engine
-    that ran it) by run ("open", "feedback").  Its samples and cycle boundaries are
-    the batch runner's (the state after k steps; mujoco_feedback_run reads positions after k - 1)."""
-    from ...core.engines import batch
+    law in Python); (traces, S sequences, errors, lift-off times, deepest penetrations) by run ("open",
+    "feedback"), the engine that ran each recorded as a results.csv point of `out` (key: control).  Its
+    samples and cycle boundaries are the batch runner's (the state after k steps; mujoco_feedback_run reads positions after k - 1)."""
+    from ...core.runs import sweep
     from .feedback_robot import FeedbackCrawler
     pts = {"open": FeedbackCrawler(None, **params), "feedback": FeedbackCrawler(law_kw, **params)}
-    runs = batch.run_points(list(pts.values()), cycles=cycles, stop_when_steady=False, chunk=kw["chunk"],
-                            max_steps=kw["max_steps"], engine=kw.get("engine", "warp"), device=kw["device"],
-                            nworld=kw["nworld"])
-    out = {}, {}, {}, {}, {}, {}
+    control = {id(p): k for k, p in pts.items()}
+    runs = sweep.run_points(pts.values(), out, "results.csv", lambda p: {"control": control[id(p)]},
+                            kw=dict(cycles=cycles, stop_when_steady=False, chunk=kw["chunk"], max_steps=kw["max_steps"],
+                                    engine=kw.get("engine", "warp"), device=kw["device"], nworld=kw["nworld"]))
+    res = {}, {}, {}, {}, {}
     for k, run in zip(pts, runs):
         fn = np.stack([run.sensor(f"foot{i}_touch")[:, 0] for i in (1, 2)], axis=1)
         neg = np.flatnonzero((fn <= 1e-6).any(axis=1))
         tr = dict(t=run.t, q=np.stack([run.sensor(f"phi{i}")[:, 0] for i in (1, 2)], axis=1),
                   vx=np.stack([run.sensor(f"foot{i}_vel")[:, 0] for i in (1, 2)], axis=1), ctrl=None)
-        for d, v in zip(out, (tr, run.cycle_values, run.problem, float(run.t[neg[0]]) if len(neg) else None,
-                              run.max_penetration, run.engine)):
+        for d, v in zip(res, (tr, run.cycle_values, run.problem, float(run.t[neg[0]]) if len(neg) else None,
+                              run.max_penetration)):
             d[k] = v
-    return out
+    return res
 
 
 def mujoco_feedback_run(r: Crawler, law_kw, cycles):

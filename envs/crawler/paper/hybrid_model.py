@@ -60,10 +60,10 @@ class Params:
     @classmethod
     def from_robot(cls, r: Crawler, g: float = G_ACC) -> "Params":
         p = r.p
-        mu1 = p["mu1"] if p["mu1"] is not None else p["mu"]
-        mu2 = p["mu2"] if p["mu2"] is not None else p["mu"]
-        return cls(p["m0"], p["m1"], p["m2"], p["J0"], p["J1"], p["J2"], p["l0"], p["l"], mu1, mu2, g,
-                   p["dc0"], p["dc1"], p["dc2"])
+        mu1 = p.mu1 if p.mu1 is not None else p.mu
+        mu2 = p.mu2 if p.mu2 is not None else p.mu
+        return cls(p.m0, p.m1, p.m2, p.J0, p.J1, p.J2, p.l0, p.l, mu1, mu2, g,
+                   p.dc0, p.dc1, p.dc2)
 
     @property
     def d(self):   # COM distances: along the central link from its midpoint, along links 1, 2 from the hinges

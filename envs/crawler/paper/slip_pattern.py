@@ -21,9 +21,9 @@ from functools import partial
 
 import numpy as np
 
-from ...core.engines import batch
 from ...core.model import metrics
 from ...core.model.errors import ConfigError
+from ...core.runs import sweep as sw
 from ...core.runs.experiment import Result, robot_params, run_kw, runner
 from . import plots
 from ..config import ENGINES
@@ -36,8 +36,8 @@ from ..robot import FORWARD, Crawler, foot_distance
 def speed_scale(robot: Crawler) -> float:
     """omega (max D - min D) / 2: the peak foot speed of ideal switching (m/s)."""
     q, _, _ = robot.inputs(np.linspace(0.0, robot.period, 721))
-    d = foot_distance(q[:, 0], q[:, 1], robot.p["l0"], robot.p["l"])
-    return float(robot.p["omega"] * (d.max() - d.min()) / 2)
+    d = foot_distance(q[:, 0], q[:, 1], robot.p.l0, robot.p.l)
+    return float(robot.p.omega * (d.max() - d.min()) / 2)
 
 
 def samples_dividing(steps: int, at_least: int) -> int:
@@ -108,12 +108,13 @@ def window(t, period: float, cycles: int):
     return sel if len(sel) else np.arange(max(0, n - 1), n)
 
 
-def twin_trace(params: dict, kw: dict, samples: int, v_rel: float) -> dict:
+def twin_trace(params: dict, kw: dict, samples: int, v_rel: float, out=None) -> dict:
+    """The twin's trace at one point (out: the run directory whose results.csv the point's rows are)."""
     r = Crawler(**params)
     r.samples_per_cycle = samples_dividing(r.steps_per_cycle, samples)   # same timestep as the default
     r.check_steps(kw["cycles"], kw["max_steps"])
-    run = batch.run_point(r, None, cycles=kw["cycles"], min_cycles=kw["min_cycles"],
-                          stop_when_steady=kw["stop_when_steady"])
+    run = sw.run_point(r, out, "results.csv", ["omega"], kw=dict(cycles=kw["cycles"], min_cycles=kw["min_cycles"],
+                                                                 stop_when_steady=kw["stop_when_steady"]))
     s = r.summarize(run)
     per = max(1, int(s["period_cycles"] or 1))
     sel = window(run.t, r.period, per)
@@ -206,7 +207,7 @@ def slip_pattern(job, out) -> Result:
     for w in omegas:
         p = {**base, "omega": w}
         for e in engines:
-            traces[e][w] = (twin_trace(p, kw, samples, v_rel) if e == "mujoco"
+            traces[e][w] = (twin_trace(p, kw, samples, v_rel, out) if e == "mujoco"
                             else exact_trace(p, kw, samples, v_rel, hybrid_kw(job)))
     rows = []
     for e in engines:

@@ -52,7 +52,7 @@ def claims_miniaq(ctx: Context) -> list[Row]:
     mass = float(m.body_subtreemass[0]) * 1e3
     p = r.p
     fpth = foot_path(p)
-    A_z = p["pivot_z"] + p["l1"] * math.sin(p["theta1"])
+    A_z = p.pivot_z + p.l1 * math.sin(p.theta1)
     height = (A_z - fpth["z_min"]) * 1e3
     inp = "a model input (body 22.2 g + 4 legs x 0.2 g)"
     rows = [Row("M1", "robot mass", *PAPER["M1"], kind=CONSISTENCY, value=mass, target=23.0,
@@ -119,7 +119,7 @@ def claims_miniaq(ctx: Context) -> list[Row]:
                     twin=f"hind {fmt(hind)}, front {fmt(front)}",
                     reason="" if hind > front and hind >= 0.3 else
                     "friction is Coulomb with true stiction (one mu), not the paper's pseudo-Coulomb model"))
-    rows += periodicity_rows(tr_res.table("timeseries.csv"), 1.0 / p["f"], win)
+    rows += periodicity_rows(tr_res.table("timeseries.csv"), 1.0 / p.f, win)
     duty = tr["duty_factor"]
     rows.append(Row("M11", "duty factor per leg (fl, fr, hl, hr), intended 0.5", *PAPER["M11"], kind=GRAPH_ONLY,
                     value=[float(duty[k]) for k in ("fl", "fr", "hl", "hr")], reference="intended 0.5 each",

@@ -27,7 +27,7 @@ import numpy as np
 from ...core.engines import batch
 from ...core.runs import config
 from ...core.runs import sweep as sw
-from ...core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw, sweep_lists
+from ...core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw
 from .outputs import (ENGINE_LABELS, engine_name, plot_body_motion, plot_gait_diagram,  # noqa: F401
                                   plot_gait_diagram_engines, plot_sweep, plot_yaw, timeseries)
 from ..robot import LEGS
@@ -50,8 +50,9 @@ def paper_kw(job) -> dict:
     return dict(config.validate(job).paper)      # checked against PaperOptions (envs/miniaq/config.py)
 
 
-def _simulate(robot, job, cycles, engine=None):
-    """(run, wall seconds) of one point with the configured engine (or `engine`)."""
+def _simulate(robot, job, cycles, engine=None, out=None):
+    """(run, wall seconds) of one point with the configured engine (or `engine`); a twin's run given `out`
+    is timeseries.csv's point there (sweep.run_point records its engine: summary.json's engine_split)."""
     if (engine or engine_of(job)) == "paper":
         from . import model as miniaq_paper
         run = miniaq_paper.simulate(robot, cycles=cycles, **paper_kw(job))
@@ -59,7 +60,7 @@ def _simulate(robot, job, cycles, engine=None):
     kw = dict(runner_kw(run_kw(job)), cycles=cycles, stop_when_steady=False)
     kw["nthread"] = 1
     t0 = time.perf_counter()
-    run = batch.run_point(robot, type(robot), **kw)
+    run = sw.run_point(robot, out, "timeseries.csv", ("gait", "f"), kw=kw)
     return run, time.perf_counter() - t0
 
 
@@ -73,17 +74,14 @@ def _summarize(robot, run) -> dict:
 def _single(job, out):
     """The robot point and the run of `experiment.duration` seconds (whole cycles, at least); a twin's run is
     recorded as timeseries.csv's (summary.json's engine_split names the engine that ran it)."""
-    from ...core.runs import rundir
     cls = robot_cls(job)
     robot = cls(**robot_params(job))
     engine_of(job)
     paper_kw(job)
     duration = float(options(job)["duration"])
-    run, wall = _simulate(robot, job, max(2, math.ceil(duration / robot.period - 1e-9)))
+    run, wall = _simulate(robot, job, max(2, math.ceil(duration / robot.period - 1e-9)), out=out)
     if run.error:
         raise RuntimeError(f"simulation failed: {run.error}")
-    if isinstance(run, batch.Run):
-        rundir.ran(out, "timeseries.csv", run.engine, {k: robot.cfg[k] for k in ("gait", "f")})
     return robot, run, duration, wall
 
 

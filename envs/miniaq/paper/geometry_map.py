@@ -33,12 +33,12 @@ def leg_geometry(robot) -> dict:
     p = robot.p
     path = foot_path(p)
     th = np.linspace(0.0, 2 * math.pi, 721)
-    _, C, _, _ = fourbar(th, p["l1"], p["theta1"], p["l2"], p["l3"], p["l4"])
-    A = p["l1"] * np.array([math.cos(p["theta1"]), math.sin(p["theta1"])])
+    _, C, _, _ = fourbar(th, p.l1, p.theta1, p.l2, p.l3, p.l4)
+    A = p.l1 * np.array([math.cos(p.theta1), math.sin(p.theta1)])
     xs = np.r_[C[:, 0], A[0], path["x_min"], path["x_max"]]
     return dict(stride=path["stride"], step_height=path["step_height"],
                 height=float(max(A[1], C[:, 1].max()) - path["z_min"]),
-                length=float(2 * p["pivot_x"] + xs.max() - xs.min()), width=float(2 * p["pivot_y"]))
+                length=float(2 * p.pivot_x + xs.max() - xs.min()), width=float(2 * p.pivot_y))
 
 
 @runner("miniaq_geometry_map")

@@ -48,6 +48,7 @@ from ..paper_laws import (LegTable, _perp, damping, euler_to_quat,  # noqa: F401
                                     friction_coefficient, friction_ratio, leg_kinematics, leg_table,
                                     normal_force, rotation_b2i, step, step_f)
 from .run import PaperRun, sample_sensors, summarize  # noqa: F401
+from ..kinematics import Leg
 from ..robot import FRONT, G, LEFT, MiniAQ
 
 METHODS = ("LSODA", "BDF", "Radau")
@@ -80,7 +81,7 @@ class Params:
 
     m: float
     inertia: tuple            # (I_xx, I_yy, I_zz) of the uniform box with the whole mass m
-    leg: dict                 # four-bar geometry: l1..l6, theta1, theta35, theta36
+    leg: Leg                  # four-bar geometry: l1..l6, theta1, theta35, theta36
     pivots: tuple             # 4 x (x, y, z): crank axes B_j in the body frame
     omega: float              # crank speed magnitude (rad/s)
     offsets: tuple            # theta2_j(0)
@@ -104,7 +105,7 @@ class Params:
     @classmethod
     def from_robot(cls, r: MiniAQ, *, mu_s: float = MU_S, V_s: float = V_S, V_d: float = V_D,
                    clip_normal: bool = False, contact: bool = True, foot_radius: float | None = None,
-                   g: float = G, stiffness: str = "power", damping: str = "depth") -> "Params":
+                   g: float = G, stiffness: str = "power", damping: str = "depth") -> "Params":  # noqa: F811  (the keyword, not the re-exported law)
         """stiffness="secant" / damping="constant": the twin's linear contact (its Hunt-Crossley
         secant k and damping C at the static load point, `MiniAQ.contact`) in place of eq. 15's
         K L_p^e / STEP damping: the paper model with one of the twin's differences switched on."""
@@ -113,18 +114,18 @@ class Params:
         check_supported(r.cfg)
         p = r.p
         lin = r.contact()
-        m = p["m"]
-        Lx, Ly, Lz = p["body_length"], p["body_width"], p["body_height"]
+        m = p.m
+        Lx, Ly, Lz = p.body_length, p.body_width, p.body_height
         inertia = (m / 12 * (Ly**2 + Lz**2), m / 12 * (Lx**2 + Lz**2), m / 12 * (Lx**2 + Ly**2))
-        leg = {k: p[k] for k in ("l1", "l2", "l3", "l4", "l5", "l6", "theta1", "theta35", "theta36")}
-        pivots = tuple((p["pivot_x"] if front else -p["pivot_x"], p["pivot_y"] if left else -p["pivot_y"],
-                        p["pivot_z"]) for left, front in zip(LEFT, FRONT))
+        leg = Leg.of(p)
+        pivots = tuple((p.pivot_x if front else -p.pivot_x, p.pivot_y if left else -p.pivot_y,
+                        p.pivot_z) for left, front in zip(LEFT, FRONT))
         crank = r.inputs
         signs = (1.0,) * 4 if crank.directions is None else tuple(float(s) for s in crank.directions)
         return cls(m=m, inertia=inertia, leg=leg, pivots=pivots, omega=float(crank.omega),
-                   offsets=tuple(float(o) for o in crank.offsets), signs=signs, K=p["K"], e=p["e"],
-                   c_max=p["c_max"], d=p["d"], mu_s=mu_s, mu_d=p["mu_d"], V_s=V_s, V_d=V_d,
-                   foot_radius=p["foot_radius"] if foot_radius is None else foot_radius,
+                   offsets=tuple(float(o) for o in crank.offsets), signs=signs, K=p.K, e=p.e,
+                   c_max=p.c_max, d=p.d, mu_s=mu_s, mu_d=p.mu_d, V_s=V_s, V_d=V_d,
+                   foot_radius=p.foot_radius if foot_radius is None else foot_radius,
                    clip_normal=clip_normal, contact=contact, g=g, wander=crank.wander,
                    k_lin=lin["stiffness"] if stiffness == "secant" else None,
                    c_const=lin["damping"] if damping == "constant" else None)

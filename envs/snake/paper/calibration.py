@@ -5,7 +5,7 @@ Calibration, not validation: mu and T_step are fitted to the n = 4 rows of Table
 measured Delta x); those rows are `calibration` in the report, every other snake number is a
 prediction.
 
-The fit is one use of the identification mechanism (envs/core/analysis/identify.py, issue #27):
+The fit is one use of the identification mechanism (envs/core/analysis/identify.py):
 `snake_calibrate` is a `<robot>_identify` on the per-cycle table TABLE2_N4 (envs/snake/table2_n4.csv),
 its global stage the grid sweep.mu x sweep.T_step, then least_squares from the grid's best point.
 
@@ -181,9 +181,10 @@ def predict(points: list[dict], metrics=("dx", "loss"), region_: Region | None =
     (min, max) and the value at the fitted point (`<metric>_fit`); a failed run makes its
     point's intervals NaN and names it in `error`.  The region's parameters override the point's."""
     from ...core.engines import batch
+    from ...core.runs import sweep
     reg = region_ or load()
     robots = extreme_robots(points, reg)
-    runs = batch.run_points(robots, cycles=cycles, nthread=nthread)
+    runs = sweep.run_points(robots, None, None, (), kw=dict(cycles=cycles, nthread=nthread))   # no run directory
     vals = [batch.batch_values(rb, run) for rb, run in zip(robots, runs)]
     return intervals(points, [dict(v, error=e) for v, e in vals], reg, metrics)
 

@@ -243,7 +243,7 @@ def claims_snake_link_length(ctx: Context) -> list[Row]:
     tol = Tol(0, 0, "a sign: the displacement lost per 10 periods, d - Delta x, smaller with the shorter link at "
                     "every n (the paper's loss function f is in units of l)")
     from ..robot import Snake
-    l0 = float(Snake().p["l"])
+    l0 = float(Snake().p.l)
     ls = [round(SHORT * l0, 9), l0]
     res, _ = ctx.run("snake_table2", "snake_link_length", {"run.cycles": 1, "run.nthread": None},   # converged in one
                      {"n": ctx.g([4, 5], [5]), "alpha_deg": [45], "l": ls})

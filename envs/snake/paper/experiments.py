@@ -50,7 +50,7 @@ def table1(job, out) -> Result:
     cols = ["n", "alpha_max_deg", "f_max", "d_unit", "paper_alpha_max_deg", "paper_f_max", "paper_d_unit"]
     lines = ["| n | alpha_max [deg] twin / paper | f_max twin / paper | d_unit twin / paper |", "|---|---|---|---|"]
     for r in rows:
-        p = lambda v, fmt: "-" if v is None else format(v, fmt)
+        p = lambda v, fmt: "-" if v is None else format(v, fmt)  # noqa: E731
         lines.append(f"| {r['n']} | {r['alpha_max_deg']:.2f} / {p(r['paper_alpha_max_deg'], '.1f')} | "
                      f"{r['f_max']:.3f} / {p(r['paper_f_max'], '.2f')} | {r['d_unit']:.3f} / {p(r['paper_d_unit'], '.2f')} |")
     summary = dict(points=len(rows), table1={str(r["n"]): {k: r[k] for k in cols[1:]} for r in rows})
@@ -86,7 +86,7 @@ def table2(job, out) -> Result:
             lines.append(_failed_line(r, 7))
             continue
         pf, pd, pdx, pdd, pl = TABLE2.get((int(r["n"]), int(round(r["alpha_deg"]))), (None,) * 5)
-        p = lambda v, fmt: "-" if v is None else format(v, fmt)
+        p = lambda v, fmt: "-" if v is None else format(v, fmt)  # noqa: E731
         lines.append(f"| {int(r['n'])} | {r['alpha_deg']:g} | {r['f']:.3f} / {p(pf, '.3f')} | "
                      f"{r['d_unit']:.3f} / {p(pd, '.3f')} | {r['d'] * 1e3:.1f} / {p(pdd, '.1f')} | "
                      f"{r['dx'] * 1e3:.1f} / {p(pdx, '.1f') if pdx is not None else 'withheld'} | "
@@ -111,7 +111,7 @@ def timeseries(robot, run) -> dict:
     """The shared writer's columns (envs/core/runs/timeseries.py): t, the servo targets phi<k>_ref_deg, centre
     of mass com_x, com_z, joint angles phi<k>_deg, each section's normal force link<k>_normal_force, power."""
     ref = np.degrees(robot.gait(run.t)[0])
-    return ts.columns(robot, run, inputs={f"phi{k}_ref_deg": ref[:, k - 1] for k in range(1, robot.p["N"])})
+    return ts.columns(robot, run, inputs={f"phi{k}_ref_deg": ref[:, k - 1] for k in range(1, robot.p.N)})
 
 
 # ---- calibration ----------------------------------------------------------------------------
@@ -173,7 +173,7 @@ def intervals(job, out) -> Result:
         n, a = int(r["n"]), float(r["alpha_deg"])
         paper = TABLE2.get((n, int(round(a))), (None,) * 5)[4] if int(r["N"]) == 8 else None
         r["kind"] = "calibration" if paper is not None else "prediction"
-        iv = lambda k, s: f"{r[k + '_fit'] * s:.1f} [{r[k][0] * s:.1f}, {r[k][1] * s:.1f}]"
+        iv = lambda k, s: f"{r[k + '_fit'] * s:.1f} [{r[k][0] * s:.1f}, {r[k][1] * s:.1f}]"  # noqa: E731
         lines.append(f"| {n} | {int(r['N'])} | {a:g} | {r['kind']} | {iv('dx', 1e3)} | {iv('loss', 100)} | "
                      f"{iv('V', 1e3)} | {'-' if paper is None else paper} |" + (f" failed: {r['error']}" if r["error"] else ""))
     print("\n".join(lines))

@@ -8,7 +8,7 @@ largest compression, speed and loop gap.  Also the static check: the leg standin
 still on its foot, the spring's compression and the pad's deflection against
 weight / stiffness.
 
-  python studies/bolt_compliance.py [--quick] [--cycles N] [key=value ...]
+  python -m gaittwin.bolt.paper.studies.bolt_compliance [--quick] [--cycles N] [key=value ...]
 """
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ import argparse
 import math
 import time
 
-import _cli  # noqa: F401  (puts the repo on sys.path)
 import yaml
 
-from gaittwin.core.engines import batch
-from gaittwin.bolt import robot as bolt_robot
-from gaittwin.bolt.robot import Bolt
+from ....core.engines import batch
+from ... import robot as bolt_robot
+from ...robot import Bolt
 
 SPRING = 65000.0    # N/m, Sec. 2.1
 PAD = 2.3e5         # N/m, README "Compliance" (estimate)
@@ -38,8 +37,8 @@ def standing(**params) -> dict:
     """Foot force, spring compression and pad deflection of the leg standing still for 1.5 s."""
     r, m, d = bolt_robot.standing(1.5, **params)
     force = float(r.sensor(d.sensordata, m, "foot_touch")[0])
-    pad = float(-d.joint("pad").qpos[0]) if r.p["pad_stiffness"] else float(r.p["foot_radius"] - r.sensor(d.sensordata, m, "F_pos")[2])
-    spring = float(-d.joint("spring").qpos[0]) if r.p["spring_stiffness"] else 0.0
+    pad = float(-d.joint("pad").qpos[0]) if r.p.pad_stiffness else float(r.p.foot_radius - r.sensor(d.sensordata, m, "F_pos")[2])
+    spring = float(-d.joint("spring").qpos[0]) if r.p.spring_stiffness else 0.0
     return dict(force=force, weight=r.total_mass * 9.81, pad=pad, spring=spring)
 
 

@@ -1,25 +1,23 @@
-"""BOLT foot contact study (issue #24 item 3): candidate twin foot contacts, each at two timesteps, judged
+"""BOLT foot contact study: candidate twin foot contacts, each at two timesteps, judged
 against the paper model (engine=paper) at every compared crank period at once.  The reference is the
 committed models/bolt/paper_reference.csv (the paper model at the bolt_twin_vs_paper inputs, written by
-studies/bolt_paper_reference.py, checked against a fresh run in CI), or a `results.csv` of
+gaittwin.bolt.paper.studies.bolt_paper_reference, checked against a fresh run in CI), or a `results.csv` of
 `experiment=bolt_twin_vs_paper` (its *_paper columns); tolerances stated first: speed within 10 % (relative),
 duty factor within 0.05, one touch-down per revolution.  Prints a table; ~2 min with nice.
 
-    .venv/bin/python studies/bolt_contact_study.py [--reference outputs/bolt_twin_vs_paper/<date>/results.csv]
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_contact_study [--reference outputs/bolt_twin_vs_paper/<date>/results.csv]
 """
 import argparse
 import csv
 import pathlib
-import sys
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from ...robot import Bolt
+from ....core.engines import batch
+from ....core.model.paths import MODELS
 
-from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core.engines import batch  # noqa: E402
-
-REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
+REFERENCE = MODELS / "bolt" / "paper_reference.csv"
 
 TOL_SPEED, TOL_DUTY = 0.10, 0.05
 # name -> twin parameters (physical reading in models/bolt/README.md "Foot contact study")
@@ -29,14 +27,14 @@ CANDIDATES = {
     "rigid 5 ms": dict(contact_timeconst=0.005),
     "rubber pad 2.3e5 N/m, 20 N s/m": dict(pad_stiffness=2.3e5),
     "rubber pad, 200 N s/m": dict(pad_stiffness=2.3e5, pad_damping=200.0),
-    # issue #24 third pass (README "Phase budget"): patched into the compiled model (not Bolt parameters)
+    # patched into the compiled model (not Bolt parameters; README "Phase budget")
     "dampratio 2 (k/4, same damping)": dict(_model=dict(solref=[0.001, 2.0])),
     "direct solref [-1e6, -4000] (same spring, damping ratio 2)": dict(_model=dict(solref=[-1e6, -4000.0])),
     "direct solref [-1e6, -8000] (damping ratio 4)": dict(_model=dict(solref=[-1e6, -8000.0])),
     "direct solref [-1e6, -16000] (damping ratio 8)": dict(_model=dict(solref=[-1e6, -16000.0])),
     "elliptic cone, impratio 10": dict(_model=dict(cone=1, impratio=10.0)),
     "noslip_iterations 10": dict(_model=dict(noslip_iterations=10)),
-    # issue #24 fourth pass (README "Foot impact test"): spring-free dampers.  The rows with loops of 0.05 / 0.025 ms
+    # spring-free dampers (README "Foot impact test").  The rows with loops of 0.05 / 0.025 ms
     # need --timesteps 2.5e-5 1.25e-5 (/ 1.25e-5: the loops' time constant is at least two steps)
     "damper K 1e4, B 5000": dict(_model=dict(solref=[-1e4, -5000.0])),
     "damper K 1e2, B 5000": dict(_model=dict(solref=[-1e2, -5000.0])),

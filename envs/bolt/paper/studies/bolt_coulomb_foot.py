@@ -1,4 +1,4 @@
-"""BOLT's Coulomb foot (issue #24), the study behind the option `robot/foot=coulomb` (the first law did not converge
+"""BOLT's Coulomb foot, the study behind the option `robot/foot=coulomb` (the first law did not converge
 in dt; candidate 2, the paper model's impasse stop, did, by its rule, below; the option is candidate 2 at dt
 6.25e-6, v_eps 0.005: envs/bolt/coulomb_foot.py, whose CoulombFoot this study imports, models/bolt/README.md):
 the plastic foot (`robot/foot=plastic`, a spring-free damper) made FRICTIONLESS (condim 1, so MuJoCo's convex
@@ -24,8 +24,8 @@ Written before the runs:
   bumper 0.40 m, 6 revolutions from rest, metrics over the last 3 (as experiment=bolt_twin_vs_paper).
 * v_eps (numerical: the stick slope mu F_n / v_eps) -> 0: V_EPS halving, at step 2.5e-5 s.  Converged at v_eps_k
   when the change to v_eps_{k+1} is <= TOL_STEP_SPEED (2 % of the paper model's speed) and <= TOL_STEP_DUTY (0.01)
-  at every checked period (the same rule as studies/bolt_plastic_limit.py, a fifth of the issue's target).  The
-  chosen v_eps is the largest such v_eps_k, not the one nearest the paper model.
+  at every checked period (the same rule as bolt_plastic_limit in this package, a fifth of the twin-vs-paper-model
+  target).  The chosen v_eps is the largest such v_eps_k, not the one nearest the paper model.
 * Step (the force's one-step lag, O(dt)): at the chosen v_eps, timestep 2.5e-5 -> 1.25e-5 s (loops unchanged),
   the same tolerances.  A NaN or a flagged run fails the rule.
 * Only then: the chatter check at 0.3 s (every step of the last revolution: force intervals of the foot-floor
@@ -165,25 +165,21 @@ Results, candidate 2 (2026-11-27 05:09-05:38 UTC, 2 shared cores, load ~1-4, `ni
   step), at 6.25e-6 1.73 s per revolution: 58x the default, 16x the plastic option.  The six-period sweep at
   6.25e-6 takes about 4 min here.
 
-    nice -n 10 .venv/bin/python studies/bolt_coulomb_foot.py [--part converge|chatter|sweep|all|ladder|cost]
+    nice -n 10 .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_coulomb_foot [--part converge|chatter|sweep|all|ladder|cost]
         [--periods ...] [--v-eps V] [--timestep DT] [--timesteps DT ...] [--chatter-period T]
 The hook: CoulombFoot in envs/bolt/coulomb_foot.py (the option's, one copy), CoulombBolt (its study variants) in
-studies/bolt_coulomb_hook.py.
+gaittwin.bolt.paper.studies.bolt_coulomb_hook.
 """
 import argparse
-import pathlib
-import sys
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core.engines import batch  # noqa: E402
-from gaittwin.core.model.stepper import Stepper  # noqa: E402
+from ...robot import Bolt
+from ....core.engines import batch
+from ....core.model.stepper import Stepper
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bolt_coulomb_hook import DEN_MIN, CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: E402,F401
-from bolt_contact_study import REFERENCE, reference  # noqa: E402
+from .bolt_coulomb_hook import DEN_MIN, CoulombFoot, CoulombBolt, coulomb_bolt  # noqa: F401
+from .bolt_contact_study import REFERENCE, reference
 
 TOL_SPEED, TOL_DUTY = 0.10, 0.05
 TOL_STEP_SPEED, TOL_STEP_DUTY = 0.02, 0.01
@@ -326,7 +322,7 @@ def chatter(period, v_eps, cycles=6, **kw):
     m, d = s.model, s.data
     n = r.steps_per_cycle
     s((cycles - 1) * n)
-    foot, i_touch = m.body("foot").id, int(m.sensor("foot_touch").adr[0])
+    i_touch = int(m.sensor("foot_touch").adr[0])
     touch, ft, fn, vt = [], [], [], []
     coul = r._coulomb[id(m)]
     coul.inconsistent = 0
@@ -338,7 +334,7 @@ def chatter(period, v_eps, cycles=6, **kw):
     on = np.array(touch) > 0
     edges = np.flatnonzero(np.diff(on.astype(int)) == 1)
     k = np.array(fn) > 0
-    ratio = np.array(ft)[k] / (r.p["mu"] * np.array(fn)[k]) if k.any() else np.array([np.nan])
+    ratio = np.array(ft)[k] / (r.p.mu * np.array(fn)[k]) if k.any() else np.array([np.nan])
     lens = np.diff(np.flatnonzero(np.diff(np.r_[0, on.astype(int), 0])))[::2]
     shown = str(lens.tolist()) if len(lens) <= 12 else f"{lens[:8].tolist()} ... {lens[-4:].tolist()}"
     print(f"chatter {period:g} s, v_eps {v_eps:g}, dt {r.timestep:g}: force interval lengths (steps) {shown}")

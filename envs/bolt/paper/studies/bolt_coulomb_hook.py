@@ -1,14 +1,11 @@
-"""The Coulomb-foot hook of studies/bolt_coulomb_foot.py (issue #24; its docstring has the law, candidate 2's
+"""The Coulomb-foot hook of gaittwin.bolt.paper.studies.bolt_coulomb_foot (its docstring has the law, candidate 2's
 impasse stop and all results): CoulombFoot (the per-step friction force of one compiled model) and CoulombBolt
 (Bolt with the plastic foot made frictionless and the hook after Bolt.feedback, its v_eps / impasse / DEN_MIN
 variable for the study).  The law itself (CoulombFoot) lives in envs/bolt/coulomb_foot.py, the option
 `robot/foot=coulomb` (v_eps 0.005, impasse "stop", DEN_MIN 0.05), imported here: one copy."""
-import pathlib
-import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from gaittwin.bolt.coulomb_foot import DEN_MIN, PROBE, CoulombFoot  # noqa: E402,F401  (the one copy of the law)
-from gaittwin.bolt.robot import Bolt  # noqa: E402
+from ...coulomb_foot import DEN_MIN, PROBE, CoulombFoot  # noqa: F401  (the one copy of the law)
+from ...robot import Bolt
 
 
 class CoulombBolt(Bolt):
@@ -26,7 +23,7 @@ class CoulombBolt(Bolt):
         out = super().feedback(model, data)
         hooks = self.__dict__.setdefault("_coulomb", {})
         if id(model) not in hooks:
-            hooks[id(model)] = CoulombFoot(model, self.p["mu"], self.v_eps, self.impasse, self.den_min)
+            hooks[id(model)] = CoulombFoot(model, self.p.mu, self.v_eps, self.impasse, self.den_min)
         hooks[id(model)](model, data)   # last: its forward passes overwrite sensordata and actuator_force
         return out
 

@@ -1,4 +1,4 @@
-"""BOLT foot impact test (issue #24, fourth pass): the twin's foot contact judged on the property the paper's
+"""BOLT foot impact test: the twin's foot contact judged on the property the paper's
 model states for its impact (Sec. 4.4, eq. 18-19: plastic -- the foot's velocity is zero after, no rebound),
 not on the paper model's speeds.
 
@@ -18,29 +18,25 @@ the window, normal impulse at the end of the compression within 10 % of the map'
 that pass, the least damping ratio; on a tie the stiffer spring.  (What came of it, and where the choice of
 `foot_contact=plastic` departs from this: models/bolt/README.md "Foot impact test", "Caveats, stated".)
 
-    .venv/bin/python studies/bolt_foot_restitution.py [--only NAME ...]   # the grid at the default loops
-    .venv/bin/python studies/bolt_foot_restitution.py --loops [--only ...]   # loop closures stiffened with the step
-    .venv/bin/python studies/bolt_foot_restitution.py --band                 # spring-free dampers: the plastic band
-    .venv/bin/python studies/bolt_foot_restitution.py --measure              # recompute TOUCHDOWNS (~2 min)
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_foot_restitution [--only NAME ...]   # the grid at the default loops
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_foot_restitution --loops [--only ...]   # loop closures stiffened with the step
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_foot_restitution --band                 # spring-free dampers: the plastic band
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_foot_restitution --measure              # recompute TOUCHDOWNS (~2 min)
 """
 from __future__ import annotations
 
 import argparse
 import copy
-import pathlib
-import sys
 
 import mujoco
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.kinematics import loop_kinematics  # noqa: E402
-from gaittwin.bolt.paper.model import Model  # noqa: E402
-from gaittwin.bolt.paper.run import FLIGHT, impact  # noqa: E402
-from gaittwin.bolt.robot import Bolt  # noqa: E402
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bolt_phase_budget import foot_force  # noqa: E402
+from ...kinematics import loop_kinematics
+from ..model import Model
+from ..run import FLIGHT, impact
+from ...robot import Bolt
+from .bolt_phase_budget import foot_force
 
 E_MAX, J_TOL, E_CONV, J_CONV = 0.05, 0.10, 0.02, 0.02
 EPS = 1e-3   # the paper model's SPF epsilon (its default; the state is assembled, so it does not act)
@@ -71,7 +67,7 @@ LOOPS = ((1e-4, 2e-4), (5e-5, 1e-4), (2.5e-5, 5e-5), (1.25e-5, 2.5e-5))
 
 def measure(period: float, cycles: int = 6) -> dict:
     """The paper model's last touch-down state (TOUCHDOWNS' entry) from a run of `cycles` revolutions."""
-    from gaittwin.bolt.paper.run import simulate
+    from ..run import simulate
     run = simulate(Bolt(crank_period=period), cycles)
     if run.error:
         raise SystemExit(f"paper model: {run.error}")
@@ -88,7 +84,7 @@ def state(r: Bolt, td: dict):
     """(Q, s_d, full velocity) of the paper model at a touch-down entry: the loops closed at q_1, the body
     at the height where the foot sphere touches the ground (the body's own height when on the bumper)."""
     k = loop_kinematics(np.array([td["q_1"]]), r.geometry)
-    Q = np.array([0.0, r.p["foot_radius"] - float(k["F"][0].imag)] + [float(k[f"q{i}"][0]) for i in range(1, 6)])
+    Q = np.array([0.0, r.p.foot_radius - float(k["F"][0].imag)] + [float(k[f"q{i}"][0]) for i in range(1, 6)])
     sd = np.array([td["x_dot"], td["y_dot"], td["q_1_dot"]])
     v, *_ = Model(r).split_velocity(Q, sd, FLIGHT, None, EPS)
     return Q, sd, v
@@ -97,7 +93,7 @@ def state(r: Bolt, td: dict):
 def plastic_map(r: Bolt, Q, sd) -> dict:
     """Eq. 18-19 at the state (Coulomb foot, the robot's mu): impulse (x, z) and the foot velocity before."""
     m = Model(r)
-    _, lam, ke0, ke1, _ = impact(m, Q, sd, EPS, mu=r.p["mu"])
+    _, lam, ke0, ke1, _ = impact(m, Q, sd, EPS, mu=r.p.mu)
     v, *_ = m.split_velocity(Q, sd, FLIGHT, None, EPS)
     _, Jf, _ = m.point(Q, v, "F")
     vf = Jf @ v
@@ -129,7 +125,7 @@ def drop(period: float, timestep: float, contact: dict, motor: str = "off", wind
     mujoco.mj_forward(m, d)
     dirw = float(r.inputs.directions[0]) * r.omega
     n = int(round((window or td["stance"]) / timestep))
-    site, rf = m.site("F").id, r.p["foot_radius"]
+    site, rf = m.site("F").id, r.p.foot_radius
     vel6, f6 = np.zeros(6), np.zeros(6)
     out = {k: np.zeros(n) for k in ("vx", "vz", "Fx", "Fz", "pen")}
     for i in range(n):

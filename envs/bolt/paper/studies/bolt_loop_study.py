@@ -14,7 +14,7 @@ impacts.  This prints
 
 The numbers behind models/bolt/README.md ("Loop closure").
 
-  python studies/bolt_loop_study.py [--quick] [--cycles N] [key=value ...]
+  python -m gaittwin.bolt.paper.studies.bolt_loop_study [--quick] [--cycles N] [key=value ...]
 
 key=value pairs are Bolt parameters applied to every run (e.g. mass_set=hardware).
 """
@@ -23,15 +23,15 @@ from __future__ import annotations
 import argparse
 import time
 
-import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 import yaml
 
-from gaittwin.core.engines import batch
-from gaittwin.bolt.robot import Bolt
+from ....core.engines import batch
+from ...robot import Bolt
+from ....core.model.paths import experiment_files
 
-SWEEP = _cli.ROOT / "configs" / "experiment" / "bolt" / "bolt_speed_sweep.yaml"
+SWEEP = experiment_files()["bolt_speed_sweep"]
 REGULAR = 0.2   # s: crank periods from which the ground gait is period-1 (speed comparable across settings)
 
 

@@ -2,16 +2,13 @@
 time constant epsilon at a few crank periods (no bumper unless --bumper; paper.foot default, coulomb).  Prints a
 table; run with nice, ~2-8 min.
 
-    .venv/bin/python studies/bolt_paper_convergence.py [--cycles 4] [--periods 0.3 0.6] [--bumper 0.40]
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_paper_convergence [--cycles 4] [--periods 0.3 0.6] [--bumper 0.40]
 """
 import argparse
-import pathlib
-import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.paper.run import simulate, summarize  # noqa: E402
-from gaittwin.bolt.robot import Bolt  # noqa: E402
+from ..run import simulate, summarize
+from ...robot import Bolt
 
 COLS = ("speed", "touchdowns_per_revolution", "duty_factor", "stance_impulse", "peak_torque_stance",
         "peak_power_flight", "max_loop_gap", "grazing_impacts", "max_friction_ratio", "slip_fraction", "slide_fraction",

@@ -3,20 +3,17 @@ crank period the paper model's and the twin's (with and without the Sec. 6.1 bum
 touch-downs per revolution and the crank angles q_1 at which the foot lands.  Prints tables; run with
 nice, ~3 min on a loaded 2-core machine.  models/bolt/README.md "Paper model: why it hops backwards".
 
-    .venv/bin/python studies/bolt_paper_diagnosis.py [--cycles 4] [--periods 0.2 0.3 0.6] [--foot pinned]
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_paper_diagnosis [--cycles 4] [--periods 0.2 0.3 0.6] [--foot pinned]
 """
 import argparse
-import pathlib
-import sys
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.kinematics import loop_kinematics  # noqa: E402
-from gaittwin.bolt.paper.run import simulate, summarize  # noqa: E402
-from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core.engines import batch  # noqa: E402
+from ...kinematics import loop_kinematics
+from ..run import simulate, summarize
+from ...robot import Bolt
+from ....core.engines import batch
 
 
 def foot_arcs(r):

@@ -1,4 +1,4 @@
-"""Issue #24: is BOLT's paper-model reference determined by the paper's physics or by our Painleve rule?
+"""Is BOLT's paper-model reference determined by the paper's physics or by our Painleve rule?
 
 With the Coulomb foot (paper.foot=coulomb, mu = 1, the default) a sliding stance ends where
 den = 1 + mu dir N1 falls to `paper.den_min` (default 0.05, envs/bolt/paper/run.py) with a tangential plastic
@@ -21,7 +21,7 @@ rule", 2026-11-27 05:05 UTC; the first run started 05:05:45):
 * Outcomes, stated before running:
   - determined: the reference's value at that period comes from the stated physics (paper model + Coulomb law),
     den_min is immaterial there; a twin that misses it misses the paper model.
-  - not determined, spread within the issue target's own size (speed 10 %, duty 0.05): the reference still
+  - not determined, spread within the twin-vs-paper-model target's own size (speed 10 %, duty 0.05): the reference still
     judges a twin there; the README states the spread beside the period as the reference's uncertainty.
   - spread larger than the target's size (speed > 10 % or duty > 0.05), or touch-downs per revolution not 1
     at some rung: that metric (both, if the gait changes) at that period cannot judge a twin.  The comparison
@@ -46,26 +46,24 @@ is not Coulomb's.
 Writes one CSV row per (crank period, den_min) as it goes (a rerun skips the rows already there), then prints
 the table and the verdicts.  ~1 min per run with nice on 2 cores (24 runs).
 
-    .venv/bin/python studies/bolt_paper_impasse.py --out /tmp/bolt24i/ladder.csv [--periods 0.4] [--den-min 0.05 ...]
-    .venv/bin/python studies/bolt_paper_impasse.py --out /tmp/bolt24i/ladder.csv --judge     # verdicts only
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_paper_impasse --out /tmp/bolt24i/ladder.csv [--periods 0.4] [--den-min 0.05 ...]
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_paper_impasse --out /tmp/bolt24i/ladder.csv --judge     # verdicts only
 """
 import argparse
 import csv
 import math
 import pathlib
-import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.paper import model as paper, run as paper_run  # noqa: E402
-from gaittwin.bolt.robot import Bolt  # noqa: E402
+from .. import model as paper, run as paper_run
+from ...robot import Bolt
 
 PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)          # s: the reference's periods with one touch-down per revolution
 LADDER = (0.1, 0.05, 0.025, 0.0125)                 # den_min; 0.05 is the default
 JUDGED = (0.05, 0.025, 0.0125)                      # the successive pairs judged: the default downwards
 CYCLES, BUMPER = 6, 0.40
 TOL_SPEED, TOL_DUTY = 0.02, 0.01                    # determined: per successive pair (relative, absolute)
-TARGET_SPEED, TARGET_DUTY = 0.10, 0.05              # the issue's target: the spread a judging reference may have
+TARGET_SPEED, TARGET_DUTY = 0.10, 0.05              # the twin-vs-paper-model target: the spread a judging reference may have
 COLUMNS = ("crank_period", "den_min", "speed", "duty_factor", "touchdowns_per_revolution", "painleve_impasses",
            "slide_fraction", "grazing_impacts", "stops", "stop_slip_speed_max", "stop_slip_speed_median",
            "stop_impulse_normal_min", "stop_impulse_ratio_max", "error", "wall_s")

@@ -1,25 +1,24 @@
 """BOLT's paper model over the speed sweep, written as the committed reference the twin is judged against
-(models/bolt/paper_reference.csv: read by studies/bolt_contact_study.py, checked against a fresh run by
+(models/bolt/paper_reference.csv: read by gaittwin.bolt.paper.studies.bolt_contact_study, checked against a fresh run by
 tests/test_bolt_twin_vs_paper.py).  The inputs of `experiment=bolt_twin_vs_paper` at its defaults: the twin's
 bumper (0.40 m), 6 revolutions from rest, the paper engine's default options (Coulomb foot, Radau, rtol 1e-7,
 den_min 0.05: each a column).
 One row per crank period: the comparison's metrics (twin_vs_paper.METRICS) and the paper model's own
 (slide_fraction, painleve_impasses, grazing_impacts), full precision.  ~4 min with nice on 2 cores.
 
-    .venv/bin/python studies/bolt_paper_reference.py [--out models/bolt/paper_reference.csv] [--periods 0.6 0.5 ...]
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_paper_reference [--out models/bolt/paper_reference.csv] [--periods 0.6 0.5 ...]
 """
 import argparse
 import csv
 import pathlib
-import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.paper import model as paper, run as paper_run  # noqa: E402
-from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.bolt.paper.twin_vs_paper import METRICS  # noqa: E402
+from .. import model as paper, run as paper_run
+from ...robot import Bolt
+from ..twin_vs_paper import METRICS
+from ....core.model.paths import MODELS
 
-OUT = pathlib.Path(__file__).resolve().parents[1] / "models" / "bolt" / "paper_reference.csv"
+OUT = MODELS / "bolt" / "paper_reference.csv"
 PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15)      # s: the bolt_twin_vs_paper sweep
 CYCLES, BUMPER = 6, 0.40
 OPTIONS = ("foot", "method", "rtol", "atol", "epsilon", "den_min")   # the paper options each row was run at

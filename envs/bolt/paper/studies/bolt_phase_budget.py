@@ -1,23 +1,20 @@
-"""BOLT twin vs paper model, phase-resolved (issue #24, third pass): one steady revolution (touch-down to
+"""BOLT twin vs paper model, phase-resolved: one steady revolution (touch-down to
 touch-down) at one crank period with the Sec. 6.1 bumper, in both engines.  Per engine: touch-down crank angle,
 body velocity before/after the impact (twin: the step before contact and `--settle` after it), impulse and
 kinetic energy lost; stance duration, what ends it, foot slip; body height and speed through flight; bumper
 contact; crank torque/power by phase; and a speed budget (body dx per phase: stance, flight, on the bumper).
 Prints markdown tables; ~1-2 min with nice on a loaded 2-core machine.  models/bolt/README.md "Phase budget".
 
-    .venv/bin/python studies/bolt_phase_budget.py [--period 0.3] [--cycles 6] [--timestep 1e-4] [--set k=v ...]
+    .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_phase_budget [--period 0.3] [--cycles 6] [--timestep 1e-4] [--set k=v ...]
 """
 import argparse
-import pathlib
-import sys
 
 import mujoco
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.paper.run import simulate  # noqa: E402
-from gaittwin.bolt.robot import Bolt  # noqa: E402
+from ..run import simulate
+from ...robot import Bolt
 
 PHASES = ("stance", "flight", "bumper")
 
@@ -77,7 +74,7 @@ def paper_trace(r: Bolt, cycles: int, opts: dict) -> tuple:
     if run.error:
         raise SystemExit(f"paper model: {run.error}")
     S = run.samples
-    h = r.p["bumper_height"]
+    h = r.p.bumper_height
     out = dict(t=run.t, x=S["x"], z=S["y"], xd=S["x_dot"], zd=S["y_dot"], q1=S["q_1"], q1d=S["q_1_dot"],
                tau=S["tau"], px=S["p_x"], FN=S["F_N"], FT=S["F_T"], foot_x=S["foot_x"], stance=S["stance"] > 0.5,
                sliding=S["sliding"] > 0.5)
@@ -157,7 +154,7 @@ def main():
     pa, prun = paper_trace(Bolt(crank_period=a.period), a.cycles, {})
     ph_tw = phases(tw, tw["FN"] > 0, (tw["bump"] > 0) & (tw["FN"] <= 0), T / 4)
     ph_pa = phases(pa, pa["stance"], pa["on_bumper"], T / 4)
-    print(f"crank period {T:g} s, bumper {r.p['bumper_height']} m, twin timestep {r.timestep:g} s {extra or ''}"
+    print(f"crank period {T:g} s, bumper {r.p.bumper_height} m, twin timestep {r.timestep:g} s {extra or ''}"
           f"{'' if a.solref is None else f', foot solref {a.solref}'}; "
           f"paper samples every {1e3 * (pa['t'][1] - pa['t'][0]):.2f} ms; the last full stride "
           f"(touch-down to touch-down) of {a.cycles} revolutions")

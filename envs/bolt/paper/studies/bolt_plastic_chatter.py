@@ -1,4 +1,4 @@
-"""BOLT plastic foot's stance chatter (issue #24): per-step contact measurements in one stance at one crank period
+"""BOLT plastic foot's stance chatter: per-step contact measurements in one stance at one crank period
 (default 0.3 s, rung 2 = `robot/foot=plastic`: loops 5e-5 s, step 2.5e-5 s, B = 5000 1/s), to find why each stance
 is one contact followed by a train of short re-contacts (models/bolt/README.md "Plastic foot as a limit").
 
@@ -23,21 +23,18 @@ held rigid and the sliding gain A_nn - mu sign(v_t) A_nt (< 0: Painleve); the cl
 and sliding, against mu |v_t|, which is v_n in the hard limit of MuJoCo's convex contact (its docs: without strict
 complementarity normal force and velocity can both be positive; slip comes with normal motion).
 
-    nice -n 10 .venv/bin/python studies/bolt_plastic_chatter.py [--period 0.3] [--rung 2] [--cone elliptic] [--mu 3] [--csv F]
+    nice -n 10 .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_plastic_chatter [--period 0.3] [--rung 2] [--cone elliptic] [--mu 3] [--csv F]
 """
 import argparse
 import copy
 import pathlib
-import sys
 
 import mujoco
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from gaittwin.bolt.robot import Bolt  # noqa: E402
+from ...robot import Bolt
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bolt_plastic_limit import rung  # noqa: E402
+from .bolt_plastic_limit import rung
 
 
 def foot_contact(m, d, foot, floor):
@@ -118,7 +115,7 @@ def run(period, k, cone=None, mu=None, cycles=6):
     start = (cycles - 1) * spc
     touch_adr = m.sensor_adr[m.sensor("foot_touch").id]
     up = np.array([[0, 0, 1.0], [1.0, 0, 0], [0, 1.0, 0]])
-    rows, f6, ft_ = [], np.zeros(6), np.zeros(6)
+    rows, f6 = [], np.zeros(6)
     jp, jr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
     for step in range(cycles * spc):
         t = step * robot.timestep

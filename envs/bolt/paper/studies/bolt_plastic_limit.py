@@ -1,4 +1,4 @@
-"""BOLT's plastic foot as a limit (issue #24): the paper's Sec. 4.4 impact is rigid, plastic, instantaneous;
+"""BOLT's plastic foot as a limit: the paper's Sec. 4.4 impact is rigid, plastic, instantaneous;
 the twin's `foot_contact=plastic` is a spring-free damper of rate B = 0.25 / loop_timeconst, which reaches
 that limit only as B -> infinity, with the loop closures' time constant -> 0 (stiffer than the foot, else
 they rebound it) and the step -> 0 (two steps per loop time constant).  So the setting is a convergence
@@ -11,7 +11,7 @@ sequence, not a pick.  Written before the runs (models/bolt/README.md "Plastic f
   experiment=bolt_twin_vs_paper), at every crank period where the paper model runs one touch-down per
   revolution (models/bolt/paper_reference.csv, or a bolt_twin_vs_paper results.csv).
 * Convergence rule: the change from rung k to k+1 is within TOL_STEP_SPEED (2 % of the paper model's speed)
-  and TOL_STEP_DUTY (0.01) at every period -- a fifth of the issue's target (10 %, 0.05), so what the
+  and TOL_STEP_DUTY (0.01) at every period -- a fifth of the twin-vs-paper-model target (10 %, 0.05), so what the
   sequence still moves is small against the target.  The chosen rung is the first such k (the coarser of the
   two), not the one that meets the target.  A period where one of the last three rungs runs other than one
   touch-down per revolution, or is flagged, is skipped in the rule and the limit (said in the output); a
@@ -19,25 +19,22 @@ sequence, not a pick.  Written before the runs (models/bolt/README.md "Plastic f
   Richardson-style limit from the last three rungs (ratio r = d_{k-1} / d_k, limit = v_k + d_k / (r - 1)).
   The target (speed 10 %, duty 0.05) is then read off at the chosen rung and at the estimated limit.
 
-    nice -n 10 .venv/bin/python studies/bolt_plastic_limit.py [--rungs 0 1 2 3 4] [--reference CSV]
+    nice -n 10 .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_plastic_limit [--rungs 0 1 2 3 4] [--reference CSV]
 """
 import argparse
 import math
 import pathlib
-import sys
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from gaittwin.bolt.model import PLASTIC_MAX_LOOP_TIMECONST, PLASTIC_RATE, plastic_contact  # noqa: E402
-from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core.engines import batch  # noqa: E402
+from ...model import PLASTIC_MAX_LOOP_TIMECONST, PLASTIC_RATE, plastic_contact
+from ...robot import Bolt
+from ....core.engines import batch
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bolt_contact_study import REFERENCE, patched, reference  # noqa: E402
+from .bolt_contact_study import REFERENCE, patched, reference
 
-TOL_SPEED, TOL_DUTY = 0.10, 0.05            # the issue's target, twin vs paper model
+TOL_SPEED, TOL_DUTY = 0.10, 0.05            # the target, twin vs paper model
 TOL_STEP_SPEED, TOL_STEP_DUTY = 0.02, 0.01  # the convergence rule: change from one rung to the next
 LOOP0 = 2e-4                                # rung 0: the default loop time constant
 

@@ -1,4 +1,4 @@
-"""Issue #29: why BOLT's tau_max = 15 point (crank_period 0.3 s, P_max 450 W, 2 cycles) fails
+"""Why BOLT's tau_max = 15 point (crank_period 0.3 s, P_max 450 W, 2 cycles) fails
 scripts/warp_agreement.py on Warp's CPU device (speed 2.2e-3 against a tolerance of 7.3e-4 m/s), step by step.
 
 1. Both engines per step from the same initial state: the C engine as the batch runner steps a
@@ -21,24 +21,21 @@ scripts/warp_agreement.py on Warp's CPU device (speed 2.2e-3 against a tolerance
    raised by DZ at step SHIFT_AT (before the touch-down; no other change), speed and stride_length
    against the nominal C run.  A diagnostic, not a tolerance member.
 
-    nice -n 10 .venv/bin/python studies/warp_bolt_touchdown.py [--steps 6000] [--tau-max 15]
+    nice -n 10 .venv/bin/python -m gaittwin.bolt.paper.studies.warp_bolt_touchdown [--steps 6000] [--tau-max 15]
 """
 from __future__ import annotations
 
 import argparse
 import copy
-import pathlib
-import sys
 import warnings
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import mujoco  # noqa: E402
 
-from gaittwin.bolt.robot import Bolt  # noqa: E402
-from gaittwin.core.engines import batch  # noqa: E402
+from ...robot import Bolt
+from ....core.engines import batch
 
 POINT = dict(crank_period=0.3, P_max=450.0)
 FOOT = "foot"
@@ -67,7 +64,7 @@ def trace_c(r, n):
 
 
 def trace_warp(r, ctrl):
-    from gaittwin.core.engines import warp_batch, warp_engine
+    from ....core.engines import warp_batch, warp_engine
     m = r.model()
     pool = warp_batch._Pool([m], 1, 1, 1, warp_engine.device("cpu"), False, r.device_feedback())
     pool.load(0, r, m)
@@ -158,7 +155,7 @@ def main(argv=None):
     ap.add_argument("--tau-max", type=float, default=15.0)
     a = ap.parse_args(argv)
     warnings.filterwarnings("ignore")
-    from gaittwin.core.engines.warp_law import quiet
+    from ....core.engines.warp_law import quiet
     quiet()
     r = Bolt(**POINT, tau_max=a.tau_max)
     m, d = r.model(), mujoco.MjData(r.model())

@@ -14,11 +14,11 @@ over the last (steady) cycle at omega = 8 against the exact model's, and where a
 the foot radius, the servo stiffness at mu = 0.398, omega = 8-12.  The numbers behind
 models/crawler/README.md, "Contact recipe" (a full run takes about an hour on 2 cores).
 
-  python studies/crawler_contact_recipe.py                    # recipes x timesteps x cases
-  python studies/crawler_contact_recipe.py --recipes "pair 0.5/50/(0.05, 0.1)" previous --dt 2e-4 --cases fig4
-  python studies/crawler_contact_recipe.py --part radius      # omega = 0.3 offset
-  python studies/crawler_contact_recipe.py --part servo       # mu = 0.398, omega = 9
-  python studies/crawler_contact_recipe.py --part timing      # steps/s, previous vs default
+  python -m gaittwin.crawler.paper.studies.crawler_contact_recipe                    # recipes x timesteps x cases
+  python -m gaittwin.crawler.paper.studies.crawler_contact_recipe --recipes "pair 0.5/50/(0.05, 0.1)" previous --dt 2e-4 --cases fig4
+  python -m gaittwin.crawler.paper.studies.crawler_contact_recipe --part radius      # omega = 0.3 offset
+  python -m gaittwin.crawler.paper.studies.crawler_contact_recipe --part servo       # mu = 0.398, omega = 9
+  python -m gaittwin.crawler.paper.studies.crawler_contact_recipe --part timing      # steps/s, previous vs default
   ... --json out.json   (all numbers, for the README tables); --exact-cache ex.json (reuse)
 """
 from __future__ import annotations
@@ -30,14 +30,13 @@ import os
 import sys
 import time
 
-import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 
-from gaittwin.core.engines import batch
-from gaittwin.core.model.robot import REGISTRY
-from gaittwin.crawler.paper import hybrid as H
-from gaittwin.crawler.robot import Crawler, feet, ideal_stride, theta_on_floor
+from ....core.engines import batch
+from ....core.runs.study import finish
+from .. import hybrid as H
+from ...robot import Crawler, feet, ideal_stride, theta_on_floor
 
 OMEGAS = [0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0]
 CASES = {   # name -> (inputs, omegas)
@@ -61,7 +60,7 @@ def recipe(normal_ms, friction_ms, dmin, dmax, **extra):
 
 
 DEFAULT = "pair 0.5/50/(0.05, 0.1)"     # normal ms / friction ms / (dmin, dmax): the committed default
-ISSUE = "pair 1/27.5/(0.15, 0.2)"       # the recipe reported in issue #13
+WIDE = "pair 1/27.5/(0.15, 0.2)"        # a candidate with the wider impedance band (dmin 0.15, dmax 0.2)
 # name -> robot parameters (PREVIOUS: the geom contact before the pairs, see Previous)
 RECIPES = {
     PREVIOUS: {},
@@ -74,8 +73,8 @@ RECIPES = {
     "pair 1/27.5/(0.05, 0.1)": recipe(1, 27.5, 0.05, 0.1),
     "pair 1/35/(0.1, 0.15)": recipe(1, 35, 0.1, 0.15),
     "pair 1/27.5/(0.02, 0.05)": recipe(1, 27.5, 0.02, 0.05),
-    # the issue's recipe and its variations
-    ISSUE: recipe(1, 27.5, 0.15, 0.2),
+    # the wide-band candidate and its variations
+    WIDE: recipe(1, 27.5, 0.15, 0.2),
     "pair 0.5/27.5/(0.15, 0.2)": recipe(0.5, 27.5, 0.15, 0.2),
     "pair 2/27.5/(0.15, 0.2)": recipe(2, 27.5, 0.15, 0.2),
     "pair 3/27.5/(0.15, 0.2)": recipe(3, 27.5, 0.15, 0.2),
@@ -124,7 +123,6 @@ def _edited(edit):
             def model_key(self):
                 return super().model_key() + (edit.__name__,)
 
-        REGISTRY["crawler"] = Crawler     # a subclass registers itself under the robot's name
         _EDITED[edit] = Edited
     return _EDITED[edit]
 
@@ -136,18 +134,16 @@ class Previous(Crawler):
     def spec(self):
         s = super().spec()
         p = self.p
-        for i in (1, 2):
+        for i, mu_i in ((1, p.mu1), (2, p.mu2)):
             s.delete(s.pair(f"foot{i}_floor"))
-            mu = p[f"mu{i}"] if p[f"mu{i}"] is not None else p["mu"]
+            mu = mu_i if mu_i is not None else p.mu
             g = s.geom(f"foot{i}")
             g.contype, g.conaffinity, g.priority = 1, 1, 1
             g.friction = [mu, 0.0, 0.0]
             g.solref, g.solimp = [0.02, 1.0], [0.9, 0.95, 0.001, 0.5, 2.0]
-        s.geom("floor").friction = [p["mu"], 0.0, 0.0]
+        s.geom("floor").friction = [p.mu, 0.0, 0.0]
         return s
 
-
-REGISTRY["crawler"] = Crawler     # Previous registered itself under the robot's name
 
 
 def _every_step(robot):
@@ -271,7 +267,7 @@ def rolling_offset(r: float, **inputs) -> float:
     c = Crawler(omega=1.0, **inputs)
     t = np.linspace(0.0, c.period, 4001)
     q, _, _ = c.inputs(t)
-    l0, l = c.p["l0"], c.p["l"]
+    l0, l = c.p.l0, c.p.l
     th = theta_on_floor(q[:, 0], q[:, 1], l0, l)
     x1, _, x2, _ = feet(0.0, 0.0, th, q[:, 0], q[:, 1], l0, l)
     dD = np.diff(x2 - x1)
@@ -364,7 +360,7 @@ def main(argv=None) -> int:
     for part in args.part:
         dict(recipes=part_recipes, radius=part_radius, servo=part_servo, timing=part_timing)[part](args, res)
     print(f"\nwall {time.perf_counter() - t0:.0f} s")
-    return _cli.finish(res, args.json)
+    return finish(res, args.json)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Every crawler experiment with the MuJoCo twin (`engine=mujoco`) and the exact hybrid model
-(`engine=hybrid`), side by side: writes docs/crawler_twin_vs_exact.md (issue #13).
+(`engine=hybrid`), side by side: writes docs/crawler_twin_vs_exact.md.
 
 Each experiment runs through gaittwin.core.runs.config.compose + gaittwin.core.runs.experiment.run (the code of
 `scripts/run.py experiment=<name> engine=<e>`), on the grids in GRIDS (reduced where stated, for
@@ -8,16 +8,15 @@ CPU time); the table is built from the experiments' summary.json (and their CSVs
 directories go under --out and are resumable (the sweep store): a rerun only simulates what is
 missing.
 
-  nice python studies/crawler_twin_vs_exact.py [--out outputs/crawler_twin_vs_exact]
+  nice python -m gaittwin.crawler.paper.studies.crawler_twin_vs_exact [--out outputs/crawler_twin_vs_exact]
         [--only fig4,fig6,...] [--doc docs/crawler_twin_vs_exact.md] [--nthread N]
         [--mechanisms] [--bench]     # also the "what still differs" checks, the twin's steps/s
   --only "" --mechanisms: only the checks; --reuse: tables from finished runs (no simulation).
 
-Targets, stated before comparing: a stride S (or S_mu) within max(1.5 mm, 3 % of exact) (issue
-#13); an optimal phase within one grid step (Fig. 6) or on the same grid value (Figs. 8/9, an irregular
-grid); a sign crossing within the shift that
-1.5 mm of S produces on the exact curve's slope there (|dS/dx| from the two grid points around the
-crossing), and the same number of crossings; a preferred mass ratio: the same grid value.
+Targets, stated before comparing: a stride S (or S_mu) within max(1.5 mm, 3 % of exact); an optimal
+phase within one grid step (Fig. 6) or on the same grid value (Figs. 8/9, an irregular grid); a sign
+crossing within the shift that 1.5 mm of S produces on the exact curve's slope there (|dS/dx| from the two
+grid points around the crossing), and the same number of crossings; a preferred mass ratio: the same grid value.
 """
 from __future__ import annotations
 
@@ -29,12 +28,10 @@ import pathlib
 import sys
 import time
 
-import _cli  # noqa: F401  (puts the repo on sys.path)
+from ....core.model.paths import CHECKOUT as ROOT   # outputs/, docs/: beside the package in a checkout
+from ....core.runs import config as C
+from ....core.runs import experiment as X
 
-from gaittwin.core.runs import config as C
-from gaittwin.core.runs import experiment as X
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENGINES = ("mujoco", "hybrid")
 FIG6_PSI = [0, 15, 30, 45, 60, 75, 90, 105, 120, 135, 150]
 FIG8_PSI = [16, 56, 72, 112]
@@ -114,7 +111,7 @@ def rows_csv(p):
 def cmp_fig4(s, dirs=None):
     return [s_rows(f"S(omega = {w}) ", s["mujoco"]["S_by_omega"].get(w), s["hybrid"]["S_by_omega"].get(w))
             for w in s["hybrid"]["S_by_omega"]] + [
-        row("all points steady", s["mujoco"]["all_steady"], s["hybrid"]["all_steady"], "", "same", 
+        row("all points steady", s["mujoco"]["all_steady"], s["hybrid"]["all_steady"], "", "same",
             s["mujoco"]["all_steady"] or not s["hybrid"]["all_steady"])]
 
 
@@ -265,8 +262,8 @@ def cross_eval(s, out_dir, nthread):
 
 # ---- what still differs: each candidate mechanism switched on/off, one knob at a time ------------------
 def _fig12_point(omega, asym, ratio=0.5):
-    from gaittwin.crawler.paper.experiments import mass_points
-    from gaittwin.crawler.robot import Crawler
+    from ..experiments import mass_points
+    from ...robot import Crawler
     return dict(omega=omega, **mass_points(Crawler.defaults, ratio, asym))
 
 
@@ -300,9 +297,9 @@ MECHANISMS = [  # (case, point, [(variant, twin overrides)]): one knob at a time
 def mechanisms(cases=MECHANISMS, cycles=40):
     """Markdown rows: the exact S and the twin's S per variant of each case (S in mm), with the
     twin's lift-off (% of the last cycle, 200 samples) and the exact model's minimum normal force."""
-    from gaittwin.core.engines import batch
-    from gaittwin.crawler.paper import hybrid as H
-    from gaittwin.crawler.robot import Crawler
+    from ....core.engines import batch
+    from .. import hybrid as H
+    from ...robot import Crawler
     lines = ["| case | variant | twin S [mm] | exact S [mm] | twin - exact [mm] | target [mm] | within | "
              "twin lift-off [% of cycle] | exact min f^y [N] |", "|---|---|---|---|---|---|---|---|---|"]
     for case, point, variants in cases:
@@ -324,8 +321,8 @@ def bench(omegas=(0.3, 1.0, 2.0, 3.2, 5.1, 8.0, 12.0, 16.0), cycles=40):
     """Twin steps per second on one thread over the Fig. 4 sweep (wall and process CPU time)."""
     import resource
 
-    from gaittwin.core.engines import batch
-    from gaittwin.crawler.robot import Crawler
+    from ....core.engines import batch
+    from ...robot import Crawler
 
     def cpu():
         u = resource.getrusage(resource.RUSAGE_SELF)

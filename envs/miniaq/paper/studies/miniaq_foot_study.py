@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""MinIAQ-II foot study (issue #25): which foot lets the twin's feet rest where the paper model's do.
+"""MinIAQ-II foot study: which foot lets the twin's feet rest where the paper model's do.
 
 Candidates (each a physical setting, applied to the default point through MjSpec) x timestep x
 friction (mu_d 0.3 and 0.4, the paper's mu_d and mu_s) x case (trot; turn, the left side
@@ -8,7 +8,7 @@ reversed), each judged against engine=paper at the same inputs on all of these t
   time on >= 3 legs, hind duty (mean of hl, hr), hind touch-downs per cycle, speed, roll amplitude,
   yaw rate (turn)
 
-Target (issue #25, stated before comparing): |time on >= 3 legs - paper| <= 0.15, |hind duty - paper|
+Target (stated before comparing): |time on >= 3 legs - paper| <= 0.15, |hind duty - paper|
 <= 0.15, speed within 10 %, roll amplitude within 20 %, turning yaw rate within 20 %.
 
 "On the ground" (stated before measuring): the instantaneous normal force above CONTACT_FORCE_MIN
@@ -17,11 +17,11 @@ over a centred window of WINDOW_DEG = 20 deg of crank phase (T/18 = 22 ms at 2.5
 the paper's phase loop (Sec. II: each leg held to about 20 deg), above the same threshold.  The window
 is long against the servo (its slow pole kp/kv = 250 rad/s, 4 ms) and short against a stance (T/2).
 
-  python studies/miniaq_foot_study.py                         # screen: every candidate, dt 1e-4, trot + turn, mu 0.3
-  python studies/miniaq_foot_study.py --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
-  python studies/miniaq_foot_study.py --candidates pad:stiffness=300,contact=2   # any foot=pad setting
-  python studies/miniaq_foot_study.py --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
-  python studies/miniaq_foot_study.py --candidates hc_point pad:hc_contact=1,hc_limit=1 --dt 1e-4 2.5e-5  # Hunt-Crossley by impedance
+  python -m gaittwin.miniaq.paper.studies.miniaq_foot_study                         # screen: every candidate, dt 1e-4, trot + turn, mu 0.3
+  python -m gaittwin.miniaq.paper.studies.miniaq_foot_study --candidates linear pad --dt 1e-4 5e-5 2.5e-5 1.25e-5 --mu 0.3 0.4  # dt study
+  python -m gaittwin.miniaq.paper.studies.miniaq_foot_study --candidates pad:stiffness=300,contact=2   # any foot=pad setting
+  python -m gaittwin.miniaq.paper.studies.miniaq_foot_study --cases trot --candidates pad --dt 2.5e-5 --set theta1_deg=190  # the band
+  python -m gaittwin.miniaq.paper.studies.miniaq_foot_study --candidates hc_point pad:hc_contact=1,hc_limit=1 --dt 1e-4 2.5e-5  # Hunt-Crossley by impedance
   options: --cycles N (default 6: 1 settling + 5 measured), --json FILE
 """
 from __future__ import annotations
@@ -32,17 +32,16 @@ import math
 import sys
 import time
 
-import _cli  # noqa: F401  (puts the repo on sys.path)
 import mujoco
 import numpy as np
 
-from gaittwin.core.engines import batch
-from gaittwin.core.model import metrics
-from gaittwin.core.model.errors import ConfigError
-from gaittwin.miniaq.paper import model as paper
-from gaittwin.miniaq.foot import critical_solref, hunt_crossley_point
-from gaittwin.miniaq import robot as miniaq_robot
-from gaittwin.miniaq.robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
+from ....core.engines import batch
+from ....core.model import metrics
+from ....core.model.errors import ConfigError
+from .. import model as paper
+from ...foot import critical_solref, hunt_crossley_point
+from ... import robot as miniaq_robot
+from ...robot import CONTACT_FORCE_MIN, LEGS, MiniAQ
 
 miniaq_robot.PAD_TIMESTEP_MAX = 1.0     # the study measures foot=pad beyond its converged timesteps too
 
@@ -84,8 +83,8 @@ CANDIDATES = {
     "hc_point_3um": (dict(), dict(hc_contact=1.0, hc_depth=3e-6)),
     "hc_point_ed": (dict(), dict(hc_contact=1.0, hc_elastic_drop=1.0)),   # stiffness matched at the drop's depth
 }
-# the study's candidates were measured against the linear map (the default before issue #25): each that sets no
-# law of its own keeps it; "hc_point" is today's default (contact_law=hunt_crossley)
+# the study's candidates are measured against the linear map (contact_law=linear): each that sets no law of its
+# own keeps it; "hc_point" is the default (contact_law=hunt_crossley)
 CANDIDATES = {k: (v[0] if "contact_law" in v[0] or "foot" in v[0] or k.startswith("hc_")
                   else dict(v[0], contact_law="linear"),
                   v[1]) for k, v in CANDIDATES.items()}
@@ -110,8 +109,8 @@ class Foot(MiniAQ):
             for leg in LEGS:
                 for n, fm in zip(("crank", "coupler", "rocker"), e["split"]):
                     b = spec.body(f"{leg}_{n}")
-                    s = fm * p["m_leg"] / b.mass
-                    b.mass, b.inertia = fm * p["m_leg"], [v * s for v in b.inertia]
+                    s = fm * p.m_leg / b.mass
+                    b.mass, b.inertia = fm * p.m_leg, [v * s for v in b.inertia]
         for leg in LEGS:
             g = spec.geom(f"{leg}_foot")
             if "margin" in e:
@@ -125,7 +124,7 @@ class Foot(MiniAQ):
             A = float(m0.body_invweight0[m0.body(f"{leg}_{'pad' if self.cfg['foot'] == 'pad' else 'coupler'}").id, 0])
             c = self.contact(A)
             if "critical" in e:
-                c = dict(c, solref=critical_solref(c["stiffness"], e["critical"], p["impedance"], A))
+                c = dict(c, solref=critical_solref(c["stiffness"], e["critical"], p.impedance, A))
             spec.geom(f"{leg}_foot").solref = list(c["solref"])
             if "frictionloss" in e:   # dry (rate-independent) friction in the pad's slide, N
                 spec.joint(f"{leg}_pad").frictionloss = e["frictionloss"]
@@ -133,7 +132,7 @@ class Foot(MiniAQ):
                 jid = m0.joint(f"{leg}_pad").id
                 Aj = float(m0.dof_invweight0[m0.jnt_dofadr[jid]])
                 ks = e["stop"] * c["stiffness"]
-                bs = e.get("stop_zeta", 1.0) * 2 * math.sqrt(ks * p["m"] / 2)
+                bs = e.get("stop_zeta", 1.0) * 2 * math.sqrt(ks * p.m / 2)
                 imp = float(m0.jnt_solimp[jid, 0])
                 spec.joint(f"{leg}_pad").solref_limit = [-ks * (1 - imp) * Aj, -bs * (1 - imp) * Aj]
             hc = lambda a: hunt_crossley_point(p, a, e.get("hc_depth"), bool(e.get("hc_elastic_drop")))  # noqa: E731

@@ -3,11 +3,11 @@
 
 Prints the numbers behind models/miniaq/README.md ("Twin vs the paper's model"):
 
-  python studies/miniaq_twin_vs_paper.py              # trot + turn, both engines (about 1 min)
-  python studies/miniaq_twin_vs_paper.py --tolerance  # the paper engine's integrator/tolerance study
-  python studies/miniaq_twin_vs_paper.py --differences  # the four twin/paper differences, one at a time
-  python studies/miniaq_twin_vs_paper.py --contact      # the twin's contact laws vs the paper engine, dt study
-  python studies/miniaq_twin_vs_paper.py --phase-error  # the support pattern vs the +-20 deg phase error
+  python -m gaittwin.miniaq.paper.studies.miniaq_twin_vs_paper              # trot + turn, both engines (about 1 min)
+  python -m gaittwin.miniaq.paper.studies.miniaq_twin_vs_paper --tolerance  # the paper engine's integrator/tolerance study
+  python -m gaittwin.miniaq.paper.studies.miniaq_twin_vs_paper --differences  # the four twin/paper differences, one at a time
+  python -m gaittwin.miniaq.paper.studies.miniaq_twin_vs_paper --contact      # the twin's contact laws vs the paper engine, dt study
+  python -m gaittwin.miniaq.paper.studies.miniaq_twin_vs_paper --phase-error  # the support pattern vs the +-20 deg phase error
   options: --cycles N (default 13: the paper's 5 s at 2.5 Hz), --json FILE (all numbers)
 
 The summary window is the twin's: cycles 2..N (the first cycle is settling).  "twin power" is the
@@ -20,13 +20,13 @@ import math
 import sys
 import time
 
-import _cli  # noqa: F401  (puts the repo on sys.path)
 import numpy as np
 
-from gaittwin.core.engines import batch
-from gaittwin.core.model import metrics
-from gaittwin.miniaq.paper import model as paper
-from gaittwin.miniaq.robot import LEGS, MiniAQ
+from ....core.engines import batch
+from ....core.model import metrics
+from .. import model as paper
+from ...robot import LEGS, MiniAQ
+from ....core.runs.study import finish
 
 CASES = {"trot": dict(), "turn": dict(direction_left=-1)}
 ROWS = [("speed", "speed (mm/s)", 1e3), ("drift_y", "lateral drift (mm/s)", 1e3),
@@ -191,7 +191,7 @@ DIFF_KEYS = [("support_2", "2 legs", 1), ("support_3", "3 legs", 1), ("support_l
 
 def _max_depth(run, r) -> float:
     z = np.stack([run.sensor(f"{leg}_foot_pos")[:, 2] for leg in LEGS], axis=1)
-    return float((r.p["foot_radius"] - z).max() * 1e6)
+    return float((r.p.foot_radius - z).max() * 1e6)
 
 
 def _one(engine, params, kw, cycles):
@@ -299,7 +299,7 @@ def main(argv=None) -> int:
         res = phase_error(args.cycles)
     else:
         res = comparison(args.cycles)
-    return _cli.finish(res, args.json)
+    return finish(res, args.json)
 
 
 if __name__ == "__main__":

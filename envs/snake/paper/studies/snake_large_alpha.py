@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Why the snake twin loses more at the largest alpha (n = 5, fidelity row S2.5.trend; issue #28).
+"""Why the snake twin loses more at the largest alpha (n = 5, fidelity row S2.5.trend).
 
 One period per point on the calibrated floor (mu, T_step: envs/snake/paper/calibration.py), alpha 30/45/58 deg, and
 one change at a time: the step time doubled, a 10x stiffer servo, half the section mass, 1.5x the friction.
@@ -10,13 +10,11 @@ section clearance (negative: inside the floor).  About 2 min on 2 cores.  Findin
 from __future__ import annotations
 
 import argparse
-import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from gaittwin.core.engines import batch  # noqa: E402
-from gaittwin.snake.paper import calibration as cal  # noqa: E402
-from gaittwin.snake.robot import Snake  # noqa: E402
+from ....core.engines import batch
+from .. import calibration as cal
+from ...robot import Snake
 
 
 def main(argv=None) -> int:
