@@ -2,7 +2,7 @@
 
 The reduced report is regenerated into a temporary directory and compared with the committed
 docs/fidelity_report_reduced.md: the same claim rows, the same text, and every number equal within
-a relative gaittwin.core.report.report.report.REL_TOL (numbers are printed with gaittwin.core.report.report.report.SIG significant digits;
+a relative gaittwin.core.report.report.REL_TOL (numbers are printed with gaittwin.core.report.report.SIG significant digits;
 the simulations are deterministic on the same library build).
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 
-from gaittwin.core.report.report import report as fidelity
+from gaittwin.core.report import report as fidelity
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 REPORTS = [p for p in (DOCS / "fidelity_report.md", DOCS / "fidelity_report_reduced.md")]
@@ -91,7 +91,7 @@ def test_claims_read_the_typed_results_an_experiment_returns(tmp_path):
     computed (no CSV read back, no keys made of formatted floats), and equal the files it wrote."""
     import ast
 
-    from gaittwin.core.engines.runs.csvio import read_csv
+    from gaittwin.core.runs.csvio import read_csv
     ctx = fidelity.Context(reduced=True, work=tmp_path, plots=tmp_path / "plots", log=lambda *a: None)
     res, out = ctx.run("crawler_frequency_sweep", "fig4", {"run.cycles": 2, "run.min_cycles": 2},
                        {"omega": [8.0, 16.0]})

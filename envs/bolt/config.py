@@ -101,16 +101,16 @@ class Params:
     pad_damping: float = param(20.0, "N s/m", ge=0, le=1e4, model=True)
     pad_mass: float = param(0.01, "kg", gt=0, le=0.1, model=True)
     pad_travel: float = param(0.004, "m", gt=0, le=0.05, model=True)
-    # foot, contact, loop closure (studies/bolt_loop_study.py), boom
+    # foot, contact, loop closure (gaittwin.bolt.paper.studies.bolt_loop_study), boom
     foot_radius: float = param(0.01, "m", gt=0, le=0.05, model=True)
     mu: float = param(1.0, gt=0, le=5, model=True)
     contact_timeconst: float = param(0.001, "s", gt=0, le=1, model=True,
                                      note="the soft foot's and the bumper's; with foot_contact=plastic the "
                                           "bumper's alone (refused off its default without a bumper)")
     # "soft": solref (contact_timeconst, 1), MuJoCo's impedance; "plastic": the paper's plastic impact (Sec. 4.4)
-    # as a spring-free damper, derived in studies/bolt_foot_restitution.py (README "Foot impact test");
+    # as a spring-free damper, derived in gaittwin.bolt.paper.studies.bolt_foot_restitution (docs/notes/2026-11-28-bolt-foot-impact.md);
     # "coulomb": plastic, frictionless in MuJoCo's cone, Coulomb's law by a per-step hook (envs/bolt/coulomb_foot.py,
-    # converged in studies/bolt_coulomb_foot.py; README "A Coulomb foot outside MuJoCo's cone")
+    # converged in gaittwin.bolt.paper.studies.bolt_coulomb_foot; docs/notes/2026-11-28-bolt-coulomb-foot.md)
     foot_contact: str = param("soft", choices=("soft", "plastic", "coulomb"), model=True,
                               note="plastic: solref [0, -1/(4 loop_timeconst)], the loops' impedance; needs "
                                    "loop_timeconst <= 5e-5 s (so timestep <= 2.5e-5 s); coulomb: plastic + "

@@ -70,7 +70,7 @@ class Params:
     kp: float = param(400.0, "N m/rad", gt=0, le=1e6, model=True)
     kv: float = param(1.2, "N m s/rad", ge=0, le=1e4, model=True)
     # foot-floor contact: one explicit MuJoCo <pair> per foot (models/crawler/scene.xml), chosen by the
-    # measured study in models/crawler/README.md ("Contact recipe", studies/crawler_contact_recipe.py)
+    # measured study in models/crawler/README.md ("Contact recipe", gaittwin.crawler.paper.studies.crawler_contact_recipe)
     contact_timeconst: float = param(5e-4, "s", gt=0, le=1, model=True,
                                      note="normal solref[0] of the foot-floor pairs; MuJoCo uses max(this, 2 dt)")
     contact_dampratio: float = param(1.0, gt=0, le=100, model=True, note="normal solref[1]")

@@ -110,5 +110,5 @@ def claims_bolt(ctx: Context) -> list[Row]:
 CLAIMS = [
     ('BOLT (Liu & Ben-Tzvi)', claims_bolt),
     ('BOLT: Sec. 3.2, Fig. 5 (design)', claims_bolt_design),
-    ('BOLT: issue #24, the Coulomb foot against the paper model', claims_bolt_coulomb),
+    ('BOLT: the Coulomb foot against the paper model', claims_bolt_coulomb),
 ]

@@ -14,8 +14,8 @@ from ...core.report.report import CONSISTENCY, Context, Row, Tol, fmt
 
 # the twin-vs-paper-model target, stated before comparing; the same numbers go to the runner (experiment.speed_tolerance,
 # experiment.duty_tolerance), so its within_target and these rows judge one target
-TOL_SPEED = Tol(0, 0.10, "issue #24's target: 10 % of the paper model's speed (experiment.speed_tolerance)")
-TOL_DUTY = Tol(0.05, 0, "issue #24's target: 0.05 duty factor (experiment.duty_tolerance)")
+TOL_SPEED = Tol(0, 0.10, "the target set before the runs: 10 % of the paper model's speed (experiment.speed_tolerance)")
+TOL_DUTY = Tol(0.05, 0, "the target set before the runs: 0.05 duty factor (experiment.duty_tolerance)")
 REDUCED_PERIODS = [0.2]          # the reduced report: one period (~20 s on 2 cores; the full sweep ~220 s)
 
 PAPER = {
@@ -24,7 +24,7 @@ PAPER = {
 }
 
 KIND_WHY = ("twin against a reference derived from the paper (its Sec. 4-5 model, engine=paper), nothing fitted to "
-            "it: the option's settings come from its convergence study (studies/bolt_coulomb_foot.py), so this is "
+            "it: the option's settings come from its convergence study (gaittwin.bolt.paper.studies.bolt_coulomb_foot), so this is "
             "validation against a derived reference, not calibration; the report counts as `validation` only rows "
             "with a printed paper number, so its kind here is `consistency` (as C9/C10 against the crawler's exact "
             "model)")
@@ -72,5 +72,5 @@ def claims_bolt_coulomb(ctx: Context) -> list[Row]:
     res, out = ctx.run("bolt_twin_vs_paper", "bolt_twin_vs_paper_coulomb", ov,
                        None if not ctx.reduced else {"crank_period": REDUCED_PERIODS}, choices=("robot/foot=coulomb",))
     ctx.plot(out / "twin_vs_paper.png", "bolt_twin_vs_paper_coulomb.png",
-             "BOLT (issue #24): twin with the Coulomb foot vs the paper's own model")
+             "BOLT: twin with the Coulomb foot vs the paper's own model")
     return coulomb_rows(res.table("results.csv"), ctx.reduced)

@@ -172,7 +172,7 @@ def claims_snake_table2(ctx: Context) -> list[Row]:
     return rows
 
 
-LARGE_ALPHA = ("measured mechanism (studies/snake_large_alpha.py, models/snake/README.md 'Loss at large alpha'): "
+LARGE_ALPHA = ("measured mechanism (gaittwin.snake.paper.studies.snake_large_alpha; docs/notes/2026-11-28-snake-large-alpha.md): "
                "inertial slip at the calibrated step time, not the model's contact or servos: the servos track to "
                "0.05 deg at every alpha (no saturation), no section sinks into the floor, half the section mass changes "
                "nothing (inertia and friction both scale with it), more friction lowers the large-alpha loss and a "

@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Every crawler experiment with the MuJoCo twin (`engine=mujoco`) and the exact hybrid model
-(`engine=hybrid`), side by side: writes docs/crawler_twin_vs_exact.md.
+(`engine=hybrid`), side by side: writes outputs/crawler_twin_vs_exact/crawler_twin_vs_exact.md (the committed copy: docs/notes/2026-11-28-crawler-twin-vs-exact.md).
 
 Each experiment runs through gaittwin.core.runs.config.compose + gaittwin.core.runs.experiment.run (the code of
 `scripts/run.py experiment=<name> engine=<e>`), on the grids in GRIDS (reduced where stated, for
@@ -9,7 +9,7 @@ directories go under --out and are resumable (the sweep store): a rerun only sim
 missing.
 
   nice python -m gaittwin.crawler.paper.studies.crawler_twin_vs_exact [--out outputs/crawler_twin_vs_exact]
-        [--only fig4,fig6,...] [--doc docs/crawler_twin_vs_exact.md] [--nthread N]
+        [--only fig4,fig6,...] [--doc outputs/crawler_twin_vs_exact/crawler_twin_vs_exact.md] [--nthread N]
         [--mechanisms] [--bench]     # also the "what still differs" checks, the twin's steps/s
   --only "" --mechanisms: only the checks; --reuse: tables from finished runs (no simulation).
 
@@ -345,6 +345,7 @@ def splice(doc, tag, text):
         t = t.split(a)[0] + a + "\n" + text + "\n" + b + t.split(b, 1)[1]
     else:
         t += f"\n{a}\n{text}\n{b}\n"
+    doc.parent.mkdir(parents=True, exist_ok=True)
     doc.write_text(t)
 
 
@@ -386,7 +387,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(ROOT / "outputs" / "crawler_twin_vs_exact"))
     ap.add_argument("--only", default=",".join(GRIDS))
-    ap.add_argument("--doc", default=str(ROOT / "docs" / "crawler_twin_vs_exact.md"))
+    ap.add_argument("--doc", default=str(ROOT / "outputs" / "crawler_twin_vs_exact" / "crawler_twin_vs_exact.md"))
     ap.add_argument("--nthread", type=int, default=None)
     ap.add_argument("--extra", action="append", default=[], help="a Hydra override added to every run (smoke tests)")
     ap.add_argument("--json", default=None, help="also write every table row here")
