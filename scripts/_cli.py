@@ -1,10 +1,6 @@
-"""What the scripts in scripts/ share: the installed package's checks (gaittwin.app.common)."""
+"""What the scripts in scripts/ share: importing gaittwin first (it chooses the GL backend before MuJoCo
+is imported), and a study's end (`finish`: its results to --json, exit status 0)."""
 from __future__ import annotations
 
-import pathlib
-
-import gaittwin  # noqa: F401  (chooses the GL backend before MuJoCo is imported)
-from gaittwin.app.common import checked, or_exit, robot_from, robot_or_exit  # noqa: F401
-from gaittwin.core.runs.study import finish  # noqa: F401  (a study's end: --json, exit 0)
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+import gaittwin  # noqa: F401
+from gaittwin.core.runs.study import finish  # noqa: F401

@@ -1,6 +1,6 @@
 """What core knows of the robots: the manifest (envs/registry.py) handed in once, from the top.
 
-Core never imports a robot package.  The package `envs` (gaittwin/__init__.py) calls `install` with
+Core never imports a robot package.  The package `gaittwin` (envs/__init__.py) calls `install` with
 the manifest's entries when it is imported; from then on core reads the robot classes
 (gaittwin.core.model.robot.REGISTRY: robot_class), the experiment runners
 (gaittwin.core.runs.config.RUNNERS: runner_of), the fidelity claims (gaittwin.core.report.report) and

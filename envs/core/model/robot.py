@@ -77,7 +77,7 @@ CORE_CODE = ("model/robot.py", "model/inputs.py", "model/metrics.py")
 
 
 def robot_class(name: str):
-    """The installed Robot subclass called `name` (one-line ConfigError otherwise).  The package `envs`
+    """The installed Robot subclass called `name` (one-line ConfigError otherwise).  The package `gaittwin`
     installs the manifest's robots (envs/registry.py) when it is imported, which Python does before any
     `gaittwin.core` module runs: core never imports the robot packages."""
     if name not in REGISTRY:
