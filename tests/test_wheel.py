@@ -46,6 +46,20 @@ def _out(res) -> str:
     return f"exit {res.returncode}\n--- stdout\n{res.stdout[-4000:]}\n--- stderr\n{res.stderr[-4000:]}"
 
 
+def _backend_in_venv() -> bool:
+    try:
+        import setuptools.command.bdist_wheel  # noqa: F401  (setuptools >= 70.1)
+        return True
+    except ImportError:
+        pass
+    try:
+        import setuptools  # noqa: F401
+        import wheel  # noqa: F401  (bdist_wheel of an older setuptools)
+        return True
+    except ImportError:
+        return False
+
+
 class Installed:
     def __init__(self, wheel, venv, cwd, tmp):
         self.wheel, self.venv, self.cwd, self.tmp = wheel, venv, cwd, tmp
@@ -66,11 +80,10 @@ def installed(tmp_path_factory) -> Installed:
     for name in BUILD_INPUTS:
         p = ROOT / name
         (shutil.copytree(p, src / name, ignore=SKIP) if p.is_dir() else shutil.copy2(p, src / name))
-    try:
-        import setuptools  # noqa: F401  (the backend, for a build without isolation)
-        isolation = ["--no-build-isolation"]
-    except ImportError:       # a venv without setuptools (Python >= 3.12): pip fetches the build backend
-        isolation = []
+    # a build without isolation needs the backend pyproject.toml names, with bdist_wheel (setuptools >= 70.1,
+    # which the dev extra installs); without it (an old setuptools and no `wheel`, or none at all) pip fetches
+    # the backend into an isolated build environment instead
+    isolation = ["--no-build-isolation"] if _backend_in_venv() else []
     res = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-w", dist, src], "build wheel", tmp)
     assert res.returncode == 0, _out(res)
     wheels = sorted(dist.glob("gaittwin-*.whl"))
