@@ -12,6 +12,6 @@ DATA = {top: [top] + [f"{top}.{p}" for p in find_namespace_packages(folder)]
 setup(
     packages=CODE + DATA["gaittwin.models"] + DATA["gaittwin.configs"],
     package_dir={"gaittwin": "envs", "gaittwin.models": "models", "gaittwin.configs": "configs"},
-    package_data={"gaittwin": ["**/*.json", "**/*.csv"],
+    package_data={"gaittwin": ["**/*.json", "**/*.csv", "bolt/*.c"],
                   **{p: ["*.xml", "*.md", "*.csv", "*.png", "*.yaml"] for p in DATA["gaittwin.models"] + DATA["gaittwin.configs"]}},
 )

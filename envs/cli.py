@@ -89,6 +89,8 @@ def command(name: str, args) -> int:
 def export(rundir, out=None) -> int:
     """Write every stored row of each results file of `rundir`'s store (every grid any run asked for,
     in the order finished) as <stem>_all.csv into `out` (default: the run directory)."""
+    import sqlite3
+
     from .core.model.errors import StoreError
     from .core.runs.store import DB_NAME, Store
 
@@ -102,9 +104,9 @@ def export(rundir, out=None) -> int:
         with Store(run) as db:
             for f in db.files():
                 path = dest / f"{pathlib.Path(f).stem}_all.csv"
-                _, rows = db.export(f, None, to=path)
-                print(f"{path}: {len(rows)} rows")
-    except (StoreError, OSError) as e:
+                rows, moved = db.export_all(f, path)        # a file there that is not its last export: moved aside
+                print(f"{path}: {len(rows)} rows" + (f" (the file there was moved to {moved})" if moved else ""))
+    except (StoreError, OSError, sqlite3.Error) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0

@@ -1,8 +1,8 @@
 """The C engine's side of scripts/warp_agreement.py's criterion, shared with scripts/warp_diagnostics.py
 (the imports go one way: warp_agreement -> warp_diagnostics -> here).  Each robot's points (SWEEPS,
 HOLDOUT), the floor (TOL), the ensembles (ENSEMBLE, the criterion; EVENT_TIMING and F32_STATE,
-diagnostics), one member's Robot (member), Warp's float32 state (round_state), the envelope, the
-derived tolerance and the judge; the rules and their history are in warp_agreement's docstring."""
+diagnostics), one member's Robot (member), Warp's float32 state (round_state), the envelope, rule E's
+event term (EVENT_FOOT, event_terms), the derived tolerance and the judge; the rules and their history are in warp_agreement's docstring."""
 from __future__ import annotations
 
 import copy
@@ -71,6 +71,15 @@ F32_STATE = (   # candidate ENSEMBLE v3 (warp_agreement's docstring; not adopted
     # "round_state before every step"
     ("f32,tol,state", WARP_SOLVER_TOLERANCE, 1.0, 1.0, "f32", 0, True),
 ) + tuple((f"rand{k},tol,state", WARP_SOLVER_TOLERANCE, 1.0, 1.0, k, 0, True) for k in SEEDS)
+
+
+# Rule E (event margin; docs/notes/2026-11-28-warp-tolerances.md, stated before any run under it): a touch-down
+# whose margin at the step boundary is under float32's one-step resolution of the foot height (eps) may land a
+# step later (penetration < eps) or earlier (clearance the step before < eps) in float32; its member is the C
+# run with that one event moved by one step, and |member - C| summed over such events joins the tolerance
+# (additive, no safety factor: a computed alternative, not a draw).  Robots with one foot whose flight phase
+# ends in a single touch-down: robot -> (foot geom, root height slide joint).
+EVENT_FOOT = {"bolt": ("foot", "z")}
 
 
 def _class(robot: str):
@@ -206,6 +215,95 @@ def round_state(d, ctrl: bool = True) -> None:
         a[:] = a.astype(np.float32)
 
 
+def foot_events(r, foot: str, n: int) -> tuple:
+    """Rule E's C-engine trace of Robot r over n steps, stepped as the batch runner steps a closed-loop
+    point (controls, feedback, mj_step): (h, eps).  h[k]: the foot's height above the floor after
+    step k (geom centre z - radius; h[-1] the initial state's at the end); eps: max over the steps
+    of |h after the C step from the state rounded to float32 (round_state) - h after the exact step|."""
+    import mujoco
+    m = copy.copy(r.model())
+    d, d32 = mujoco.MjData(m), mujoco.MjData(m)
+    spec = mujoco.mjtState.mjSTATE_INTEGRATION
+    mujoco.mj_setState(m, d, r.initial_state(m), spec)
+    mujoco.mj_forward(m, d)
+    g = m.geom(foot).id
+    rad = float(m.geom_size[g, 0])
+    s = np.empty(mujoco.mj_stateSize(m, spec))
+    ctrl = r.controls(np.arange(n) * r.timestep)
+    h, eps = np.empty(n + 1), 0.0
+    h[-1] = d.geom_xpos[g, 2] - rad
+    for k in range(n):
+        d.ctrl[:] = ctrl[k]
+        if r.closed_loop:
+            r.feedback(m, d)
+        mujoco.mj_getState(m, d, s, spec)
+        mujoco.mj_setState(m, d32, s, spec)
+        round_state(d32)
+        mujoco.mj_step(m, d)
+        mujoco.mj_step(m, d32)
+        mujoco.mj_kinematics(m, d32)
+        mujoco.mj_kinematics(m, d)      # the next step recomputes it; sensordata (feedback's input) is kept
+        h[k] = d.geom_xpos[g, 2] - rad
+        eps = max(eps, abs(float(d32.geom_xpos[g, 2] - rad) - h[k]))
+    return h, eps
+
+
+def ambiguous_events(h, eps: float) -> list:
+    """Rule E's events of a foot_events trace: (step s, "late" or "early", height change dz) for every
+    touch-down (h[s] < 0 <= h[s-1]) with penetration -h[s] < eps (raised by (-h[s] + eps) / 2 before
+    step s: contact one step later) or clearance h[s-1] < eps (lowered by (h[s-1] + eps) / 2 before
+    step s-1: contact one step earlier)."""
+    out = []
+    for s in np.flatnonzero((h[1:-1] < 0) & (h[:-2] >= 0)) + 1:
+        if -h[s] < eps:
+            out.append((int(s), "late", (-h[s] + eps) / 2))
+        if h[s - 1] < eps:
+            out.append((int(s), "early", -(h[s - 1] + eps) / 2))
+    return out
+
+
+def shifted(cls, point: dict, zjoint: str, at: int, dz: float):
+    """Rule E's member: the Robot of `point` with its root height joint moved by dz once, before step at."""
+    r = cls(**point)
+    fb = r.feedback
+
+    def feedback(m, d, fb=fb):
+        if round(d.time / r.timestep) == at:
+            d.qpos[m.jnt_qposadr[m.joint(zjoint).id]] += dz
+        return fb(m, d)
+    r.feedback = feedback           # this instance only
+    return r
+
+
+def event_terms(robot: str, pts: list, nominal: list, kw: dict) -> list:
+    """Per point: ({metric: sum over rule E's ambiguous events of |C_member - C|}, [(s, kind, dz, metrics)],
+    eps); ({}, [], nan) for a robot without EVENT_FOOT."""
+    from gaittwin.core.engines import batch
+    if robot not in EVENT_FOOT:
+        return [({}, [], math.nan) for _ in pts]
+    cls = _class(robot)
+    foot, zjoint = EVENT_FOOT[robot]
+    out = []
+    for p, rc in zip(pts, nominal):
+        r = cls(**p)
+        h, eps = foot_events(r, foot, kw["cycles"] * r.steps_per_cycle)
+        ev = ambiguous_events(h, eps)
+        runs = batch.run_points([shifted(cls, p, zjoint, s - (kind == "early"), dz) for s, kind, dz in ev], **kw) \
+            if ev else []
+        c = metrics(rc)
+        ms = [{} if run.problem else metrics(run) for run in runs]
+        term = {k: sum(abs(m[k] - c[k]) if _numeric(m.get(k)) else math.nan for m in ms)
+                for k in c if k in TOL and _numeric(c[k])}
+        out.append((term, [e + (m,) for e, m in zip(ev, ms)], eps))
+    return out
+
+
+def with_events(env: dict, term: dict) -> dict:
+    """An envelope() dict with rule E's term folded in: per metric (envelope + term / SAFETY, set by), so that
+    tolerance() = floor + SAFETY x envelope + term."""
+    return {k: ((e + term[k] / SAFETY, f"{by}+events") if term.get(k) else (e, by)) for k, (e, by) in env.items()}
+
+
 def metrics(run) -> dict:
     """A run's summary with its deepest penetration (compared like a metric)."""
     s = run.robot.summarize(run)
@@ -213,10 +311,11 @@ def metrics(run) -> dict:
     return s
 
 
-def reference(robot: str, chunk=1000, cycles=None, sweeps=None, ensemble=ENSEMBLE):
+def reference(robot: str, chunk=1000, cycles=None, sweeps=None, ensemble=ENSEMBLE, events=True):
     """The C engine's side, which needs no warp: (points, swept parameter, run settings, nominal
     Runs, per point envelope() of ENSEMBLE, seconds of the nominal runs) for the robot's sweep in
-    `sweeps` (SWEEPS unless given, or HOLDOUT); cycles: the sweep's unless given."""
+    `sweeps` (SWEEPS unless given, or HOLDOUT); cycles: the sweep's unless given; events: rule E's
+    term folded in (with_events) for a robot of EVENT_FOOT."""
     from gaittwin.core.engines import batch
     cls = _class(robot)
     base, name, vals, n_cycles = (sweeps or SWEEPS)[robot]
@@ -237,4 +336,6 @@ def reference(robot: str, chunk=1000, cycles=None, sweeps=None, ensemble=ENSEMBL
     envs_ = [envelope(metrics(rc), {spec[0]: {} if r.problem else metrics(r)
                                     for spec, r in zip(ensemble, runs[i * n:(i + 1) * n])})
              for i, rc in enumerate(c)]
+    if events and robot in EVENT_FOOT:
+        envs_ = [with_events(e, t[0]) for e, t in zip(envs_, event_terms(robot, pts, c, kw))]
     return pts, name, kw, c, envs_, c_s

@@ -44,8 +44,15 @@ def main(argv=None) -> int:
     bad = [o for o in a.only or () if not any(o in n for n in names)]
     if bad or a.only == []:
         ap.exit(2, f"error: --only {' '.join(bad)!s}: matches no claim group; allowed: parts of {names}\n")
+    for opt, v in (("--out", a.out), ("--work", a.work), ("--baseline", a.baseline)):
+        if v is not None and not v.strip():
+            ap.exit(2, f"error: {opt}={v!r} is not allowed: allowed is a path (an empty one would mean the current "
+                       f"directory)\n")
     if a.resume and not a.work:
         ap.exit(2, "error: --resume needs --work (the directory of the interrupted run)\n")
+    if a.resume and not pathlib.Path(a.work).is_dir():
+        ap.exit(2, f"error: --resume --work={a.work!r}: no such directory; allowed is the directory of the "
+                   f"interrupted run (without --resume a new one is made)\n")
     t0 = time.perf_counter()
     if a.mutate is not None:
         return mutate(ap, a, t0)

@@ -41,7 +41,9 @@ def test_every_row_is_complete(path):
         assert r["twin"] not in ("", "–", "nan"), rid
         assert r["verdict"] in fidelity.VERDICTS, (rid, r["verdict"])
         assert r["source"] not in ("", "–"), rid
-        if r["kind"] in fidelity.JUDGED:
+        if r["verdict"] == fidelity.SUPERSEDED:        # an old definition: its last verdict in the history column
+            assert "last verdict" in r["history"] and "superseded by" in r["history"], rid
+        elif r["kind"] in fidelity.JUDGED:
             assert r["tolerance"] not in ("", "–"), f"{rid}: a judged row states its tolerance"
             assert r["verdict"] in (fidelity.AGREE, fidelity.DISAGREE, fidelity.NO_DATA), rid
         elif r["verdict"] != fidelity.NO_DATA:

@@ -75,9 +75,10 @@ def check_one(cls, point):
         assert len(written) == 1 == stats["points"]
         # no simulation failure; an in-range but extreme point may finish over the robot's health
         # limits: then it is flagged (error "unhealthy: ...") with its metrics kept; one cycle may be too
-        # few for a robot's metrics (MinIAQ-II): then it is flagged "no result", never an empty silent row
+        # few for a robot's metrics (MinIAQ-II: "no result"; BOLT's stride time: "no value for ..."), never an
+        # empty silent row nor a NaN in a healthy one
         err = written[0]["error"]
-        assert err in ("", sw.EMPTY) or err.startswith("unhealthy:"), (point, err)
+        assert err in ("", sw.EMPTY) or err.startswith(("unhealthy:", "no value for ")), (point, err)
         assert list(written[0]) == sw.columns_of(cls, list(cls.columns))
         return "ran" if not err else "flagged"
 

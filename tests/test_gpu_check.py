@@ -22,8 +22,8 @@ def test_gpu_check_section_limits_fit_eight_minutes_and_match_the_header():
     text = SCRIPT.read_text()
     line = next(ln for ln in text.splitlines() if ln.startswith("else L1="))
     lim = {k: int(v) for k, v in re.findall(r"(L\d)=\$\{L\d:-(\d+)\}", line)}
-    assert set(lim) == {"L1", "L2", "L3", "L4", "L5"}
+    assert set(lim) == {"L1", "L2", "L3", "L4", "L5", "L6"}
     assert sum(lim.values()) <= 8 * 60, lim
     assert f"section limits {sum(lim.values())} s on cuda" in text
-    head = (f"agreement {lim['L1']}, a {lim['L2']}, c {lim['L3']}, b {lim['L4']}, niter {lim['L5']}")
+    head = (f"agreement {lim['L1']}, a {lim['L2']}, c {lim['L3']}, b {lim['L4']}, niter {lim['L5']}, split {lim['L6']}")
     assert head in text

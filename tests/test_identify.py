@@ -210,6 +210,7 @@ def test_crawler_recovers_mu_and_m0(crawler_data, tmp_path):
     assert again["reused"] == again["evaluations"] and again["fitted"] == f["fitted"]
 
 
+@pytest.mark.slow      # about 40 s on 2 cores; the crawler, BOLT and MinIAQ-II fits run in CI
 def test_snake_recovers_T_step(tmp_path):
     """A small snake (N = 4, n = 2): hidden T_step = 0.26 s (nominal 0.25 s), 1 cycle, 1 % noise, random
     offset: within 3 %, identifiable (the step time sets the joints' timing)."""

@@ -48,7 +48,8 @@ def test_table_is_read_back(table):
     assert [g["omega"] for g in t.gait] == OMEGAS and cycle_table.is_table(table)
 
 
-@pytest.mark.parametrize("search", ["lhs", "cmaes"])
+# CMA-ES (the default) in CI; the LHS global stage as well in the slow suite (about a minute on 2 cores)
+@pytest.mark.parametrize("search", [pytest.param("lhs", marks=pytest.mark.slow), "cmaes"])
 def test_crawler_recovers_mu_from_strides(table, tmp_path, search):
     """mu from three strides: within 3 %, identifiable, with either global stage; outputs written; a rerun
     reuses every candidate."""

@@ -19,7 +19,7 @@ from gaittwin.core.runs.experiment import robot_params, run, run_kw, runner_kw
 from tests.util import assert_fails_early
 
 ROBOTS = ("crawler", "snake", "bolt", "miniaq")
-TINY = {"crawler": 1, "snake": 1, "bolt": 2, "miniaq": 2}      # cycles of the CI-sized run
+TINY = {"crawler": 1, "snake": 1, "bolt": 3, "miniaq": 2}      # cycles of the CI-sized run (BOLT: a stride time)
 
 
 def _cfg(robot, *overrides, n=2, cycles=None):
@@ -184,12 +184,12 @@ def test_a_parameter_the_robot_fixes_is_refused_at_once_with_the_way_out():
 
 
 def test_resume_reuses_and_a_new_seed_never_gives_stale_rows(tmp_path):
-    cfg = _cfg("bolt", cycles=1)
+    cfg = _cfg("bolt")
     first = run(cfg, tmp_path)
     again = run(cfg, tmp_path)
     same = lambda a, b: json.dumps(sw.finite(a["merit"])) == json.dumps(sw.finite(b["merit"]))   # NaN == NaN  # noqa: E731
     assert again["reused"] == 3 and again["computed"] == 0 and same(again, first)
-    other = run(_cfg("bolt", "experiment.seed=1", cycles=1), tmp_path)
+    other = run(_cfg("bolt", "experiment.seed=1"), tmp_path)
     assert other["computed"] == 3 and not same(other, first)
     rows = sw.read_csv(tmp_path / "results.csv")
     assert [(int(r["seed"]), int(r["world"])) for r in rows[:3]] == [(1, 0), (1, 1), (1, 2)]   # this run first

@@ -16,7 +16,6 @@ from gaittwin.core.runs import sweep as sw
 from gaittwin.core.model.errors import ConfigError, StepBudgetError
 from gaittwin.bolt.robot import Bolt
 from gaittwin.crawler.robot import Crawler
-from gaittwin.snake.robot import Snake
 from tests.util import ROOT, run_script
 
 POINT = ["sweep.omega=[4]", "run.cycles=1", "run.nthread=1", "run.progress=false", "experiment.overlay=null"]
@@ -143,11 +142,12 @@ def test_treadmill_budget_counts_every_run_of_a_point(tmp_path):
 
 # ---- identity: the robot's code -------------------------------------------------------------------------
 def test_code_is_part_of_the_identity(tmp_path, monkeypatch):
-    files = {p.relative_to(ROOT).as_posix() for p in Crawler.code_files()}
-    assert {"envs/crawler/robot.py", "envs/crawler/config.py", "envs/core/model/robot.py", "envs/core/model/inputs.py"} <= files
-    assert Crawler.code_hash() != Snake.code_hash()
+    from gaittwin.core.runs import identity, store
+    files = {p.relative_to(ROOT).as_posix() for p in identity.code_files()}
+    assert {"envs/crawler/robot.py", "envs/core/model/robot.py", "envs/core/model/energy.py",
+            "envs/core/engines/batch.py", "envs/core/runs/sweep.py"} <= files      # the whole package
     sw.run_sweep(Crawler, {}, {"omega": [4.0]}, tmp_path, **KW)
-    monkeypatch.setattr(Crawler, "code_hash", classmethod(lambda cls: "edited robot.py"))
+    monkeypatch.setattr(store, "code_hash", lambda robot_cls=None: "edited energy.py")
     _, st = sw.run_sweep(Crawler, {}, {"omega": [4.0]}, tmp_path, **KW)
     assert st["recomputed"] == {"code changed": 1}
 

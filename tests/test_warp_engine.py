@@ -12,6 +12,7 @@ import math
 import sys
 import pathlib
 
+import numpy as np
 import pytest
 
 from gaittwin.core.engines import batch
@@ -135,6 +136,24 @@ def test_derived_tolerance_rejects_a_world_with_another_friction():
         assert all(r[-1] for r in wa.judge("-", wa.metrics(rc), wa.metrics(rs), env))
         bad = {r[1] for r in wa.judge("-", wa.metrics(rc), wa.metrics(rf), env) if not r[-1]}
         assert {"S", "V"} <= bad, bad
+
+
+def test_event_rule_flags_only_touchdowns_within_eps_of_a_step_boundary_and_adds_their_term():
+    """Rule E on a hand-made trace: a touch-down 1e-9 m deep is ambiguous late (raised by (d0 + eps)/2), one
+    whose clearance the step before is 2e-9 m is ambiguous early (lowered by (h + eps)/2), deep and high ones are
+    not; a lift-off is no event.  with_events adds term / SAFETY to the envelope, so the tolerance gains the
+    term itself; a metric without a term keeps its envelope and member; a nan term fails."""
+    eps = 1e-8
+    h = [1e-6, -1e-9, -1e-6, 5e-7, 2e-9, -1e-6, 3e-7, -5e-6, 1e-6]     # h[-1]: the initial state's
+    ev = wa.ambiguous_events(np.array(h), eps)
+    assert [(s, kind) for s, kind, _ in ev] == [(1, "late"), (5, "early")]
+    assert ev[0][2] == pytest.approx((1e-9 + eps) / 2) and ev[1][2] == pytest.approx(-(2e-9 + eps) / 2)
+    env = {"speed": (1e-4, "tol"), "stride_length": (0.0, "-")}
+    got = wa.with_events(env, {"speed": 3e-3, "stride_length": 0.0})
+    assert got["stride_length"] == (0.0, "-") and got["speed"][1] == "tol+events"
+    c = 0.7
+    assert wa.tolerance("speed", c, got["speed"][0]) == pytest.approx(wa.tolerance("speed", c, 1e-4) + 3e-3)
+    assert math.isnan(wa.with_events(env, {"speed": math.nan})["speed"][0])
 
 
 def test_ensemble_members_change_only_what_they_name():
@@ -273,14 +292,20 @@ def test_warp_engine_through_the_sweep_store(tmp_path):
     assert c["computed"] == 1 and c["recomputed"] == {"run settings changed": 1}
 
 
+BOLT_TOUCHDOWN = pytest.mark.xfail(strict=True, reason=(
+    "BOLT at tau_max 15: a touch-down float32 places one step after the C engine moves speed and stride past "
+    "the derived tolerance; no C-only event rule has reached it (docs/notes/2026-11-28-warp-tolerances.md)"))
+
+
 @needs_warp
 @pytest.mark.slow
-@pytest.mark.parametrize("points", ["SWEEPS", "HOLDOUT"])
-@pytest.mark.parametrize("robot", ["crawler", "snake", "miniaq"])
+@pytest.mark.parametrize("robot, points", [
+    (r, p) if (r, p) != ("bolt", "SWEEPS") else pytest.param(r, p, marks=BOLT_TOUCHDOWN)
+    for r in ("crawler", "snake", "miniaq", "bolt", "crawler_feedback") for p in ("SWEEPS", "HOLDOUT")])
 def test_small_sweep_agrees_with_the_c_engine(robot, points):
     """Each robot's small sweep (scripts/warp_agreement.py SWEEPS) and its out-of-sample points
     (HOLDOUT) within the tolerance derived from the C engine before warp runs: the floor TOL plus
-    SAFETY x the C engine's own envelope under ENSEMBLE."""
+    SAFETY x the C engine's own envelope under ENSEMBLE (plus rule E's event term for BOLT)."""
     rows, *_ = wa.compare(robot, device="cpu", sweeps=getattr(wa, points))
     bad = [r for r in rows if not r[-1]]
     assert rows and not bad, bad

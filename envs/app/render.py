@@ -4,17 +4,35 @@
 
 Default length: at least 3 strides and 4 s (envs/core/view/render.py default_cycles).  An existing
 --out is not overwritten: the next free name (gait_2.mp4, ...) is written and said (--force
-overwrites).  --compare: the twin beside the robot's reference engine in one video (the crawler:
+overwrites); an --out that is a directory or cannot be written is refused before anything is
+rendered (one line, exit code 2).  --compare: the twin beside the robot's reference engine in one video (the crawler:
 the paper's exact hybrid model; MinIAQ-II: the paper's model).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import sys
 
 from .. import registry
 from .common import robot_or_exit
+
+
+def unwritable(out: pathlib.Path) -> str:
+    """Why the video cannot be written to `out` (checked before anything is rendered), or ""."""
+    if out.is_dir():
+        return "it is a directory; name the file, e.g. --out " + str(out / "gait.mp4")
+    folder = next(p for p in [out.parent, *out.parent.parents] if p.exists())     # the rest is made
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    probe = folder / f".gaittwin_probe.{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        return f"the folder {folder} cannot be written: {e.strerror or e}"
+    return ""
 
 
 def main(argv=None) -> int:
@@ -34,6 +52,10 @@ def main(argv=None) -> int:
     robot = robot_or_exit(overrides)
     if args.cycles is not None and not args.cycles > 0:
         print(f"error: --cycles={args.cycles:g} is not allowed: allowed range is (0, inf)", file=sys.stderr)
+        return 2
+    bad = unwritable(pathlib.Path(args.out))
+    if bad:
+        print(f"error: --out={args.out!r} is not allowed: allowed is a writable file path ({bad})", file=sys.stderr)
         return 2
     compare = None
     if args.compare:

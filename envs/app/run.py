@@ -25,6 +25,7 @@ from .common import checked
 from ..core.runs import experiment, rundir
 from ..core.model.errors import ConfigError, StoreError
 from ..core.model.paths import CONFIG_MODULE
+from ..core.runs.csvio import replace_atomically
 from ..core.runs.sweep import finite
 
 log = logging.getLogger("gaittwin")
@@ -37,9 +38,11 @@ def write_provenance(cfg: DictConfig, out: pathlib.Path) -> dict:
     old = {n: (d / n).read_bytes() for n in PROVENANCE if (d / n).exists()}
     d.mkdir(parents=True, exist_ok=True)
     hc = HydraConfig.get()
-    OmegaConf.save(cfg, d / "config.yaml")
-    OmegaConf.save(OmegaConf.create({"hydra": OmegaConf.to_container(hc, resolve=False)}), d / "hydra.yaml")
-    OmegaConf.save(OmegaConf.create(list(hc.overrides.task)), d / "overrides.yaml")
+    docs = {"config.yaml": cfg,
+            "hydra.yaml": OmegaConf.create({"hydra": OmegaConf.to_container(hc, resolve=False)}),
+            "overrides.yaml": OmegaConf.create(list(hc.overrides.task))}
+    for name, c in docs.items():                  # each replaced whole (tmp, fsync, rename)
+        replace_atomically(d / name, lambda f, c=c: OmegaConf.save(c, f))
     return old
 
 

@@ -9,6 +9,7 @@ import dataclasses
 from typing import Any, Dict, Optional
 
 from ..core.runs.config import Experiment, experiment, option_group, plain_experiment
+from ..core.analysis import optimize
 from ..core.analysis.identify import register
 from ..core.analysis.robustness import Robustness, uniform
 from . import channels as _channels  # noqa: F401  (declares the observable channels)
@@ -150,6 +151,20 @@ class PaperOptions:
     den_min: float = param(0.05, gt=0, le=0.5, note="coulomb foot: a sliding stance ends (tangential plastic impulse) "
                                                     "where 1 + mu dir dF_N/dF_T falls to this (Painleve; a modelling "
                                                     "choice: models/bolt/README.md \"Painleve rule\")")
+    rules: str = param("zero_force", choices=("zero_force", "printed"),
+                       note="zero_force: lift-off at zero normal force, the crank at its constant speed; printed: "
+                            "Sec. 5.1 as printed, lift-off at a set leg angle and eq. 20 tracking a constant-speed "
+                            "crank that waits at the attack angle until touch-down (needs paper.foot=pinned and "
+                            "robot.bumper_height=null; "
+                            "docs/notes/2026-11-28-bolt-printed-rules.md)")
+    liftoff_angle_deg: Optional[float] = param(None, "deg", gt=-90, lt=90,
+                                               note="printed rules: the leg angle (hip A to foot F, from {B}'s "
+                                                    "downward vertical, + foot ahead) that ends a stance; null: the "
+                                                    "mirror of its value at the attack angle (not in the paper)")
+    attack_crank_deg: float = param(0.0, "deg", ge=-360, le=360,
+                                    note="printed rules: the crank angle q_1 the flight trajectory stops at "
+                                         "(alpha_m^des = 0 read as q_1 = 0: 'the impact happens when q_1 reaches "
+                                         "360 deg', Sec. 5.2)")
 
 
 @experiment("bolt_twin_vs_paper")
@@ -189,3 +204,6 @@ class BoltRobustness(Robustness):
 
 
 register("bolt", ["m_5", "contact_timeconst"])   # identifiable: bolt_trajectory, bolt_identify (envs/core/analysis/identify.py)
+optimize.register("bolt", variables=dict(crank_period=[0.15, 0.6]), objective="speed", budget=12,
+                  constraints=dict(peak_torque_flight={"max": 30.0}, peak_power_stance={"max": 1350.0},
+                                   max_tracking_error_deg={"max": 20.0}))

@@ -6,11 +6,17 @@ gaittwin.bolt.paper.studies.bolt_coulomb_foot (its docstring has the law and the
     F_t = -mu F_n v_t / sqrt(|v_t|^2 + v_eps^2),   F_n the step's own normal force (consistent with its friction)
 
 `hook(robot, model, data)` runs from Bolt.feedback, last, before every mj_step, in every path of the C engine (the
-batch runner, the stepper, the dm_control environment); MuJoCo Warp cannot run it (engine=warp refuses)."""
+batch runner, the stepper, the dm_control environment); MuJoCo Warp cannot run it (engine=warp refuses).  Where a C
+compiler builds it (coulomb_native), Bolt.feedback and this step run as one C call (`native_feedback`,
+envs/bolt/coulomb_foot.c: the same law, F_n's response read from the frictionless step's constraint solution
+instead of the trial forward pass); CoulombFoot below is the reference and the fallback."""
 import math
+import warnings
 
 import mujoco
 import numpy as np
+
+from . import coulomb_native
 
 V_EPS = 0.005    # m/s: the regularisation's slip scale, converged in the study (0.005 -> 0.0025: <= 1.6 %, 0.005)
 IMPASSE = "stop"   # candidate 2 of the study: the paper model's impasse stop (converged at timestep 6.25e-6 s)
@@ -129,14 +135,54 @@ class CoulombFoot:
         return fn, f, s
 
 
-def hook(robot, model, data):
-    """The Coulomb foot's step for robot (a Bolt with foot_contact=coulomb): one CoulombFoot per compiled model
-    (its counters per run's model copy), called last in feedback: its forward passes overwrite sensordata and
-    actuator_force with the state about to be stepped (mj_step recomputes both)."""
+_NATIVE = [True]
+_WARNED: list = []
+
+
+def use_native(on: bool) -> None:
+    """Run the C step (coulomb_native, the default where it builds) or the Python CoulombFoot (the same law)."""
+    _NATIVE[0] = bool(on)
+
+
+def backend() -> str:
+    """Which implementation hook() runs, and why."""
+    if not _NATIVE[0]:
+        return "python (asked for)"
+    return "native C" if coulomb_native.load() else f"python ({coulomb_native.reason()})"
+
+
+def new_foot(model, mu: float):
+    """The option's foot for one compiled model: the C step where it builds (else the Python one, warned once)."""
+    fn = coulomb_native.load() if _NATIVE[0] else None
+    if fn is None:
+        if _NATIVE[0] and not _WARNED:
+            _WARNED.append(1)
+            warnings.warn(f"BOLT's Coulomb foot runs its Python hook (the same law, ~3x slower): "
+                          f"{coulomb_native.reason()}", RuntimeWarning, stacklevel=3)
+        return CoulombFoot(model, mu, V_EPS, IMPASSE)
+    return coulomb_native.NativeFoot(fn, model, mu, V_EPS, IMPASSE, DEN_MIN, PROBE)
+
+
+def foot(robot, model):
+    """The option's foot of robot's compiled model (one per model: its counters per run's model copy)."""
     hooks = robot.__dict__.setdefault("_coulomb", {})
-    foot = hooks.get(id(model))
-    if foot is None or foot.model is not model:
+    f = hooks.get(id(model))
+    if f is None or f.model is not model:
         if len(hooks) > 64:
             hooks.clear()
-        foot = hooks[id(model)] = CoulombFoot(model, robot.p.mu, V_EPS, IMPASSE)
-    return foot(model, data)
+        f = hooks[id(model)] = new_foot(model, robot.p.mu)
+    return f
+
+
+def native_feedback(robot, model, data):
+    """Bolt.feedback and the Coulomb step in one C call (its per-step values, Bolt.AUX), or None where the foot
+    runs in Python (then Bolt.feedback runs its own arithmetic and calls hook)."""
+    f = foot(robot, model)
+    return f.feedback(robot, model, data) if isinstance(f, coulomb_native.NativeFoot) else None
+
+
+def hook(robot, model, data):
+    """The Coulomb foot's step for robot (a Bolt with foot_contact=coulomb): one foot per compiled model
+    (its counters per run's model copy), called last in feedback: its forward pass overwrites sensordata and
+    actuator_force with the state about to be stepped (mj_step recomputes both)."""
+    return foot(robot, model)(model, data)

@@ -195,6 +195,10 @@ class Bolt(BoltModel, Robot):
         returned per-step peaks (AUX: |tau| and |tau dq_1/dt| by that phase, foot force, loop gap)
         describe the step just taken with the limit it had; userdata[1] sums foot force x timestep.
         """
+        if self.p.foot_contact == "coulomb":   # the whole method and the Coulomb step in C where it builds
+            aux = coulomb_foot.native_feedback(self, model, data)
+            if aux is not None:
+                return aux
         i_touch, i_rate, i_dof, b1, b2, g1, g2 = self._indices(model)
         sd = data.sensordata
         prev_stance = data.userdata[0] > 0.5
@@ -217,10 +221,11 @@ class Bolt(BoltModel, Robot):
 
     @classmethod
     def warp_refusal(cls, params: dict) -> str:
-        return "foot_contact=coulomb applies friction by a per-step Python hook (envs/bolt/coulomb_foot.py) that " \
-               "MuJoCo Warp cannot run" if params.get("foot_contact") == "coulomb" else ""
+        return "foot_contact=coulomb applies friction by a per-step hook (envs/bolt/coulomb_foot.c, .py) that needs " \
+               "the step's frictionless constraint solution before the step; MuJoCo Warp's device feedback has " \
+               "only the previous step's sensors" if params.get("foot_contact") == "coulomb" else ""
 
-    def device_feedback(self):     # `feedback` on the device (engine=warp; the Coulomb hook has none: warp_refusal)
+    def device_feedback(self):     # `feedback` on the device (engine=warp; the Coulomb step has none: warp_refusal)
         from .warp_feedback import ActuatorLimit
         return ActuatorLimit()
 

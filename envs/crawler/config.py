@@ -9,6 +9,7 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from ..core.runs.config import Experiment, experiment, option_group, plain_experiment
+from ..core.analysis import optimize
 from ..core.analysis.identify import register
 from ..core.analysis.robustness import Robustness, uniform
 from . import channels as _channels  # noqa: F401  (declares the observable channels)
@@ -192,3 +193,4 @@ class CrawlerRobustness(Robustness):
 
 
 register("crawler", ["mu", "m0"])   # identifiable: crawler_trajectory, crawler_identify (envs/core/analysis/identify.py)
+optimize.register("crawler", variables=dict(psi_deg=[0.0, 150.0]), objective="speed")   # psi*(omega), Fig. 6

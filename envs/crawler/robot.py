@@ -13,7 +13,6 @@ import math
 import mujoco
 import numpy as np
 from dm_control import mujoco as dm_mujoco
-from scipy.optimize import brentq
 
 from ..core.model import metrics
 from ..core.model.energy import METRICS as ENERGY
@@ -34,6 +33,8 @@ INITIAL_PENETRATION = 1e-6  # m, see Crawler.initial_pose
 # ---- kinematics of the paper (two feet on the floor) ---------------------------
 def theta_on_floor(phi1, phi2, l0: float, l: float):
     """Central-link angle theta with both feet at equal height (y1 = y2), vectorised."""
+    from scipy.optimize import brentq      # here, not at import: scipy.optimize costs ~0.4 s of every start
+
     phi1, phi2 = np.broadcast_arrays(np.asarray(phi1, float), np.asarray(phi2, float))
     out = np.empty(phi1.shape)
     for i, (a, b) in enumerate(zip(phi1.ravel(), phi2.ravel())):

@@ -9,6 +9,7 @@ import dataclasses
 from typing import Any, Dict, List, Optional
 
 from ..core.runs.config import Experiment, experiment, option_group, plain_experiment
+from ..core.analysis import optimize
 from ..core.analysis.identify import register
 from ..core.analysis.robustness import Robustness, uniform
 from . import channels as _channels  # noqa: F401  (declares the observable channels)
@@ -197,3 +198,5 @@ class MiniAQRobustness(Robustness):
 
 
 register("miniaq", ["mu_d", "kp"])   # identifiable: miniaq_trajectory, miniaq_identify (envs/core/analysis/identify.py)
+optimize.register("miniaq", variables={"phase_deg[1]": [0.0, 360.0], "phase_deg[2]": [0.0, 360.0],
+                                        "phase_deg[3]": [0.0, 360.0]}, objective="speed")

@@ -164,7 +164,12 @@ def hunt_crossley_point(p, inv_weight: float, depth_op: float | None = None,
     `hc_depth` (the paper model's feet rest 3-7 um deep) and at the depth where the paper's damping
     stops m/2 falling at `hc_drop_speed` (the body's fall onto the new diagonal pair at theta1 = 190 deg,
     measured in both engines); B' is the paper's C at that depth on m/2 (models/miniaq/README.md,
-    "Hunt-Crossley through MuJoCo's own impedance").  `inv_weight`: the coupler's A (invweight0)."""
+    "Hunt-Crossley through MuJoCo's own impedance").  `inv_weight`: the coupler's A (invweight0).  The law's
+    damping sets the constraint's rate: c_max = 0 has none to match (ConfigError)."""
+    if not p.c_max > 0:
+        from ..core.model.errors import ConfigError
+        raise ConfigError("c_max", p.c_max, "(0, 1e6] N s/m with contact_law=hunt_crossley and foot=point (the "
+                          "default; contact_law=linear or power take c_max=0)", "no damping to match the contact's rate to")
     depth_drop = drop_depth(p.c_max, p.d, p.m / 2, p.hc_drop_speed)
     rate = p.c_max * step_f(depth_drop, 0.0, 0.0, p.d, 1.0) / (p.m / 2)
     solref, solimp = hunt_crossley_constraint(p.K, p.e, p.c_max, p.d, rate, inv_weight,

@@ -10,6 +10,7 @@ import pathlib
 from typing import Any, Dict, List, Optional
 
 from ..core.runs.config import experiment, plain_experiment
+from ..core.analysis import optimize
 from ..core.analysis.identify import Identify, register
 from ..core.analysis.robustness import Robustness, uniform
 from . import channels as _channels  # noqa: F401  (declares the observable channels)
@@ -95,3 +96,6 @@ class SnakeRobustness(Robustness):
 
 
 register("snake", ["mu", "T_step"])   # identifiable: snake_trajectory, snake_identify (envs/core/analysis/identify.py)
+# the servo rate: an assumed hobby-servo rating, 60 deg in 0.17 s (the paper gives no servo data; envs/snake/paper/optimize.py)
+optimize.register("snake", variables=dict(alpha_deg=[10.0, 70.0], T_step=[0.2, 1.5]), objective="speed",
+                  constraints=dict(servo_rate_deg_s={"max": 352.9}), constraint_mode="reject")

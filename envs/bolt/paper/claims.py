@@ -1,13 +1,14 @@
 """The BOLT paper's quantitative claims (Liu & Ben-Tzvi), twin against paper and closed-form kinematics.
 
 Each claim group is a function `claims_<topic>(ctx) -> list[Row]`; the paper's values are
-data (`PAPER`: id -> (source, value as stated)).  `CLAIMS` lists the groups for the report
+data (`PAPER`: id -> (source, value as stated)); each row's definition is declared in claims_definitions.py.  `CLAIMS` lists the groups for the report
 (envs/core/report/report.py).
 """
 from __future__ import annotations
 
 from .claims_coulomb import PAPER as COULOMB_PAPER
 from .claims_coulomb import claims_bolt_coulomb
+from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
 from .claims_design import PAPER as DESIGN_PAPER
 from .claims_design import claims_bolt_design
 from .claims_speed import speed_rows

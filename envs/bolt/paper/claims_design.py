@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ...core.report.report import Context, Range, Row, Tol, fmt
+from ...core.report.report import KINEMATIC, Context, Range, Row, Tol, fmt
 
 PAPER = {
     "B12": ("Sec. 3.2", "'the crank radius proportionally affects the stride length'"),
@@ -83,7 +83,7 @@ def claims_bolt_design(ctx: Context) -> list[Row]:
     st = {s: float(np.ptp(paths[("l_1", s)][1][1].real)) for s in (-1, 1)}
     el = math.log(st[1] / st[-1]) / math.log((1 + STEP) / (1 - STEP))
     rows.append(Row("B12", f"elasticity of the twin's stride length in the crank radius l_1 (l_1 x (1 +/- {fmt(STEP)}), "
-                           "foot path of a slow revolution)", *PAPER["B12"], value=el, target=Range(0.5, 1.5), tol=tol12,
+                           "foot path of a slow revolution)", *PAPER["B12"], kind=KINEMATIC, value=el, target=Range(0.5, 1.5), tol=tol12,
                     twin=f"{fmt(el)} (stride {fmt(st[-1] * 1e3)} -> {fmt(st[1] * 1e3)} mm)",
                     reason="" if 0.5 <= el <= 1.5 else "the stride does not scale with the crank radius"))
     # B13: the angle of attack's change with the hip-crank distance
@@ -93,7 +93,7 @@ def claims_bolt_design(ctx: Context) -> list[Row]:
     d13 = att[1] - att[-1]
     rows.append(Row("B13", f"change of the angle of attack (hip A -> foot against the vertical at the stance entry) "
                            f"from l_c x {fmt(1 - STEP)} to x {fmt(1 + STEP)} (l_c: hip-crank distance |PA|)",
-                    *PAPER["B13"], value=d13, target=Range(hi=0.0), tol=tol13, unit="deg",
+                    *PAPER["B13"], kind=KINEMATIC, value=d13, target=Range(hi=0.0), tol=tol13, unit="deg",
                     twin=f"{fmt(d13)} ({fmt(att[-1])} -> {fmt(att[1])} deg)",
                     reason="the stance entry is the first point within 5 % of the step height above the path's "
                            "lowest point (body fixed; the paper's impact angle rests on its own ground line)" +
@@ -105,7 +105,7 @@ def claims_bolt_design(ctx: Context) -> list[Row]:
     frac = float(counts.max() / len(quad))
     xs, ys = ("x > 0" if np.median(E.real) > 0 else "x < 0"), ("y > 0" if np.median(E.imag) > 0 else "y < 0")
     rows.append(Row("B14", "fraction of a revolution the knee E spends in its one quadrant of {B} (origin P)",
-                    *PAPER["B14"], value=frac, target=1.0, tol=tol14,
+                    *PAPER["B14"], kind=KINEMATIC, value=frac, target=1.0, tol=tol14,
                     twin=f"{fmt(frac)} (quadrant {xs}, {ys}: ahead of and below the crankshaft)",
                     reason="the paper's Fig. 5(a) axes are not in the text; 'first quadrant' is read as 'one "
                            "quadrant, never crossing an axis' (the paper contrasts it with the heuristic design's knee path)"))
@@ -113,7 +113,7 @@ def claims_bolt_design(ctx: Context) -> list[Row]:
     tol15 = Tol(0, 0, "ranges: a concave stretch exists (>= 1 % of the revolution, at most a quarter: 'slight') "
                       "and lies in the top quarter of the step height ('near the apex')")
     rows.append(Row("B15", "foot path: fraction of the revolution whose curvature is opposite to the path's, and the "
-                           "concave stretch's largest drop below the apex / step height", *PAPER["B15"],
+                           "concave stretch's largest drop below the apex / step height", *PAPER["B15"], kind=KINEMATIC,
                     value=[f["concave_fraction"], f["concave_depth"]], target=[Range(0.01, 0.25), Range(0.0, 0.25)],
                     tol=tol15, twin=f"{fmt([f['concave_fraction'], f['concave_depth']])} (step height "
                                     f"{fmt(f['H'] * 1e3)} mm)",
@@ -123,7 +123,7 @@ def claims_bolt_design(ctx: Context) -> list[Row]:
     tol16 = Tol(0, 0, "a range: 'rapid entrance' read as a descent from the apex to the stance shorter than the "
                       "ascent from the stance to the apex (ratio < 1)")
     rows.append(Row("B16", "crank-angle fraction from the apex to the stance entry over that from the stance's end to "
-                           "the apex", *PAPER["B16"], value=ratio, target=Range(0.0, 1.0), tol=tol16,
+                           "the apex", *PAPER["B16"], kind=KINEMATIC, value=ratio, target=Range(0.0, 1.0), tol=tol16,
                     twin=f"{fmt(ratio)} (descent {fmt(f['descent'])}, ascent {fmt(f['ascent'])} of a revolution)",
                     reason="" if ratio < 1 else "the foot enters the stance no faster than it leaves it"))
     return rows

@@ -105,6 +105,7 @@ def running(job, out) -> Result:
                    peak_stance_power=s["peak_stance_power"], tau_max=r.p.tau_max, P_max=r.p.P_max,
                    limits_ok=s["limits_ok"], min_point_height=s["min_point_height"],
                    max_tracking_error_deg=s["max_tracking_error_deg"],
+                   **{k: s[k] for k in energy.METRICS},
                    sim_time=sim_time, wall_s=wall, real_time_factor=sim_time / wall if wall > 0 else math.nan,
                    max_penetration=run.max_penetration, error=run.problem or r.run_error(s))
     summary["all_healthy"] = summary["error"] is None

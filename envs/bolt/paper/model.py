@@ -16,7 +16,10 @@ touch-down point (x_b, y_b become dependent: "the foot is considered a pivot poi
 Touch-down: the foot F reaches the ground (y = foot_radius: the twin's sphere centre, so both engines
 stand at the same height), falling; the reset map is eq. 18-19's plastic, no-slip impact on the
 flight coordinates (the foot's velocity is zero after).  Lift-off: the pivot's normal force reaches
-zero (the paper's predetermined lift-off angle is not given: models/bolt/README.md "Paper model").
+zero (`paper.rules=zero_force`, default), the crank at its constant speed; or Sec. 5.1 as printed
+(`paper.rules=printed`, envs/bolt/paper/run.py): lift-off at a set leg angle, eq. 20 tracking a constant-speed
+crank that waits at the attack angle until touch-down, so the stride time is an outcome (the paper gives
+neither angle's value: docs/notes/2026-11-28-bolt-printed-rules.md).
 Additions, each an option (README "Paper model"): the Coulomb foot (`paper.foot=coulomb`: the pivot slides
 when |F_T| > mu F_N) and the Sec. 6.1 bumper (`robot.bumper_height`: y_b >= h, a plastic impact and a
 release at zero force; null, the paper's Sec. 5 free hopper).  Eq. 20 PD with the Sec. 5.1 limits in their
@@ -58,6 +61,7 @@ def check_job(params: dict, robots, opts: dict) -> dict:
     opts = check_options(opts)
     for r in robots:
         check_supported(r.cfg)
+        printed_rules(r, opts)
     return opts
 
 
@@ -71,10 +75,60 @@ def check_options(opts: dict) -> dict:
     return {**defaults, **schema.check(PaperOptions, opts, prefix="paper.", what="paper option")}
 
 
+PRINTED_ONLY = ("rules", "liftoff_angle_deg", "attack_crank_deg")    # paper.* options of the printed rules
+
+
 def identity_options(opts: dict) -> dict:
     """The options (checked) that can change a result, part of a point's identity: den_min acts only on the
-    Coulomb foot's sliding, so a pinned foot's identity leaves it out (one stored result for every den_min)."""
-    return {k: v for k, v in opts.items() if not (k == "den_min" and opts["foot"] == "pinned")}
+    Coulomb foot's sliding, so a pinned foot's identity leaves it out (one stored result for every den_min); the
+    printed rules' options only under those rules (a zero-force point keeps the identity it always had)."""
+    return {k: v for k, v in opts.items() if not (k == "den_min" and opts["foot"] == "pinned")
+            and not (k in PRINTED_ONLY and opts["rules"] == "zero_force")}
+
+
+def leg_angle_range(robot: Bolt) -> tuple[float, float]:
+    """(min, max) of the leg angle (`Model.leg_angle`, rad) over a crank revolution in {B}: the back and front
+    ends of the stance arc, between which the printed rules' lift-off angle must lie."""
+    from ..kinematics import loop_kinematics
+    g = robot.geometry
+    F = loop_kinematics(np.linspace(0.0, 2 * np.pi, 721), g)["F"]
+    psi = leg_angle_of(F - g.l_c * np.exp(1j * g.theta))
+    return float(psi.min()), float(psi.max())
+
+
+def leg_angle_of(AF):
+    """The leg angle of the hip-to-foot vector A -> F (complex, {B} = world axes: q_Pitch = 0): from the downward
+    vertical, positive with the foot ahead (+x, the running direction)."""
+    return np.arctan2(np.real(AF), -np.imag(AF))
+
+
+def printed_rules(robot: Bolt, opts: dict) -> tuple[float, float] | None:
+    """The printed rules' (lift-off leg angle, attack crank angle) in rad for this point, checked; None under the
+    zero-force rules.  ConfigError: the Coulomb foot (the printed rules are the paper's pinned pivot's), a bumper
+    (the crank waits at the attack angle until touch-down, and with the body on the bumper a foot there may never
+    land), or a lift-off angle the stance never reaches (outside the leg angle's range between the stance arc's
+    back end and its value at the attack angle)."""
+    if opts["rules"] != "printed":
+        return None
+    if opts["foot"] != "pinned":
+        raise ConfigError("paper.foot", opts["foot"], "pinned with paper.rules=printed",
+                          "Sec. 5.1's rules are the paper's no-slip pivot's, which holds until the set angle")
+    if robot.p.bumper_height is not None:
+        raise ConfigError("robot.bumper_height", robot.p.bumper_height, "null with paper.rules=printed",
+                          "Sec. 5.1's rules are the free hopper's; the crank waits at the attack angle until touch-down")
+    from ..kinematics import loop_kinematics
+    att = float(np.radians(opts["attack_crank_deg"]))
+    g = robot.geometry
+    psi_att = float(leg_angle_of(loop_kinematics(np.array([att]), g)["F"][0] - g.l_c * np.exp(1j * g.theta)))
+    lo = leg_angle_range(robot)[0]
+    psi = -psi_att if opts["liftoff_angle_deg"] is None else float(np.radians(opts["liftoff_angle_deg"]))
+    if not lo < psi < psi_att:
+        raise ConfigError("paper.liftoff_angle_deg", opts["liftoff_angle_deg"] if opts["liftoff_angle_deg"] is not None
+                          else f"null (mirror: {np.degrees(psi):.2f})",
+                          f"({np.degrees(lo):.2f}, {np.degrees(psi_att):.2f}) deg: between the stance arc's back end "
+                          f"and the leg angle at the attack angle q_1 = {opts['attack_crank_deg']:g} deg",
+                          "a stance would never reach it")
+    return psi, att
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -231,6 +285,10 @@ class Model:
         den = 1.0 + mu * direction * N1
         FT = -mu * direction * N0 / den if den > 0 else 0.0
         return v, s0 + FT * (s1 - s0), a0 + FT * (a1 - a0), FT * jx, den
+
+    def leg_angle(self, Q) -> float:
+        """The leg angle (rad) of the hip A to the foot F (`leg_angle_of`): the printed rules' phase angle."""
+        return float(leg_angle_of(self.point(Q, np.zeros(7), "F")[0] - (Q[0] + 1j * Q[1] + self.A)))
 
     def external_force(self, Q, Qd, a, f_ext_xy):
         """The ground's force on the foot (x, y) from Newton's law of the whole leg (the boom's

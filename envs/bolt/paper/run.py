@@ -1,6 +1,15 @@
 """A run of BOLT's paper model (envs/bolt/paper/model.py): the hybrid loop (flight, plastic touch-down,
-pinned-foot stance, lift-off at zero normal force) with solve_ivp, its samples and the twin's
-summary columns computed from them."""
+pinned-foot stance, lift-off) with solve_ivp, its samples and the twin's summary columns computed from them.
+
+Two rule sets (`paper.rules`).  zero_force (default): lift-off where the pivot's normal force reaches zero, eq.
+20 tracking theta_1d = theta_1_0 + direction omega t (the crank's period imposed).  printed (Sec. 5.1 as printed):
+lift-off where the leg angle (hip A to foot F, `Model.leg_angle`) falls to a set point, the paper's pinned pivot
+(paper.foot=pinned) holding until then, pulling if need be (pull_fraction counts it; every touch-down starts a
+stance); theta_1d runs at the constant speed omega through stance and, from lift-off, on towards the attack crank
+angle, where it waits until touch-down; the next stance starts from the command's value there, so the stride time
+is an outcome.  Where the floor still pushes the foot at the set angle (F_N > 0: released, the foot would move
+into the floor), the stance goes on until F_N reaches zero (the paper does not say; a literal release sends the
+foot through the floor: docs/notes/2026-11-28-bolt-printed-rules.md)."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,10 +17,9 @@ import math
 import time
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from ..kinematics import loop_kinematics
-from .model import BUMPER, FLIGHT, MAX_SWITCHES, PEAK_SAMPLES, SLIDE, STANCE, Model, check_options
+from .model import BUMPER, FLIGHT, MAX_SWITCHES, PEAK_SAMPLES, SLIDE, STANCE, Model, check_options, printed_rules
 from ..robot import INITIAL_PENETRATION, Bolt
 from .summary import PAPER_METRICS, summarize  # noqa: F401  (the run's columns)
 
@@ -76,8 +84,11 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     """Run `cycles` crank periods of the paper model from the twin's initial pose (at rest; without
     bumper the foot 1 um above the ground, in flight (Sec. 5.1); with it on the bumper, foot in the air).
     paper.foot: "pinned" (the paper's no-slip pivot) or "coulomb" (the pivot slides when |F_T| > mu F_N:
-    an addition)."""
+    an addition); paper.rules: "zero_force" or "printed" (the module's docstring)."""
+    from scipy.integrate import solve_ivp     # here, not at import: scipy costs ~0.5 s of every start
+
     o = check_options(opts)
+    rules = printed_rules(robot, o)           # (lift-off leg angle, attack crank angle) [rad], or None
     eps, coulomb = o["epsilon"], o["foot"] == "coulomb"
     den_min = o["den_min"]    # sliding ends before Painleve's paradox (den -> 0): README "Painleve rule"
     m = Model(robot)
@@ -86,10 +97,27 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     crank = robot.inputs
     th0, dirw = float(crank.offsets[0]), float(crank.directions[0]) * crank.omega
     f_none = np.zeros(7)      # no external force but the constraints' (the bumper is a mode: BUMPER)
+    bilateral = rules is not None     # printed rules (pinned foot): the pivot holds, pulling if need be, until the set angle
+    past = False                      # printed rules: the set angle passed with the floor still pushing
     slip = [0.0]              # slip direction of the sliding foot (+1: towards +x)
 
+    # theta_1d: th + dirw (t - t0) from (t0, th), stopped at `target` (printed rules' flight) if not None
+    cmd = [0.0, th0, None]
+
+    def theta_d(t):
+        th = cmd[1] + dirw * (t - cmd[0])
+        return cmd[2] if cmd[2] is not None and (th - cmd[2]) * dirw > 0 else th
+
+    def attack_after(th):
+        """The first crank angle attack + 2 pi k that theta_1d reaches from th turning in its direction."""
+        k = (th - rules[1]) / (2 * math.pi)
+        return rules[1] + 2 * math.pi * (math.floor(k + 1e-9) if dirw < 0 else math.ceil(k - 1e-9))
+
+    if rules is not None:
+        cmd[2] = attack_after(th0)
+
     def torque(t, q1, q1d, stance):
-        tau = p.K_P * (th0 + dirw * t - q1) - p.K_D * q1d
+        tau = p.K_P * (theta_d(t) - q1) - p.K_D * q1d
         lim = robot.torque_limit(stance, q1d)
         return float(np.clip(tau, -lim, lim))
 
@@ -139,6 +167,10 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         return ground_force(t, y, mode, F0).imag
     liftoff.terminal, liftoff.direction = True, -1
 
+    def phase(t, y, mode, F0):         # printed rules: the leg angle falls to the lift-off set point
+        return m.leg_angle(y[:7]) - rules[0]
+    phase.terminal, phase.direction = True, -1
+
     def slips(t, y, mode, F0):         # the pinned foot's force leaves the friction cone
         F = ground_force(t, y, mode, F0)
         return mu * F.imag - abs(F.real)
@@ -167,7 +199,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                 if impasse(t, y, mode, F0) <= 0:
                     impasses.append(t)
                     return None
-        return (y, mode) if ground_force(t, y, mode, F0).imag > 0 else None
+        return (y, mode) if bilateral or ground_force(t, y, mode, F0).imag > 0 else None
 
     def stop_slide(y, F0):
         """(rates (x_b, q_1) after, F_T [N s]): the tangential impulse F_T that stops the sliding foot (its height
@@ -199,7 +231,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
     t, t_end = 0.0, cycles * T
     grid = np.linspace(0.0, t_end, cycles * PEAK_SAMPLES + 1)
     names = ("x", "y", "x_dot", "y_dot", "p_x", "foot_x", "q_1", "q_1_dot", "tau", "power", "stance", "sliding", "loop_gap", "foot_y", "F_N", "F_T",
-             "psi")
+             "psi", "theta_1d")
     S = {k_: np.full(len(grid), np.nan) for k_ in names}
     tds, los, nfev, err, arm, sink, grazes, switches, impasses, bumps = [], [], 0, None, True, -DELTA, [], [], [], []
     stops = []
@@ -210,6 +242,8 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             break
         ev = ([touchdown] if arm else [armed, sunk]) if mode is FLIGHT or mode is BUMPER else (
             [liftoff, slips] if mode is STANCE and coulomb else [liftoff, sticks, impasse] if mode is SLIDE else [liftoff])
+        if rules is not None and mode.foot:            # printed: the set angle ends the stance (the pin may pull)
+            ev = [liftoff] if past else [phase]
         if m.bumper is not None:
             ev = ev + ([liftoff] if mode is BUMPER else [lands])
         if m.bumper is not None and mode is not BUMPER and y[1] - h_bump <= 1e-9 and state(y, mode, F0)[2][1] < 0:
@@ -229,6 +263,7 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             seg = np.flatnonzero((grid >= t) & (grid <= t1))
             for j in seg:
                 _sample(S, j, m, grid[j], sol.sol(grid[j]), mode, F0, dynamics, r_foot)
+                S["theta_1d"][j] = theta_d(grid[j])
             if len(seg) and (np.min(S["foot_y"][seg]) < -PIERCE or np.min(S["y"][seg]) < h_bump - PIERCE):
                 err = f"the foot or the body went {PIERCE * 1e3:g} mm through the ground or the bumper at t = {t:.4f} s"
                 break
@@ -238,6 +273,9 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             fired = ev[next(i for i, te in enumerate(sol.t_events) if len(te))]
         if fired is armed:
             arm = True
+            continue
+        if fired is phase and ground_force(t, y, mode, F0).imag > 0:   # the floor still pushes: on to zero force
+            past = True
             continue
         if fired is liftoff and mode is BUMPER:        # off the bumper: flight
             _, _, v = state(y, mode, F0)
@@ -291,7 +329,8 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
             y, mode = np.concatenate([y[:7], v[FLIGHT.ind]]), FLIGHT
         if fired in (touchdown, sunk):                 # touch-down: the reset map, then stance
             sd, lam, ke0, ke1, vf = impact(m, y[:7], y[7:], eps, mu=mu if coulomb else None, pulling_slides=arm)
-            if lam.imag <= 0 or not arm:       # a grazing re-touch: frictionless normal impact, keep flying
+            # a grazing re-touch: frictionless normal impact, keep flying (not for the bilateral pivot)
+            if not bilateral and (lam.imag <= 0 or not arm):
                 sd2, lam2, k0, k1, _ = impact(m, y[:7], y[7:], eps, rows=(1,))
                 if lam.imag <= 0 or lam2.imag > 0 and _pulls(m, y, sd, eps, ground_force):
                     y = np.concatenate([y[:7], sd2])
@@ -300,6 +339,8 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                     arm, sink = False, min(foot_y(y), 0.0) - DELTA
                     continue
             F0 = m.point(y[:7], np.zeros(7), "F")[0]
+            if rules is not None:                      # the command turns on from where it waited (or was)
+                cmd[:] = [t, theta_d(t), None]
             slid = abs(vf[0]) > 1e-9
             tds.append(dict(t=t, impulse=lam, ke_before=ke0, ke_after=ke1, foot_speed_after=float(np.abs(vf).max()),
                             slid=slid))
@@ -308,7 +349,10 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
                 nxt = on_ground(t, np.concatenate([y[:7], sd[[0, 2]]]), F0, SLIDE)
             else:
                 nxt = on_ground(t, np.concatenate([y[:7], sd[2:]]), F0, STANCE)
-            if nxt is not None:
+            # printed rules: landed behind the lift-off angle, the impact only, no stance
+            behind = rules is not None and m.leg_angle(y[:7]) <= rules[0]
+            past = behind
+            if nxt is not None and not (behind and ground_force(t, *nxt, F0).imag <= 0):
                 y, mode = nxt
                 continue
             y, mode = (np.concatenate([y[:7], sd[[0, 2]]]), SLIDE) if slid else (np.concatenate([y[:7], sd[2:]]),
@@ -318,6 +362,8 @@ def simulate(robot: Bolt, cycles: int, **opts) -> PaperRun:
         los.append(t)
         y, mode, F0, arm = np.concatenate([y[:7], v[FLIGHT.ind]]), FLIGHT, None, False
         sink = min(m.point(y[:7], v, "F")[0].imag - r_foot, 0.0) - DELTA
+        if rules is not None:                          # on at the constant speed to the attack angle, then wait
+            cmd[:] = [t, theta_d(t), attack_after(theta_d(t))]
     wall = time.perf_counter() - t0
     return PaperRun(robot, grid, S, tds, los, cycles, err, wall, nfev, o, grazes, bumps, switches, impasses, stops)
 
@@ -348,3 +394,27 @@ def _pulls(m, y, sd, eps, ground_force):
     """Would the pinned foot pull (normal force <= 0) right after this impact?"""
     F0 = m.point(y[:7], np.zeros(7), "F")[0]
     return ground_force(0.0, np.concatenate([y[:7], sd[2:]]), STANCE, F0).imag <= 0
+
+
+CURVE_COLUMNS = ("rule_set", "rules", "crank_period", "liftoff_angle_deg", "stride_time", "speed",
+                 "touchdowns_per_revolution", "duty_factor", "pull_fraction", "steady", "wall_s", "error")
+
+
+def speed_stride_curve(params: dict, periods, cycles: int, rule_sets: dict) -> list[dict]:
+    """The paper model's speed against its *measured* stride time (summarize's stride_time: touch-down to
+    touch-down over the second half), one row (CURVE_COLUMNS) per rule set and crank period.  `rule_sets`: label ->
+    (robot parameter overrides, paper options), e.g. {"zero_force": ({}, {}), "printed": ({"bumper_height": None},
+    {"rules": "printed", "foot": "pinned"})}; `params`: the robot's config values.  A failed run is a row with its
+    error and NaN metrics, never a number."""
+    rows = []
+    for label, (over, opts) in rule_sets.items():
+        for T in periods:
+            robot = Bolt(**{**params, **over, "crank_period": float(T)})
+            run = simulate(robot, cycles, **opts)
+            s = {} if run.error else summarize(run)
+            lo = printed_rules(robot, run.options) if run.options.get("rules") == "printed" else None
+            rows.append(dict(rule_set=label, rules=run.options.get("rules"), crank_period=float(T),
+                             liftoff_angle_deg=math.degrees(lo[0]) if lo else math.nan,
+                             **{k: s.get(k, math.nan) for k in CURVE_COLUMNS[4:-2]}, wall_s=run.wall_s,
+                             error=run.error or ""))
+    return rows

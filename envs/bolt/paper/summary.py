@@ -18,7 +18,10 @@ def summarize(run) -> dict:
     """The twin's running columns (Bolt.summarize's definitions: steady window = the second half of
     the revolutions, stride time between touch-downs after >= 1/4 revolution of flight) from the
     paper model's events and samples; impact_force is NaN (a plastic impact is an impulse: see
-    impact_impulse, N s, and stance_impulse, N s per stride incl. the impact)."""
+    impact_impulse, N s, and stance_impulse, N s per stride incl. the impact).  Under the printed rules
+    (run.options["rules"]) the crank does not turn once per crank period: touch-downs per revolution count the
+    crank's measured turns, the stride length is speed x stride time, and steadiness compares the last two strides'
+    advance."""
     r, S, t = run.robot, run.samples, run.t
     T, ncyc, p = r.period, run.cycles, r.p
     k0 = steady_start(ncyc)
@@ -32,8 +35,8 @@ def summarize(run) -> dict:
                peak_power_flight=pk(S["power"], ~st), peak_power_stance=pk(S["power"], st),
                max_loop_gap=float(np.nanmax(S["loop_gap"])), max_constraint_error=float(np.nanmax(S["psi"])))
     out.update(r.limit_columns(out))
-    ref = p.theta_1_0 + float(r.inputs.directions[0]) * r.omega * t
-    out["max_tracking_error_deg"] = float(np.degrees(np.nanmax(np.abs(S["q_1"] - ref))))
+    printed = run.options.get("rules") == "printed"
+    out["max_tracking_error_deg"] = float(np.degrees(np.nanmax(np.abs(S["q_1"] - S["theta_1d"]))))
     span = tb - ta
     x = S["x"]
     out["speed"] = float((x[-1] - x[win][0]) / span)
@@ -50,8 +53,9 @@ def summarize(run) -> dict:
     tdw = [d for d in strides if d["t"] >= ta]
     out["touchdowns"] = len(strides)
     out["stride_time"] = float(np.mean(np.diff([d["t"] for d in tdw]))) if len(tdw) >= 2 else math.nan
-    out["touchdowns_per_revolution"] = float(len(tdw) / (ncyc - k0))
-    out["stride_length"] = out["speed"] * T
+    revs = turned / (2 * math.pi) if printed else ncyc - k0
+    out["touchdowns_per_revolution"] = float(len(tdw) / revs) if revs > 0 else math.nan
+    out["stride_length"] = out["speed"] * (out["stride_time"] if printed else T)
     # duty factor from the events (exact): stance time in the window / its length
     stance_t, on = 0.0, None
     # at one instant a touch-down comes before its lift-off (an impact without stance: zero length)
@@ -82,7 +86,10 @@ def summarize(run) -> dict:
     out["slip_fraction"] = (float(np.mean(np.abs(S["F_T"][sw_]) > p.mu * S["F_N"][sw_] * (1 + 1e-6)))
                             if sw_.any() else 0.0)
     out["height_min"], out["height_max"] = float(np.nanmin(S["y"][win])), float(np.nanmax(S["y"][win]))
-    adv = [x[min(len(x) - 1, (k + 1) * PEAK_SAMPLES)] - x[k * PEAK_SAMPLES] for k in range(k0, ncyc)]
+    if printed:       # advance per stride, touch-down to touch-down
+        adv = list(np.diff(np.interp([d["t"] for d in tdw], t, x)))
+    else:
+        adv = [x[min(len(x) - 1, (k + 1) * PEAK_SAMPLES)] - x[k * PEAK_SAMPLES] for k in range(k0, ncyc)]
     out["steady"] = bool(len(adv) >= 2 and np.ptp(adv[-2:]) <= 0.002 * max(abs(np.mean(adv[-2:])), 1e-9))
     out["min_point_height"] = math.nan
     return out

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 import time
 from typing import Any, Dict, Optional
 
@@ -82,6 +83,7 @@ class Identify(config.Experiment):
     params: Any = dataclasses.field(default_factory=list)       # declared robot parameters to fit
     bounds: Dict[str, Any] = dataclasses.field(default_factory=dict)   # name: [lo, hi] (config units)
     channels: Any = dataclasses.field(default_factory=list)     # []: the file's value channels
+    drop_channels: Any = dataclasses.field(default_factory=list)  # declared channels the data lacks (else refused)
     weights: Dict[str, Any] = dataclasses.field(default_factory=dict)  # channel: weight >= 0 (default 1)
     time_offset: bool = param(True, note="estimate the twin's time at the data's t = 0")
     offset_max: Optional[float] = param(None, "s", ge=0, le=1e5, note="null: one gait period")
@@ -108,6 +110,63 @@ def register(robot: str, params: list[str]) -> None:
     config.experiment(dataclasses.make_dataclass(f"{title}Identify", [
         ("name", str, dataclasses.field(default=f"{robot}_identify")),
         ("params", Any, dataclasses.field(default_factory=lambda: list(params)))], bases=(Identify,)))
+
+
+def truth(data, names) -> dict:
+    """The hidden values of synthetic data (the sidecar's params when it says `synthetic`), else {}."""
+    meta = getattr(data, "meta", None) or {}
+    params = meta.get("params") or {}
+    return {n: float(params[n]) for n in names if meta.get("synthetic") and isinstance(params.get(n), (int, float))}
+
+
+def verdicts(rows, summary, converged: bool, ident_rel_sd: float) -> dict:
+    """Per fitted parameter: "claimed" (identifiable) or "flagged: <every reason>" (fit_report's rules)."""
+    out = {}
+    for r in rows:
+        why = []
+        if r["rel_sd"] > ident_rel_sd:
+            why.append(f"sd {r['rel_sd']:.2%} > {ident_rel_sd:.2%}")
+        if r["at_bound"]:
+            why.append("at a search bound")
+        if r["fd_nonlinearity"] > MAX_NONLINEARITY:
+            why.append(f"jagged residual ({r['fd_nonlinearity']:.2g} > {MAX_NONLINEARITY:g})")
+        if not converged:
+            why.append("local fit not converged")
+        if summary["lower_cost_candidate"]:
+            why.append("a candidate had a lower cost")
+        if summary["misfit_channels"]:
+            why.append(f"misfit in {', '.join(summary['misfit_channels'])}")
+        out[r["parameter"]] = "claimed" if r["identifiable"] else "flagged: " + "; ".join(why or ["not identifiable"])
+    return out
+
+
+def _grid(header, lines) -> str:
+    w = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
+    return "\n".join("  ".join(str(x).ljust(n) for x, n in zip(row, w)).rstrip() for row in [header, *lines])
+
+
+def console_table(cls, rows, summary, hidden: dict) -> str:
+    """The fit on the console: parameter, truth (synthetic data), nominal, fit, sd, verdict; the channels in misfit."""
+    fields = schema.fields(cls.Params)
+    lines = [[r["parameter"] + (f" [{fields[r['parameter']].spec.unit}]" if fields[r["parameter"]].spec.unit else ""),
+              f"{hidden[r['parameter']]:.6g}" if r["parameter"] in hidden else "-", f"{r['nominal']:.6g}",
+              f"{r['value']:.6g}", f"{r['sd']:.2g} ({r['rel_sd']:.2%})", summary["verdict"][r["parameter"]]]
+             for r in rows]
+    ratio = summary["misfit_ratio"]
+    mis = ", ".join(f"{c} ({ratio[c]:.3g} x its noise)" for c in summary["misfit_channels"]) or "none"
+    return "\n".join([f"{cls.name}: fit (calibration, not validation)",
+                      _grid(["parameter", "truth", "nominal", "fit", "sd (rel)", "verdict"], lines),
+                      f"channels in misfit (RMS > {ist.MAX_MISFIT:g} x the data's noise): {mis}",
+                      f"claimed: {summary['claimed']}"])
+
+
+def check_table(cls, names, x_nom, rep: dict, ident_rel_sd: float) -> str:
+    """check_only on the console: per parameter the sd this record would give and whether it is identifiable."""
+    lines = [[n, f"{x:.6g}", f"{rep['predicted_rel_sd'][n]:.2%}", "identifiable" if rep["identifiable"][n]
+              else f"not identifiable (sd > {ident_rel_sd:.2%} or jagged)", rep["most_sensitive_channel"][n]]
+             for n, x in zip(names, x_nom)]
+    return "\n".join([f"{cls.name}: identifiability at the nominal point (noise {rep['noise_rel']:.2%}; no fit)",
+                      _grid(["parameter", "nominal", "predicted sd (rel)", "verdict", "most sensitive channel"], lines)])
 
 
 def _names(cls, opts) -> list[str]:
@@ -288,6 +347,7 @@ def identify(cfg, out):
         summary = dict(head, mode="check_only", nominal={k: float(x) for k, x in zip(names, x_nom)},
                        nominal_cost=float(np.sum(r0 ** 2)), **rep["summary"], evaluations=p.evaluations, reused=p.reused,
                        wall_s=time.perf_counter() - t0)
+        print(check_table(cls, names, x_nom, rep["summary"], float(opts["ident_rel_sd"])), flush=True)
         return Result(summary, tables={"identifiability.csv": (list(rep["rows"][0]), rep["rows"])})
     glob = search.global_stage(p, opts, method, sweep)
     best = min(glob, key=lambda r: r["cost"])
@@ -307,5 +367,14 @@ def identify(cfg, out):
                    time_offset=delta,
                    residuals=resid, evaluations=p.evaluations, reused=p.reused, **rep["summary"],
                    wall_s=time.perf_counter() - t0)
+    verdict = verdicts(rep["rows"], rep["summary"], converged, float(opts["ident_rel_sd"]))
+    summary.update(verdict=verdict, claimed=", ".join(n for n, v in verdict.items() if v == "claimed") or "none")
+    weighted = [c for c, w in zip(p.channels, p.weights) if w > 0]
+    if weighted and set(rep["summary"]["misfit_channels"]) >= set(weighted):
+        summary["warning"] = (f"every fitted channel is in misfit ({', '.join(weighted)}): the twin does not "
+                              "reproduce this data at any fitted value; nothing is claimed (units? channels? params?)")
+    print(console_table(cls, rep["rows"], summary, truth(data, names)), flush=True)
+    if "warning" in summary:
+        print(f"WARNING: {summary['warning']}", file=sys.stderr, flush=True)
     return Result(summary, tables={"fit.csv": (list(rep["rows"][0]), rep["rows"]), table_name: table},
                   plots={"identify.png": plot}, rows={"candidates.csv": glob})   # rows: the global stage's (with x)

@@ -49,7 +49,9 @@ class Problem:
                               "trajectory is scored in this process; a fit to a per-cycle table runs on Ray)")
         self.setup(cfg, out, opts, data, names, lo, hi)
         chans = tj.channels(self.nominal)
-        want, self.weights = select_channels(opts, data.names, [n for n in data.names if chans[n].kind == "value"])
+        drop = check_data(data, chans, opts, self.nominal.period)
+        want, self.weights = select_channels(opts, data.names, [n for n in data.names
+                                                                if chans[n].kind == "value" and n not in drop])
         self.channels = want
         self.chans = {c: chans[c] for c in want}
         self.n = len(data.t)
@@ -181,6 +183,38 @@ class Problem:
             row["cost"] = FAILED_COST if row.get("error") and row.get("cost") in (None, "") else float(row["cost"])
             self.best_cost = min(self.best_cost, row["cost"])
         return rows
+
+
+TURN = 2 * math.pi             # the most a declared angle moves within one gait period: a crank's revolution
+TURN_MARGIN = 1.25            # for a crank's uneven rate; degrees read as rad are 57 times too large
+
+
+def check_data(data: tj.Data, chans: dict, opts, period: float) -> list:
+    """The channels the user drops (experiment.drop_channels), after refusing (ConfigError, one line) a
+    trajectory that lacks a declared value channel not dropped (unless experiment.channels names the fitted
+    ones) and a fitted angle channel (rad) whose range within any one gait period exceeds TURN_MARGIN x 2 pi
+    (its values in degrees, most likely)."""
+    values = [n for n, c in chans.items() if c.kind == "value"]
+    drop = opts.get("drop_channels") or []
+    if not isinstance(drop, list) or any(c not in values for c in drop):
+        raise ConfigError("experiment.drop_channels", drop, f"a list of the fit's channels {values}")
+    if not opts["channels"]:
+        missing = [c for c in values if c not in data.names and c not in drop]
+        if missing:
+            raise ConfigError(tj.KEY, str(data.path), "a trajectory with every channel the fit uses",
+                              f"no column {', '.join(map(repr, missing))} (the fit uses {values}); "
+                              f"to fit without it: experiment.drop_channels=[{','.join(missing)}]")
+    fitted = opts["channels"] or [c for c in data.names if c in values and c not in drop]
+    w = max(2, int(np.searchsorted(data.t, data.t[0] + period, side="right")))
+    for c in fitted:
+        if c in chans and chans[c].unit == "rad":
+            v = data.values[c]
+            span = float(np.max(np.ptp(np.lib.stride_tricks.sliding_window_view(v, min(w, len(v))), axis=1)))
+            if span > TURN_MARGIN * TURN:
+                raise ConfigError(tj.KEY, str(data.path), "angles in rad (the trajectory format is SI)",
+                                  f"channel {c!r} moves {span:.4g} rad within one gait period ({period:.4g} s), "
+                                  f"more than a full turn: are its values in degrees? (rad = deg x pi / 180)")
+    return drop
 
 
 def select_channels(opts, available: list, default: list) -> tuple[list, np.ndarray]:

@@ -13,8 +13,10 @@ of a named site or body (x, y, yaw), joint or crank angles, per-foot contact fla
 `read(path, robot)` is the one reader, and it refuses bad data with one ConfigError naming
 `experiment.data` (exit code 2, nothing written): a missing file or sidecar, a missing `t` or an
 unknown column, a unit that differs from the channel's declared unit, an empty, non-numeric or
-non-finite cell, time that repeats or goes back, sampling sparser than MIN_SAMPLES_PER_CYCLE
-samples per gait period, and a record shorter than one period.
+non-finite cell, a value beyond MAX_ABS (no measurement of a legged robot), time that repeats or
+goes back, sampling sparser than MIN_SAMPLES_PER_CYCLE samples per gait period, a record shorter
+than one period, and a sidecar whose own fields are wrong: another robot's name, another `format`,
+a `period` that is not a positive number, or a twin's run flagged `unhealthy` (not data).
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ from ..runs.experiment import runner
 from ..model.channels import channels, cycle_channels  # noqa: F401  (declared in envs/core/model/channels.py)
 
 MIN_SAMPLES_PER_CYCLE = 20      # sparser data cannot resolve the gait's harmonics (refused)
+MAX_ABS = 1e6                   # |value| beyond this (m, rad, s, flags) is not a measurement (refused)
+FORMAT = "gaittwin trajectory 1"
 KEY = "experiment.data"
 
 
@@ -48,7 +52,7 @@ def record(robot, run, names=None) -> dict[str, np.ndarray]:
 def sidecar(robot, names, **extra) -> dict:
     """The JSON sidecar of a trajectory of `robot` with columns `names` (units SI)."""
     chans = channels(robot)
-    return dict(robot=robot.name, format="gaittwin trajectory 1", period=robot.period,
+    return dict(robot=robot.name, format=FORMAT, period=robot.period,
                 units={"t": "s", **{n: chans[n].unit for n in names}},
                 channels={n: dict(unit=chans[n].unit, kind=chans[n].kind, relative=chans[n].relative,
                                   what=chans[n].what) for n in names}, params=dict(robot.cfg), **extra)
@@ -140,6 +144,11 @@ def read(path, robot) -> Data:
         return {h: "s" if h == "t" else chans[h].unit for h in header}
 
     header, a, meta, sha = read_csv(path, _refuse, expect)
+    check_sidecar(path, meta, robot)
+    if (np.abs(a) > MAX_ABS).any():
+        i, j = (int(x[0]) for x in np.nonzero(np.abs(a) > MAX_ABS))
+        _refuse(path, f"row {i + 2}, column {header[j]!r}: {float(a[i, j])!r} is beyond +-{MAX_ABS:g} (SI units): "
+                      f"not a measurement")
     t = a[:, 0]
     if len(t) < 2:
         _refuse(path, f"{len(t)} samples: too short for one cycle")
@@ -157,6 +166,23 @@ def read(path, robot) -> Data:
         _refuse(path, f"too short for one cycle: it spans {t[-1] - t[0]:.4g} s, the gait period is {T:.4g} s")
     values = {h: a[:, j] for j, h in enumerate(header) if j}
     return Data(path, t, values, meta, sha)
+
+
+def check_sidecar(path, meta: dict, robot) -> None:
+    """The sidecar's own fields, where given: `robot` this robot's name, `format` this format, `period` a
+    positive number of seconds; a twin's trajectory flagged `unhealthy` (or failed) is refused as data."""
+    if "robot" in meta and meta["robot"] != robot.name:
+        _refuse(path, f"sidecar robot {meta['robot']!r}: the data of another robot (this fit is {robot.name}'s)")
+    if "format" in meta and meta["format"] != FORMAT:
+        _refuse(path, f"sidecar format {meta['format']!r} is unknown (this reader reads {FORMAT!r})")
+    if "period" in meta:
+        T = meta["period"]
+        if isinstance(T, bool) or not isinstance(T, (int, float)) or not 0 < T < math.inf:
+            _refuse(path, f"sidecar period {T!r} is not a positive number of seconds")
+    for flag in ("unhealthy", "error"):
+        if meta.get(flag):
+            _refuse(path, f"sidecar says the run that wrote it is not a valid result ({flag}: {meta[flag]})",
+                    "data of a healthy run (a twin's trajectory over the robot's health limits is not data)")
 
 
 # ---- experiment <robot>_trajectory ------------------------------------------------------------
@@ -198,9 +224,7 @@ def trajectory_experiment(cfg, out):
     cycles = int(opts["cycles"]) + math.ceil(offset / T - 1e-12) + 1
     kw = runner_kw(run_kw(cfg))
     run = sweep.run_point(robot, out, "trajectory.csv", lambda r: {"robot": r.name},
-                          kw=dict(kw, cycles=cycles, stop_when_steady=False))
-    if run.error:
-        raise RuntimeError(f"{robot.name}: the twin's run failed: {run.error}")
+                          kw=dict(kw, cycles=cycles, stop_when_steady=False))     # failed: SimulationFailed
     rec = record(robot, run, names)
     t = rec.pop("t")
     first = int(np.argmax(t >= offset - 1e-12))           # cycles x samples_per_cycle intervals: a span of cycles T
@@ -212,5 +236,7 @@ def trajectory_experiment(cfg, out):
     meta = sidecar(robot, names, synthetic=synthetic, engine=run.engine, unhealthy=run.unhealthy)
     summary = dict(robot=robot.name, samples=int(keep.sum()), span=float(t[keep][-1] - t[keep][0]), period=T,
                    cycles=int(opts["cycles"]), channels=names, **{f"synthetic_{k}": v for k, v in synthetic.items()
-                                                                  if k != "note"})
+                                                                  if k != "note"},
+                   max_penetration=run.max_penetration, **({"max_loop_gap": run.max_loop_gap} if robot.loops else {}),
+                   error=run.unhealthy, all_healthy=run.unhealthy is None)
     return Result(summary, tables={"trajectory.csv": {"t": t[keep] - offset, **values}, "trajectory.json": meta})

@@ -17,7 +17,14 @@ Definitions (SI):
   mean_power         work_per_cycle / T, W.
   cost_of_transport  mean_power / (m g |v|), dimensionless; m: the model's total mass (every
                      body), g: |gravity|, v: the progress signal's change over the window / its
-                     duration (the robot's own speed along its direction of travel).  NaN when v = 0.
+                     duration (the robot's own speed along its direction of travel).
+  speed floor        cost_of_transport is reported only when the robot advances at least
+                     FLOOR_SIZE_PER_CYCLE (1 %) of its own size per cycle: |v| T >= 0.01 L, L the
+                     largest side of the box around the moving bodies' geoms (bounding spheres) at
+                     the model's reference pose (`size`).  Below it the robot steps in place and the
+                     ratio measures the noise of a near-zero displacement (it reaches 10^4); the
+                     value is then empty (None) and cost_of_transport_note says why (empty when
+                     reported).  Work and power are reported at any speed.
 The measuring window is the one the steady per-cycle value uses (envs/core/metrics.steady_state):
 the last `period` cycles of a steady run, else the last min(cycles, 4).
 Integration: the C batch runner (and its closed-loop path) sees every step's sensors and folds
@@ -32,7 +39,8 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-METRICS = ("work_per_cycle", "mean_power", "cost_of_transport")
+METRICS = ("work_per_cycle", "mean_power", "cost_of_transport", "cost_of_transport_note")
+FLOOR_SIZE_PER_CYCLE = 0.01    # the speed floor: a cycle's advance as a fraction of the robot's size
 FRC, VEL = "gaittwin_actfrc_", "gaittwin_actvel_"   # sensor name prefixes + actuator index
 N_AVG = 4            # cycles averaged when not steady (metrics.steady_state's default n_avg)
 
@@ -75,7 +83,7 @@ def fold(slot, rec, steps) -> None:
     after slot.step + i steps (the state step slot.step + i starts from); `steps`: the global steps
     sampled in this chunk, whose cumulative work (all steps before them) is recorded."""
     p = power(rec, slot.model) * slot.robot.timestep
-    cum = slot.work + np.concatenate([[0.0], np.cumsum(p)])
+    cum = np.cumsum(np.concatenate([[slot.work], p]))     # one running sum, step by step: chunking cannot change it
     slot.work_samples.extend(cum[np.asarray(steps, dtype=np.int64) - slot.step].tolist())
     slot.work = float(cum[-1])
 
@@ -92,10 +100,38 @@ def total_mass(model: mujoco.MjModel) -> float:
     return float(np.sum(model.body_mass))
 
 
+def size(model: mujoco.MjModel) -> float:
+    """L, m: the largest side of the axis-aligned box around the geoms (bounding spheres) of every
+    body but the world, at the reference pose qpos0."""
+    d = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, d)
+    g = model.geom_bodyid > 0
+    if not g.any():
+        return 0.0
+    r = model.geom_rbound[g, None]
+    return float(np.max((d.geom_xpos[g] + r).max(axis=0) - (d.geom_xpos[g] - r).min(axis=0)))
+
+
+def speed_floor(model: mujoco.MjModel, period: float) -> float:
+    """The speed below which cost_of_transport is not reported (m/s): FLOOR_SIZE_PER_CYCLE L / T."""
+    return FLOOR_SIZE_PER_CYCLE * size(model) / period
+
+
+def cost_of_transport(mean_power: float, v: float, model: mujoco.MjModel, period: float) -> tuple:
+    """(cost_of_transport, note): (mean_power / (m g |v|), "") at or above the speed floor, else (None,
+    why); (NaN, why) when there is no weight to carry."""
+    floor = speed_floor(model, period)
+    if not abs(v) >= floor:
+        return None, (f"speed {abs(v):.3g} m/s below the floor {floor:.3g} m/s "
+                      f"({FLOOR_SIZE_PER_CYCLE:.0%} of the size {size(model):.3g} m per cycle)")
+    denom = total_mass(model) * float(np.linalg.norm(model.opt.gravity)) * abs(v)
+    return (mean_power / denom, "") if denom > 0 else (float("nan"), "no weight (zero mass or gravity)")
+
+
 def metrics(robot, run) -> dict:
-    """work_per_cycle, mean_power, cost_of_transport of a finished run (NaN without a full cycle)."""
+    """work_per_cycle, mean_power, cost_of_transport(_note) of a finished run (NaN without a full cycle)."""
     k = window_cycles(run)
-    nan = dict.fromkeys(METRICS, float("nan"))
+    nan = dict(dict.fromkeys(METRICS, float("nan")), cost_of_transport_note="no full cycle")
     spc = robot.samples_per_cycle
     if k < 1 or len(run.t) < k * spc + 1:
         return nan
@@ -109,7 +145,5 @@ def metrics(robot, run) -> dict:
     T = robot.period
     mean_power = work / T
     v = float(np.sum(run.cycle_values[n - k:])) / (k * T)
-    g = float(np.linalg.norm(run.model.opt.gravity))
-    denom = total_mass(run.model) * g * abs(v)
-    return dict(work_per_cycle=work, mean_power=mean_power,
-                cost_of_transport=mean_power / denom if denom > 0 else float("nan"))
+    cot, note = cost_of_transport(mean_power, v, run.model, T)
+    return dict(work_per_cycle=work, mean_power=mean_power, cost_of_transport=cot, cost_of_transport_note=note)

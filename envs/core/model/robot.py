@@ -50,7 +50,6 @@ import functools
 import hashlib
 import math
 import pathlib
-import sys
 from typing import ClassVar
 
 import mujoco
@@ -59,7 +58,7 @@ import numpy as np
 from . import energy, schema
 from .errors import StepBudgetError
 
-from .paths import CHECKOUT as ROOT, MODELS, PACKAGE  # noqa: E402  (models/<robot>/: MJCF and provenance)
+from .paths import MODELS  # noqa: E402  (models/<robot>/: MJCF and provenance)
 
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
 REGISTRY: dict = {}         # name -> Robot subclass, in the manifest's order: filled by gaittwin.core.registry.install
@@ -71,9 +70,6 @@ PENETRATION_SENSOR = "gaittwin_contact_dist"
 # Steps per point allowed by default (run.max_steps): 0.5-2 h of one core at the measured
 # single-thread speeds (16k-52k steps/s, per robot in README.md; scripts/bench_store.py prints them).
 DEFAULT_MAX_STEPS = 100_000_000
-# The shared modules (envs/core/) that build every robot's model, inputs and metrics: part of a
-# stored point's identity with the robot's own package (Robot.code_hash).
-CORE_CODE = ("model/robot.py", "model/inputs.py", "model/metrics.py")
 
 
 def robot_class(name: str):
@@ -281,20 +277,6 @@ class Robot:
         """sha256 of the model files (relative names and contents)."""
         root = cls.model_dir or MODELS / cls.name
         return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.model_files()), root)
-
-    @classmethod
-    def code_files(cls) -> list:
-        """The code that builds and scores this robot's points: its package's modules (envs/<robot>/
-        *.py; a robot defined elsewhere: its module's file) and the shared model code (CORE_CODE)."""
-        f = getattr(sys.modules.get(cls.__module__), "__file__", None)    # None: defined in `python -c`
-        mod = pathlib.Path(f).resolve() if f else None
-        own = [] if mod is None else sorted(mod.parent.glob("*.py")) if mod.parent.parent == PACKAGE else [mod]
-        return own + [PACKAGE / "core" / f for f in CORE_CODE]
-
-    @classmethod
-    def code_hash(cls) -> str:
-        """sha256 of code_files() (part of a stored point's identity: an edited robot.py recomputes)."""
-        return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.code_files()), ROOT)
 
     def model_key(self) -> tuple:
         return (type(self).__name__, self.timestep) + tuple(

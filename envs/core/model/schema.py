@@ -203,7 +203,27 @@ def si_class(schema, owner: type) -> type:
 
 
 def store(group: str, name: str, node) -> None:
-    """Register a schema in Hydra's ConfigStore (YAML files then only override it)."""
-    from hydra.core.config_store import ConfigStore
+    """Register a schema in Hydra's ConfigStore (YAML files then only override it).  Stored as Hydra's
+    `ConfigStore.store` stores it, except that the dataclass becomes an OmegaConf node when Hydra first reads
+    it (a composition reads the few it uses; converting them all costs about a third of a start-up)."""
+    from hydra.core.config_store import ConfigNode, ConfigStore
 
-    ConfigStore.instance().store(group=group, name=name, node=node)
+    class Deferred(ConfigNode):
+        def __init__(self):
+            self.__dict__.update(name=f"{name}.yaml", group=group, package=None, provider=None, _node=None)
+
+        @property
+        def node(self):
+            if self._node is None:
+                from omegaconf import OmegaConf
+                self._node = OmegaConf.structured(node)
+            return self._node
+
+        @node.setter
+        def node(self, value):          # ConfigStore.load sets a copy's node
+            self._node = value
+
+    repo = ConfigStore.instance().repo
+    for part in group.split("/") if group else ():
+        repo = repo.setdefault(part, {})
+    repo[f"{name}.yaml"] = Deferred()

@@ -7,11 +7,14 @@ patches attributes of the robot's class (`spec`, `controls`, ...) for the durati
 
 Each robot's paper package may export `MUTATIONS = [Mutation(...), ...]` (envs/<robot>/paper/__init__.py,
 declared in envs/<robot>/paper/mutations.py); `registry()` collects those of the manifest's robots.
-`run(name, out, ...)` generates the (reduced) report of the mutated twin, restricted to the affected robot's claim groups, into <out>/mutation_<name>/ and compares its validation
+`run(name, out, ...)` generates the (reduced) report of the mutated twin, restricted to the affected robot's claim
+groups (or the mutation's declared `groups`), into <out>/mutation_<name>/ and compares its validation
 verdicts with the unmutated run's records (`baseline`, default the committed docs/ JSON of the same
 mode): `mutation_<name>.json` lists the rows that flipped; a mutation that flips none is a blind spot of
-the report.  scripts/fidelity_report.py --mutate NAME calls it; tests/test_fidelity_twin_mutation.py
-runs them.
+the report, and a row turned to `agrees` by a broken twin is flagged (`turned_to_agree`).  Each mutation
+declares the flips measured on the reduced grids (`flips`); the report's mutation-coverage table reads them, and
+scripts/fidelity_report.py --mutate NAME / tests/test_fidelity_twin_mutation.py (cost "ci" in CI, all as slow)
+rerun them.
 """
 from __future__ import annotations
 
@@ -35,6 +38,10 @@ class Mutation:
     robot: str
     what: str                           # the change, in words (goes into the mutation's JSON)
     patch: Callable[[type], dict]       # robot class -> {attribute: new value} (wrappers of the originals)
+    flips: dict | None = None           # measured on the reduced grids: row id -> mutated verdict ({}: flips none,
+                                        # a blind spot; None: not measured on the current definitions)
+    groups: tuple = ()                  # the claim groups it reruns (function names; () = all of its robot's)
+    cost: str = "slow"                  # "ci": cheap enough for the CI suite; "slow": the full matrix only
 
 
 def registry(robots=None) -> dict:
@@ -130,12 +137,21 @@ def flips(base: list, mutated: list) -> tuple:
     return flipped, compared
 
 
+def run_groups(m: Mutation, groups=None) -> dict:
+    """generate()'s selection of the claim groups a mutation reruns: `groups` (substrings, a CI-sized run), else
+    the mutation's declared groups (exact names), else every group of its robot."""
+    if groups:
+        return dict(only=list(groups))
+    return dict(names=list(m.groups)) if m.groups else dict(only=[f"claims_{m.robot}"])
+
+
 def run(name: str, out, reduced: bool = True, baseline=None, log=print, groups=None, robots=None) -> pathlib.Path:
     """Generate the mutated twin's report (the affected robot's groups; `groups`: only claim functions whose
     name contains one of these, e.g. for a CI-sized run) into <out>/mutation_<name>/ and write
     <out>/mutation_<name>/mutation_<name>.json (flipped rows, blind spot); returns its path.  robots: the
     registry (registry(); default the installed manifest's)."""
     from . import report
+    from .verdict import AGREE
     reg = registry(robots)
     if name not in reg:
         raise KeyError(f"--mutate: {name!r} is not a mutation; one of {sorted(reg)}")
@@ -145,13 +161,16 @@ def run(name: str, out, reduced: bool = True, baseline=None, log=print, groups=N
     base = json.loads(base_path.read_text())
     d = pathlib.Path(out) / f"mutation_{name}"
     with applied(m):
-        path = report.generate(d, reduced=reduced, log=log, only=groups or [f"claims_{m.robot}"], registry=robots)
+        path = report.generate(d, reduced=reduced, log=log, registry=robots, **run_groups(m, groups))
     mutated = json.loads(path.with_suffix(".json").read_text())
     flipped, compared = flips(base, mutated)
+    to_agree = [f["id"] for f in flipped if f["mutated"] == AGREE]
     res = dict(mutation=name, robot=m.robot, what=m.what, reduced=reduced, baseline=str(base_path),
-               report=str(path), validation_rows_compared=compared, flipped=flipped, blind_spot=not flipped)
+               report=str(path), validation_rows_compared=compared, flipped=flipped, blind_spot=not flipped,
+               turned_to_agree=to_agree)
     f = d / f"mutation_{name}.json"
     f.write_text(json.dumps(res, indent=1) + "\n")
     log(f"{name}: {len(flipped)} of {len(compared)} validation rows flipped" +
-        (" -- a blind spot of the report" if not flipped else ": " + ", ".join(x["id"] for x in flipped)))
+        (" -- a blind spot of the report" if not flipped else ": " + ", ".join(x["id"] for x in flipped)) +
+        (f"; turned to agree (flagged): {', '.join(to_agree)}" if to_agree else ""))
     return f

@@ -1,7 +1,7 @@
 """Claim rows of the fidelity report and THE function that gives their verdicts.
 
-A row states, before any comparison, its kind (validation, calibration, consistency, graph-only,
-withheld) and its tolerance (`Tol`: absolute and/or relative, with its justification).  `judge`
+A row states, before any comparison, its kind (validation, kinematic, calibration, consistency,
+graph-only, withheld; its declared definition: envs/core/report/definition.py) and its tolerance (`Tol`: absolute and/or relative, with its justification).  `judge`
 compares the twin's value with the paper's target (a number, a `Range` for a qualitative
 statement, or a list) and, where the project has one, with a reference model's value: `agrees`
 only when both are within the tolerance.  `Row.record()` keeps the fields `judge` read, so a
@@ -16,12 +16,13 @@ import numpy as np
 
 SIG = 6                  # significant digits of every printed number
 
-AGREE, DISAGREE, NO_DATA, NO_VERDICT, WITHHELD = "agrees", "disagrees", "no data yet", "no verdict", "withheld"
-VERDICTS = (AGREE, DISAGREE, NO_DATA, NO_VERDICT, WITHHELD)
-VALIDATION, CALIBRATION, CONSISTENCY, GRAPH_ONLY, WITHHELD_KIND = (
-    "validation", "calibration", "consistency", "graph-only", "withheld")
-KINDS = (VALIDATION, CALIBRATION, CONSISTENCY, GRAPH_ONLY, WITHHELD_KIND)
-JUDGED = (VALIDATION, CALIBRATION, CONSISTENCY)       # kinds whose rows get agrees/disagrees
+AGREE, DISAGREE, NO_DATA, NO_VERDICT, WITHHELD, SUPERSEDED = (
+    "agrees", "disagrees", "no data yet", "no verdict", "withheld", "superseded")
+VERDICTS = (AGREE, DISAGREE, NO_DATA, NO_VERDICT, WITHHELD, SUPERSEDED)
+VALIDATION, KINEMATIC, CALIBRATION, CONSISTENCY, GRAPH_ONLY, WITHHELD_KIND = (
+    "validation", "kinematic", "calibration", "consistency", "graph-only", "withheld")
+KINDS = (VALIDATION, KINEMATIC, CALIBRATION, CONSISTENCY, GRAPH_ONLY, WITHHELD_KIND)
+JUDGED = (VALIDATION, KINEMATIC, CALIBRATION, CONSISTENCY)       # kinds whose rows get agrees/disagrees
 
 
 def fmt(x) -> str:
@@ -141,6 +142,8 @@ class Row:
     reason: str = ""
     error: object = None       # computed: twin - paper; twin - reference
     verdict: str = ""          # computed by `judge` (judged kinds), else the kind's fixed verdict
+    history: str = ""          # the definition's hash and changes (set by definition.bind)
+    definition: object = None  # its declared Definition (set by definition.bind)
 
     def __post_init__(self):
         if self.kind not in KINDS:

@@ -207,7 +207,9 @@ def compose(overrides=()):
 
     from . import overrides as ov
 
-    ov.check_literals(ov.parse(overrides))
+    parsed = ov.parse(overrides)
+    ov.check_literals(parsed)
+    check_groups(parsed)
     overrides = ov.normalize(ov.grouped(overrides), schemas())
     from hydra.core.global_hydra import GlobalHydra
 
@@ -223,8 +225,29 @@ def compose(overrides=()):
         raise ConfigError(group, option, f"one of {options(group)}", f"unknown {group}") from None
     except ConfigCompositionException as e:
         raise _from_omegaconf(e, overrides) from None
+    except ConfigError:
+        raise
+    except Exception as e:  # noqa: BLE001  (any other refusal of Hydra's or OmegaConf's: one line, not a traceback)
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ConfigError("override", " ".join(overrides), ov.GRAMMAR, msg) from None
     ov.check_booleans(ov.parse(overrides), schemas(cfg))
     return cfg
+
+
+def check_groups(parsed) -> None:
+    """An override names a key (`=2` does not), and a config group (robot, experiment) takes one of its
+    options by name (`robot=null` does not)."""
+    from . import overrides as ov
+    for o in parsed:
+        key = o.key_or_group
+        if not key:
+            raise ConfigError("override", o.input_line, ov.GRAMMAR, "no key before '='")
+        if key in GROUP_NAMES and not o.is_delete() and not o.is_sweep_override() and not isinstance(o.value(), str):
+            raise ConfigError(key, o.value(), f"one of {[n.rpartition('/')[2] for n in options(key)]}",
+                              f"the {key} is chosen by name")
+
+
+GROUP_NAMES = ("robot", "experiment")      # the config groups of configs/ a command line chooses
 
 
 def schemas(cfg=None) -> dict:
@@ -333,9 +356,11 @@ def _check(cfg, c: dict) -> Job:
     cls = robot_class(c["robot"].get("name"))
     robot = schema.check(cls.Params, {k: v for k, v in c["robot"].items() if k != "name"}, prefix="robot.",
                          what=f"{cls.name} parameter")       # every value, also those a sweep overrides
-    cls(**robot)    # robot.* as one point, its cross-parameter checks (alpha_deg < alpha_max(n)): now, not after
+    point = cls(**robot)    # robot.* as one point, its cross-parameter checks (alpha_deg < alpha_max(n)): now, not after
     #                 a sweep (the main experiments' timeseries.csv runs robot.* at the end)
     run = schema.check(RunParams, c.get("run", {}), prefix="run.", what="run setting")
+    if run["device"] is not None and not DEVICE.fullmatch(str(run["device"])):     # also where no engine reads it
+        raise ConfigError("run.device", run["device"], "null, cpu, cuda or cuda:N (a Warp device)")
     if run["launcher"] == "ray":
         import importlib.util
         if importlib.util.find_spec("ray") is None:
@@ -356,7 +381,7 @@ def _check(cfg, c: dict) -> Job:
             raise ConfigError(f"sweep.{k}", v, f"a parameter of {cls.name}: {sorted(cls.defaults)}")
         if not vals:
             raise ConfigError(f"sweep.{k}", v, "a non-empty list")
-        sweep[k] = tuple(schema.value(fields[k], x, f"sweep.{k}") for x in vals)
+        sweep[k] = tuple(_once(schema.value(fields[k], x, f"sweep.{k}") for x in vals))
     groups = {}
     for group in OPTION_GROUPS:
         given = c.get(group) or {}
@@ -381,9 +406,24 @@ def _check(cfg, c: dict) -> Job:
         else:
             warp_engine.check_installed()
     runner_of(exp_cls)          # an experiment declared without a registered runner: exit 2, nothing run
+    point.check_steps(run["cycles"], run["max_steps"])     # the configured point's run, before any sweep runs
     return Job(robot_cls=cls, robot=_frozen(robot), sweep=Frozen(sweep), run=_frozen(run),
                experiment=_frozen(exp), engine=engine, engine_fallback=fallback, engine_requested=requested,
                options_cls=exp_cls, **groups)
+
+
+DEVICE = re.compile(r"cpu|cuda(:\d+)?")
+
+
+def _once(values):
+    """The values in order, each once (2 and 2.0 are one value: the canonical encoding of a stored point)."""
+    from .identity import dumps
+    seen, out = set(), []
+    for v in values:
+        if dumps(v) not in seen:
+            seen.add(dumps(v))
+            out.append(v)
+    return out
 
 
 def experiment_robot(name: str) -> str | None:

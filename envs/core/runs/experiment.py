@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import os
+import pathlib
 import sys
 from typing import Callable
 
@@ -67,8 +69,14 @@ class Result:
                 replace_atomically(out / name, lambda f, text=table: f.write(text))
             else:
                 write_csv(out / name, self.columns(name), self.table(name))
-        for name, draw in self.plots.items():
-            draw(out / name)
+        for name, draw in self.plots.items():         # drawn beside, then renamed: never a half-written figure
+            tmp = out / f".{name}.{os.getpid()}.tmp{pathlib.Path(name).suffix}"
+            try:
+                draw(tmp)
+                if tmp.exists():
+                    os.replace(tmp, out / name)
+            finally:
+                tmp.unlink(missing_ok=True)
         write_json(out / "summary.json", self.summary)
         from .rundir import in_store
         if "results.csv" not in self.tables and "results.csv" not in self.rows \
@@ -128,8 +136,6 @@ def options(cfg) -> dict:
 def compute(cfg, out) -> Result:
     """Run the configured experiment into `out`, write what it returns (tables, plots, strict-JSON
     summary.json) and return its Result (a runner's bare summary dict becomes Result(summary))."""
-    import pathlib
-
     from .rundir import finish_run, new_run
 
     v = config.validate(cfg)
@@ -141,9 +147,14 @@ def compute(cfg, out) -> Result:
         logging.getLogger("gaittwin").warning(note)
         print(f"note: {note}", file=sys.stderr)
     from . import progress
+    from .sweep import SimulationFailed
     progress.plan()                  # this run's bars share one ETA (a runner may declare its stages)
     try:
         result = runner_of(v.options_cls)(v, out)
+    except SimulationFailed as e:    # a point the runner needs whole failed: the run's row with `error`
+        result = Result(dict(e.point, error=str(e), all_healthy=False, failed_points=1,
+                             failed=[dict(e.point, file=e.file, error=e.error)]))
+        print(f"note: {e}; results.csv has its row with `error`", file=sys.stderr)
     except BaseException:
         with contextlib.suppress(Exception):     # the runner's error is the one to see
             finish_run(out)
@@ -151,6 +162,7 @@ def compute(cfg, out) -> Result:
     finish_run(out)                  # the results files sweep.run_rows left to the run's end
     if not isinstance(result, Result):
         result = Result(result)
+    result.summary = checked_summary(result, out, v)
     if v["engine_fallback"]:
         result.summary = dict(result.summary, engine="mujoco", engine_requested=v["engine_requested"],
                               engine_fallback=v["engine_fallback"])
@@ -159,6 +171,28 @@ def compute(cfg, out) -> Result:
         result.summary = engine_label(result.summary, v["engine"], engine_split(out))
     result.write(out)
     return result
+
+
+def checked_summary(result: Result, out, job) -> dict:
+    """The summary with what makes the run not a valid result said in `error` (and all_healthy false): a
+    point it ran outside the store that failed or is over the robot's health limits (rundir.problems), and,
+    for a single run of the twin (its results.csv is the summary's row), a metric of the robot's that is NaN
+    (the run could not measure it), as sweep.run_rows flags a sweep's row."""
+    from .rundir import in_store, problems
+    from .sweep import BATCH_ENGINES, no_value
+    s = dict(result.summary)
+    said = str(s.get("error") or "")
+    why = [f"{p['file']} ({', '.join(f'{k}={v}' for k, v in p.items() if k not in ('file', 'error'))}): {p['error']}"
+           for p in problems(out) if p["error"] not in said]
+    if "results.csv" not in result.tables and "results.csv" not in result.rows and not in_store(out, "results.csv"):
+        row = one_row(s)[1][0]
+        if job.engine in BATCH_ENGINES:
+            why.append(no_value(row, [c for c in row if c in job.robot_cls.metrics]))
+    why = [w for w in why if w]
+    if why:
+        s["error"] = "; ".join(([said] if said else []) + why)
+        s["all_healthy"] = False
+    return s
 
 
 def engine_label(summary, engine, split):

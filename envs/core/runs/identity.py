@@ -11,7 +11,7 @@ the canonical JSON of the identity document
                 "steady_kw": {...}, ...},  # the run settings that change results or metrics
      "versions": {"mujoco": "3.17.0",     # the simulator ...
                   "models": "<sha256>",   # ... the robot's model files (models/<robot>/*)
-                  "code": "<sha256>"},    # ... and its code (envs/<robot>/*.py, Robot.code_hash)
+                  "code": "<sha256>"},    # ... and the code: the package's whole source (code_hash)
      "schema": [...]}                     # the declared metric and health columns
 
 Canonical encoding: numbers of any type (bool, int, float, numpy scalars) are the float they
@@ -25,13 +25,42 @@ schema changed", "damaged row" (checksum mismatch), "previous error" (only with 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
+import pathlib
+import sys
 
 import numpy as np
 
 IDENTITY_VERSION = 1
+PACKAGE = pathlib.Path(__file__).resolve().parents[2]      # the package gaittwin (envs/): every module a run may import
+
+
+def code_files(robot_cls=None) -> list:
+    """The package's whole source (every .py under it): whatever a run imports, an edit recomputes its points.
+    A robot defined outside the package (a user's own module) adds that module's file."""
+    files = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    mod = getattr(sys.modules.get(getattr(robot_cls, "__module__", None)), "__file__", None)
+    if mod and PACKAGE not in pathlib.Path(mod).resolve().parents:
+        files.append(pathlib.Path(mod).resolve())
+    return files
+
+
+def code_hash(robot_cls=None) -> str:
+    """sha256 of code_files(robot_cls) (names and contents), hashed again when a file changes."""
+    return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in code_files(robot_cls)))
+
+
+@functools.lru_cache(maxsize=8)
+def _files_hash(files: tuple) -> str:
+    h = hashlib.sha256()
+    for f, _, _ in files:
+        data = f.read_bytes()
+        name = f.relative_to(PACKAGE).as_posix() if PACKAGE in f.parents else f.name
+        h.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
 
 
 # ---- canonical encoding -----------------------------------------------------------------
@@ -92,7 +121,7 @@ def stale_reason(old_ident: str, new_doc: dict) -> str:
     if ov.get("mujoco") != nv.get("mujoco"):
         return "MuJoCo version changed"
     if ov.get("code") != nv.get("code"):
-        return "code changed"       # the robot package's modules or the shared model code (Robot.code_hash)
+        return "code changed"       # a module of the package (code_hash)
     if ov != nv:
         return "software version changed"
     return "identity changed"

@@ -205,10 +205,14 @@ def claim(out, cfg) -> Claim:
                                   f"with different settings: wait for it to finish or choose another directory")
             fcntl.flock(fh, fcntl.LOCK_SH)
             return Claim(fh, first=False)
-        fh.seek(0)
-        fh.truncate()
-        fh.write(json.dumps(mine))
-        fh.flush()
+        try:
+            fh.seek(0)
+            fh.truncate()
+            fh.write(json.dumps(mine))
+            fh.flush()
+        except OSError as e:                         # a full file system, a quota
+            fh.close()
+            raise RunDirError(f"hydra.run.dir={str(out)!r} cannot be claimed: {e.strerror or e}") from None
         fcntl.flock(fh, fcntl.LOCK_SH)               # others with the same settings may join
         return Claim(fh, first=True)
     finally:
@@ -229,6 +233,8 @@ def aside(path) -> pathlib.Path:
 _ASKED: dict = {}          # (run dir, results file) -> the key values of every point this run asked for
 _RAN_ON: dict = {}         # (run dir, results file) -> {engine name: [key values]}: which engine's row each is
 _RUNS: set = set()         # run dirs of the runs started (new_run) and not yet finished (finish_run)
+_PROBLEMS: dict = {}       # run dir -> [{"file", key values..., "error"}]: points run outside the store that failed
+#                            or are over the robot's health limits (sweep.run_points)
 
 
 def new_run(out) -> None:
@@ -239,12 +245,14 @@ def new_run(out) -> None:
     for reg in (_ASKED, _RAN_ON):
         for k in [k for k in reg if k[0] == out]:
             del reg[k]
+    _PROBLEMS.pop(out, None)
     _RUNS.add(out)
 
 
 def finish_run(out) -> None:
     """End the run into `out` (experiment.compute, also when its runner failed): write the results files
-    whose last points sweep.run_rows left to the run's end (Asked.due)."""
+    whose last points sweep.run_rows left to the run's end (Asked.due): those of calls that finished (a
+    call that failed leaves its file as it was)."""
     from .store import Store
     out = str(pathlib.Path(out).resolve())
     _RUNS.discard(out)
@@ -326,10 +334,18 @@ def ran_on(out, file: str) -> dict:
     return _RAN_ON.setdefault((str(pathlib.Path(out).resolve()), file), {})
 
 
-def ran(out, file: str, engine: str, key: dict) -> None:
+def ran(out, file: str, engine: str, key: dict, problem: str | None = None) -> None:
     """Record that `engine` computed the point `key` of out/file outside sweep.run_rows (a single run:
-    a time series, a trajectory): summary.json's engine_split names it (experiment.compute)."""
+    a time series, a trajectory): summary.json's engine_split names it (experiment.compute); `problem`:
+    why it is not a valid result (failed or unhealthy), summary.json's `error` (problems)."""
     ran_on(out, file).setdefault(engine, []).append(dict(key))
+    if problem:
+        _PROBLEMS.setdefault(str(pathlib.Path(out).resolve()), []).append({"file": file, **key, "error": problem})
+
+
+def problems(out) -> list:
+    """The points this run computed outside the store that failed or are unhealthy (ran's `problem`)."""
+    return list(_PROBLEMS.get(str(pathlib.Path(out).resolve()), []))
 
 
 def engine_split(out) -> dict:

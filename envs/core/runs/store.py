@@ -62,7 +62,7 @@ import time
 
 from .csvio import _json_default, fmt, parse, read_csv, write_csv  # noqa: F401  (CSV: csvio.py)
 from ..model.errors import StoreError
-from .identity import IDENTITY_VERSION, REASONS, canon, dumps, identity_of, key_of, stale_reason  # noqa: F401
+from .identity import IDENTITY_VERSION, REASONS, canon, code_hash, dumps, identity_of, key_of, stale_reason  # noqa: F401
 
 DB_NAME = "results.sqlite"
 SCHEMA_VERSION = "1"
@@ -245,6 +245,28 @@ class Store:
         if write:
             write_csv(to or self.dir / file, header, [r for _, r in rows])
         return header, rows
+
+
+    def export_all(self, file: str, to) -> tuple[list, str | None]:
+        """Every stored row of `file` to the path `to` (`gaittwin export`), atomically; a file already there
+        that this store's own last export did not write (a user's) is first moved aside (rundir.aside).
+        Returns (the rows, the name it was moved to or None)."""
+        from .rundir import aside
+        to, moved = pathlib.Path(to), None
+        tag = f"export:{to.resolve()}"
+        if to.exists():
+            mine = self.con.execute("SELECT value FROM store_info WHERE key=?", (tag,)).fetchone()
+            if mine is None or mine[0] != _sha256(to):
+                moved = aside(to)
+                to.replace(moved)
+        _, rows = self.export(file, None, to=to)
+        with self.transaction() as con:
+            con.execute("INSERT OR REPLACE INTO store_info VALUES (?, ?)", (tag, _sha256(to)))
+        return rows, moved and moved.name
+
+
+def _sha256(path) -> str:
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
 
 
 class Committer:

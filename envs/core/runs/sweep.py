@@ -13,7 +13,11 @@ recomputes anything else; its stats say how many rows were reused and why the ot
 Every row of an experiment has the same, declared columns: the key columns, the robot's
 declared `metrics`, its health columns (`max_penetration`, `max_loop_gap` for robots with
 loops) and `error`.  A failed point keeps every column (metrics empty, `error` filled); an
-unhealthy one (over the robot's declared limits) keeps its metrics and fills `error`.
+unhealthy one (over the robot's declared limits), or a twin's row with a metric it could not measure
+(NaN, e.g. a stride time from fewer than two touch-downs), keeps its metrics and fills `error`.
+A point that a runner needs whole (`run_point`: a single run, a time series, a trajectory) and that
+fails raises SimulationFailed: experiment.compute writes its row with `error` instead of the run's
+outputs, so a single run and a sweep fail the same way.
 """
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ import json
 import math
 import pathlib
 import time
+
+import numpy as np
 
 from ..model import energy
 from . import rundir, store as st
@@ -90,6 +96,16 @@ def simulate(job, out: pathlib.Path, points=None, *, engine=None, key=None, meta
                     progress=job.run.progress if progress is None else progress, retry_failed=kw["retry_failed"])
 
 
+class SimulationFailed(RuntimeError):
+    """A point a runner needs whole (a single run, a time series, a trajectory) failed to simulate: its
+    run directory gets the point's row with `error` (experiment.compute), as a sweep's failed point does."""
+
+    def __init__(self, error: str, point: dict, file: str | None = None):
+        self.error, self.point, self.file = error, dict(point), file
+        where = ", ".join(f"{k}={v}" for k, v in self.point.items())
+        super().__init__(f"simulation failed{f' ({where})' if where else ''}: {error}")
+
+
 def run_points(robots, out, file: str | None, key, *, kw: dict) -> list:
     """The one way from a runner to physics outside the resumable store (a single run, a time series, a
     trajectory, a comparison's twin runs, a search's evaluations): the Robot points on the batch runner
@@ -97,20 +113,32 @@ def run_points(robots, out, file: str | None, key, *, kw: dict) -> list:
     the runner's own changes), and the engine that ran each point recorded as a point of out/file
     (rundir.ran: summary.json's engine_split under engine=warp/auto names it).  key: the point's key
     columns, names read from each robot's cfg, or a function robot -> {column: value}.  out None: no run
-    directory (a claim's check, a library call): nothing is recorded.  Returns the runs in point order."""
+    directory (a claim's check, a library call): nothing is recorded.  Each run's health is checked here,
+    the one path: a point that failed or is over the robot's health limits (`Run.problem`) is recorded as
+    a problem of the run (rundir.problems: summary.json's `error` and `all_healthy`, experiment.compute).
+    Returns the runs in point order."""
     from ..engines import batch
 
     robots = list(robots)
     runs = batch.run_points(robots, **kw)
     if out is not None:
         for r, run in zip(robots, runs):
-            rundir.ran(out, file, run.engine, key(r) if callable(key) else {k: r.cfg.get(k) for k in key})
+            rundir.ran(out, file, run.engine, _point_key(r, key), problem=run.problem)
     return runs
 
 
-def run_point(robot, out, file: str | None, key, *, kw: dict):
-    """One point through `run_points` (its run)."""
-    return run_points([robot], out, file, key, kw=kw)[0]
+def _point_key(robot, key) -> dict:
+    return key(robot) if callable(key) else {k: robot.cfg.get(k) for k in key}
+
+
+def run_point(robot, out, file: str | None, key, *, kw: dict, failed: str = "raise"):
+    """One point through `run_points` (its run).  A failed simulation (`Run.error`: no metrics) raises
+    SimulationFailed (the run's row with `error`, experiment.compute); failed="keep": returned, for a
+    caller that reports the failure itself."""
+    run = run_points([robot], out, file, key, kw=kw)[0]
+    if run.error and failed == "raise":
+        raise SimulationFailed(run.error, _point_key(robot, key), file)
+    return run
 
 
 def columns_of(robot_cls, key, extra_columns=(), engine_metrics=(), metrics=None) -> list:
@@ -159,7 +187,7 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                     | set(cls.health_columns()))
     docs, idents = {}, {}       # per engine a row may be filed under (engine.parts, else engine itself)
     for e in engine.parts or (engine,):
-        versions = {**e.versions(cls), "code": cls.code_hash()}      # code: the robot package's
+        versions = {**e.versions(cls), "code": st.code_hash(cls)}   # code: the package's whole source (+ an outside robot's module)
         docs[e.name] = [dict(store=st.IDENTITY_VERSION, robot=cls.__name__, params=r.cfg, meta=m,
                              engine=dict(e.settings, name=e.name), versions=versions, schema=schema)
                         for r, m in zip(robots, meta)]
@@ -223,6 +251,8 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
                                    f"{cls.__name__}.metrics")
             if not error and not _has_result(values, result_cols):
                 error = EMPTY                  # an allowed point with no result is never a silent empty row
+            if engine.name in BATCH_ENGINES:   # a metric the twin could not measure is not a number (a reference
+                error = error or no_value(values, metric_cols)      # model's NaN marks one it does not compute)
             row = {**{c: None for c in metric_cols}, **keyrows[i],
                    **{c: v for c, v in values.items() if c not in K}, "error": error or ""}
             committer.put(keys[i], idents[by][i][0], idents[by][i][1], row, row["error"])   # its own transaction
@@ -234,25 +264,23 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
         try:
             if todo:
                 steps = engine.simulate([robots[i] for i in todo], add) or 0
-        finally:
+        finally:        # a failed call leaves the results file as it was: the store keeps what was committed
             if bar is not None:
                 bar.close()
-            try:
-                if committer is not None:
-                    committer.close()            # every finished point committed
-            finally:
-                K_now = db.key_columns(filename)
-                if K_now != K:       # another writer widened the key columns meanwhile: re-address
-                    keys = [st.key_of(kr, K_now) for kr in keyrows]
-                if asked.due(EXPORT_EVERY_S):    # in a run: at most this often, and at its end (rundir.finish_run)
-                    _, exported = db.export(filename, asked.keys(K_now))
-                else:
-                    _, exported = db.export(filename, keys, write=False)     # this call's rows, not written
+            if committer is not None:
+                committer.close()            # every finished point committed
+        K_now = db.key_columns(filename)
+        if K_now != K:       # another writer widened the key columns meanwhile: re-address
+            keys = [st.key_of(kr, K_now) for kr in keyrows]
+        if asked.due(EXPORT_EVERY_S):    # in a run: at most this often, and at its end (rundir.finish_run)
+            _, exported = db.export(filename, asked.keys(K_now))
+        else:
+            _, exported = db.export(filename, keys, write=False)     # this call's rows, not written
         wall = time.perf_counter() - t0
     by_key = dict(exported)
     ordered = [dict(by_key[k]) for k in keys if k in by_key]          # one row per point, in point order
-    failed = [r for r in ordered if r.get("error")]
-    stats = dict(points=len(robots), computed=len(todo), reused=len(robots) - len(todo),
+    failed = [by_key[k] for k in dict.fromkeys(keys) if k in by_key and by_key[k].get("error")]
+    stats = dict(points=len(seen), computed=len(todo), reused=len(seen) - len(todo),
                  recomputed=reasons, failed_points=len(failed), all_healthy=not failed,
                  failed=[{**{c: r.get(c) for c in key}, "error": r["error"]} for r in failed],
                  wall_s=wall, steps=steps, steps_per_s=steps / wall if wall > 0 and steps else math.nan,
@@ -265,6 +293,13 @@ def run_rows(robots, out: pathlib.Path, *, key: list, engine: Engine, meta=None,
 BOOKKEEPING = ("cycles",)        # columns every finished run fills: not a result by themselves (nor is
 #                                  the motor work alone: energy.METRICS, measured even without progress)
 EMPTY = "no result: the run finished without any metric (too few cycles for them?)"
+
+
+def no_value(values: dict, cols) -> str:
+    """The error of a row whose metrics include NaN (a metric the run could not measure), or ""."""
+    nan = [c for c in cols if isinstance(values.get(c), (float, np.floating)) and math.isnan(values[c])]
+    return (f"no value for {', '.join(nan)} (NaN): the run could not measure {'them' if len(nan) > 1 else 'it'} "
+            f"(too few cycles or samples?)") if nan else ""
 
 
 def _has_result(values: dict, cols) -> bool:

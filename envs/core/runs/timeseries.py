@@ -47,7 +47,8 @@ def columns(robot, run, inputs: dict | None = None, extra: dict | None = None) -
 def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = None):
     """(robot, run): the twin run of the configured robot point (robot.*) with the job's run settings,
     on the C engine, over at most `cycles` periods (None: run.cycles); recorded as the C engine's
-    point of out/file, so that summary.json's engine_split says so under engine=warp/auto."""
+    point of out/file, so that summary.json's engine_split says so under engine=warp/auto.  A failed run is
+    returned (its caller keeps its sweep's results and says `run.error`); summary.json's `error` names it."""
     from . import sweep
     from ..engines.engines import WARP_KW
     from .experiment import robot_cls, robot_params, run_kw, runner_kw
@@ -58,4 +59,4 @@ def configured_run(job, out, file: str = "timeseries.csv", cycles: int | None = 
         kw["min_cycles"] = min(kw["min_cycles"], kw["cycles"])
     cls = robot_cls(job)
     r = cls(**robot_params(job))
-    return r, sweep.run_point(r, out, file, list(job.sweep), kw=kw)
+    return r, sweep.run_point(r, out, file, list(job.sweep), kw=kw, failed="keep")

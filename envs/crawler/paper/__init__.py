@@ -2,7 +2,7 @@
 plots and twin mutations.  What the package provides is listed here and collected by envs/registry.py.
 (Only modules are imported here, never a function into the package's namespace: a runner named like its
 module, e.g. feedback.feedback, would hide the module from `from gaittwin.crawler.paper import feedback`.)"""
-from . import claims, compare, experiments, feedback, mutations, slip_pattern, time_scaling
+from . import claims, compare, experiments, feedback, mutations, optimize, slip_pattern, time_scaling
 
 EXPERIMENTS = {             # experiment name (configs/experiment/crawler/<name>.yaml) -> runner(job, out)
     "crawler_frequency_sweep": experiments.frequency_sweep,
@@ -14,6 +14,7 @@ EXPERIMENTS = {             # experiment name (configs/experiment/crawler/<name>
     "crawler_feedback": feedback.feedback,
     "crawler_slip_pattern": slip_pattern.slip_pattern,
     "crawler_time_scaling": time_scaling.time_scaling,
+    "crawler_optimize": optimize.optimize,
 }
 CLAIMS = claims             # the fidelity claims: CLAIMS (title, function), PAPER values, OMITTED statements
 MUTATIONS = mutations.MUTATIONS

@@ -1,7 +1,7 @@
 """The crawler paper's quantitative claims (Gamus, Gat & Or), twin against paper and exact model.
 
 Each claim group is a function `claims_<topic>(ctx) -> list[Row]`; the paper's values are
-data (`PAPER`: id -> (source, value as stated)).  `CLAIMS` lists the groups for the report
+data (`PAPER`: id -> (source, value as stated)); each row's definition is declared in claims_definitions.py.  `CLAIMS` lists the groups for the report
 (envs/core/report/report.py).
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from ...core.report.report import CALIBRATION, CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
+from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
 from .claims_dynamic import PAPER as DYNAMIC_PAPER
 from .claims_statements import PAPER as STATEMENTS_PAPER
 from .claims_statements import c30_row, c32_row, claims_crawler_symmetric_friction
@@ -68,7 +69,7 @@ def claims_crawler_frequency(ctx: Context) -> list[Row]:
     r0 = Crawler()
     ideal = ideal_stride(r0.inputs, float(r0.p.l0), float(r0.p.l)) * MM
     rows = [Row("C1", "omega = 0.3 rad/s (range 1): S, against the quasi-static ideal stride", *PAPER["C1"],
-                value=tw[0.3], target=ideal, ref=hy[0.3], tol=Tol(0, 0.03, "'almost ideal': 3 %"),
+                kind=CONSISTENCY, value=tw[0.3], target=ideal, ref=hy[0.3], tol=Tol(0, 0.03, "'almost ideal': 3 %"),
                 reference=f"hybrid {fmt(hy[0.3])}; paper target: ideal stride {fmt(ideal)}", unit="mm",
                 reason="" if abs(tw[0.3] / ideal - 1) <= 0.03 else "stick creep of MuJoCo's soft friction")]
     frac, frac_h = tw[5.1] / tw[0.3], hy[5.1] / hy[0.3]
@@ -231,7 +232,7 @@ def claims_crawler_friction(ctx: Context) -> list[Row]:
                     value=o["psi_mu_star_deg"], target=56.0, ref=hv("psi_mu_star_deg"), tol=t13,
                     reference=href("psi_mu_star_deg"), unit="deg", reason="; ".join(x for x in (cal13, r13) if x)))
     l2, l2h = c14_loss(o), c14_loss(oh) if oh else None
-    rows.append(Row("C14", "omega = 0.3: 1 - S_mu(psi_mu*) / max_psi S (Fig. 8 is normalised by the maximal S)",
+    rows.append(Row("C14.2", "omega = 0.3: 1 - S_mu(psi_mu*) / max_psi S (Fig. 8 is normalised by the maximal S)",
                     *PAPER["C14"], value=l2, target=24.0, ref=l2h,
                     tol=Tol(2, 0, "the paper's 2 significant digits (0.5) plus the twin's grid/cycle convergence "
                                   "(about 1 %-point, reduced vs full)"),

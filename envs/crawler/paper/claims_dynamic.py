@@ -36,18 +36,19 @@ def claims_crawler_feedback(ctx: Context) -> list[Row]:
                 return p
         return 0
     pt, ph = period(s["S_feedback_seq"]), period(h["S_feedback_seq"])
-    from .claims_statements import c35_row
+    from .claims_statements import c35_row, mm
     band = c35_row(ctx, s, ov["experiment.cycles"])
+    improves = lambda d: None not in (d["S_open"], d["S_feedback"]) and d["S_feedback"] > d["S_open"]  # noqa: E731
     last = lambda d: fmt([x * MM for x in d["S_feedback_seq"][-4:]])  # noqa: E731
     return [
         Row("C20", "omega = 8: mean S of the last 2 steps, open loop (prescribed angles)", *PAPER["C20"],
-            kind=WITHHELD_KIND, value=s["S_open"] * MM, ref=h["S_open"] * MM, reference=f"hybrid {fmt(h['S_open'] * MM)}",
+            kind=WITHHELD_KIND, value=mm(s["S_open"]), ref=mm(h["S_open"]), reference=f"hybrid {fmt(mm(h['S_open']))}",
             unit="mm", reason="paper value withheld; twin vs hybrid only"),
         Row("C21", "omega = 8: mean S of the last 2 steps with the eq. 19 feedback (K_v 10, K_P 80, K_D 100, "
-                   "Phi [90, 130] deg)", *PAPER["C21"], kind=WITHHELD_KIND, value=s["S_feedback"] * MM,
-            ref=h["S_feedback"] * MM, reference=f"hybrid {fmt(h['S_feedback'] * MM)}", unit="mm",
+                   "Phi [90, 130] deg)", *PAPER["C21"], kind=WITHHELD_KIND, value=mm(s["S_feedback"]),
+            ref=mm(h["S_feedback"]), reference=f"hybrid {fmt(mm(h['S_feedback']))}", unit="mm",
             reason="paper value withheld; the improvement over open loop is reproduced by twin and hybrid"
-            if s["S_feedback"] > s["S_open"] and h["S_feedback"] > h["S_open"] else "paper value withheld"),
+            if improves(s) and improves(h) else "paper value withheld"),
         Row("C25", "omega = 8, eq. 19 feedback: period (in steps) of the steady gait over the last 4 steps "
                    "(0: not periodic within 3 steps)", *PAPER["C25"], value=pt, target=2, ref=ph,
             twin=f"{pt} (last steps {last(s)} mm)", reference=f"hybrid {ph} (last steps {last(h)} mm)",

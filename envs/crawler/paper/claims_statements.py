@@ -136,6 +136,18 @@ def c34_row(best: dict) -> Row:
                reason="" if v <= 0.45 else "the twin's optimum extends no faster than it retracts")
 
 
+def mm(S):
+    """A crawler_feedback stride [m] in mm; None (that run failed: its error is in the summary) stays None."""
+    return None if S is None else S * MM
+
+
+def feedback_gain(summary: dict) -> float:
+    """S with the eq. 19 feedback / S open loop of a crawler_feedback summary; NaN where either run failed (its S is
+    None) or the open loop does not advance (a NaN never agrees)."""
+    S_open, S_fb = summary["S_open"], summary["S_feedback"]
+    return S_fb / S_open if S_open is not None and S_fb is not None and S_open > 0 else math.nan
+
+
 def c35_row(ctx: Context, at8: dict, cycles: int) -> Row:
     """C35: S with the eq. 19 feedback / S open loop at omega 8 (the paper's working example; C20/C21's run)
     and at omega 16 (high frequency: the paper says the feedback struggles there)."""
@@ -145,13 +157,12 @@ def c35_row(ctx: Context, at8: dict, cycles: int) -> Row:
     gh = None
     if not ctx.reduced:
         hh, _ = ctx.run("crawler_feedback", "crawler_feedback_w16_hybrid", {**ov, "engine": "hybrid"})
-        gh = hh.summary["S_feedback"] / hh.summary["S_open"] if hh.summary["S_open"] > 0 else math.nan
-    g = [at8["S_feedback"] / at8["S_open"] if at8["S_open"] > 0 else math.nan,
-         hi.summary["S_feedback"] / hi.summary["S_open"] if hi.summary["S_open"] > 0 else math.nan]
+        gh = feedback_gain(hh.summary)
+    g = [feedback_gain(at8), feedback_gain(hi.summary)]
     return Row("C35", "S(eq. 19 feedback) / S(open loop) at omega 8 and 16 (K_v 10, K_P 80, K_D 100, Phi [90, 130] "
                       "deg, psi 20 deg)", *PAPER["C35"], value=g, target=[Range(1.1), Range(hi=1.0)], tol=tol,
-               twin=f"{fmt(g)} (S open, feedback: omega 8 {fmt(at8['S_open'] * MM)}, {fmt(at8['S_feedback'] * MM)}; "
-                    f"omega 16 {fmt(hi.summary['S_open'] * MM)}, {fmt(hi.summary['S_feedback'] * MM)} mm)",
+               twin=f"{fmt(g)} (S open, feedback: omega 8 {fmt(mm(at8['S_open']))}, {fmt(mm(at8['S_feedback']))}; "
+                    f"omega 16 {fmt(mm(hi.summary['S_open']))}, {fmt(mm(hi.summary['S_feedback']))} mm)",
                reference=f"hybrid at omega 16: {fmt(gh)}" if gh is not None else "hybrid: full report",
                reason="" if g[0] >= 1.1 and g[1] <= 1.0 else "the feedback's benefit is not confined to the lower "
                                                               "frequency here" + (" (the exact model gains at omega 16 "

@@ -13,7 +13,6 @@ import dataclasses
 import math
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from ...core.model import metrics
 from ..robot import FORWARD, Crawler, feet, theta_on_floor
@@ -201,6 +200,8 @@ class Simulator:
         return z
 
     def run(self, cycles=20, min_cycles=3, stop_when_steady=True, steady_kw=None):
+        from scipy.integrate import solve_ivp     # here, not at import: scipy costs ~0.5 s of every start
+
         steady_kw = steady_kw or {}
         T, spc = self.T, self.spc
         z = self.initial_state()

@@ -30,7 +30,6 @@ import dataclasses
 import math
 
 import numpy as np
-from scipy.interpolate import CubicSpline
 
 from ..robot import FORWARD, Crawler, feet, theta_on_floor
 
@@ -365,6 +364,8 @@ class FeedbackLaw:
         x1, _, x2, _ = feet(0.0, 0.0, th, q[:, 0], q[:, 1], P.l0, P.l)
         D = x2 - x1
         D[-1] = D[0]
+        from scipy.interpolate import CubicSpline     # here, not at import: scipy costs ~0.5 s of every start
+
         self.D = CubicSpline(t, D, bc_type="periodic")
         self.T = T
 

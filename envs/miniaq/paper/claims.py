@@ -1,7 +1,7 @@
 """The MinIAQ-II paper's quantitative claims (Askari & Ozcan), twin against paper.
 
 Each claim group is a function `claims_<topic>(ctx) -> list[Row]`; the paper's values are
-data (`PAPER`: id -> (source, value as stated)).  `CLAIMS` lists the groups for the report
+data (`PAPER`: id -> (source, value as stated)); each row's definition is declared in claims_definitions.py.  `CLAIMS` lists the groups for the report
 (envs/core/report/report.py).
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from ...core.report.report import CALIBRATION, CONSISTENCY, GRAPH_ONLY, Context, Range, Row, Tol, fmt
+from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
 
 PAPER = {
     "M1": ("Sec. I", 23.0),
@@ -96,7 +97,7 @@ def claims_miniaq(ctx: Context) -> list[Row]:
     sf = tr["support_fraction"]
     three = float(sf[3]) + float(sf[4])
     rows.append(Row("M9", "fraction of the stride with >= 3 feet on the floor, trot (proxy for 'almost the entire "
-                          "cycle': >= 0.8)", *PAPER["M9"], value=three, target=Range(0.8, 1.0), tol=Tol(0, 0, "a range"),
+                          "cycle': >= 0.8)", *PAPER["M9"], kind=CALIBRATION, value=three, target=Range(0.8, 1.0), tol=Tol(0, 0, "a range"),
                     twin=f"{fmt(three)} (3: {fmt(float(sf[3]))}, 4: {fmt(float(sf[4]))}, 2: {fmt(float(sf[2]))}, "
                          f"< 2: {fmt(tr['support_fraction_below_2'])})",
                     reference="intended trot: 0 (2 feet always)",
@@ -157,11 +158,12 @@ def periodicity_rows(ts, T: float, win: str) -> list[Row]:
     half = shift_mismatch(t, pitch, T / 2, 2 * T)
     full = [shift_mismatch(t, x, T, 2 * T) for x in (roll, pitch)]
     return [Row("M15", f"pitch(t + T/2) - pitch(t), RMS relative to pitch's own RMS variation, {win} (proxy for "
-                       "'symmetric': at most 0.3)", *PAPER["M15"], value=half, target=Range(0.0, 0.3),
+                       "'symmetric': at most 0.3)", *PAPER["M15"], kind=CONSISTENCY, value=half, target=Range(0.0, 0.3),
                 tol=Tol(0, 0, "a range: 'symmetric' read as a half-stride mismatch <= 30 % of the variation"),
                 reason="" if half <= 0.3 else "the two half-strides pitch differently (diagonal pairs not symmetric)"),
             Row("M16", f"roll(t + T) - roll(t), pitch(t + T) - pitch(t), RMS relative to each one's RMS variation, "
-                       f"{win} (proxy for 'periodic per stride': at most 0.2 each)", *PAPER["M16"], value=full,
+                       f"{win} (proxy for 'periodic per stride': at most 0.2 each)", *PAPER["M16"], kind=CONSISTENCY,
+                value=full,
                 target=Range(0.0, 0.2), tol=Tol(0, 0, "a range: stride-to-stride mismatch <= 20 % of the variation"),
                 reason="" if max(full) <= 0.2 else "the body motion changes from stride to stride")]
 

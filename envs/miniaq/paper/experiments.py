@@ -25,6 +25,7 @@ import numpy as np
 
 
 from ...core.engines import batch
+from ...core.model import energy
 from ...core.runs import config
 from ...core.runs import sweep as sw
 from ...core.runs.experiment import Result, options, robot_cls, robot_params, run_kw, runner, runner_kw
@@ -117,8 +118,8 @@ def trot(job, out) -> Result:
             "yaw_rate_deg_s", "drift_y", "roll_mean_deg", "pitch_mean_deg", "height_mean", "motor_torque_max",
             "motor_saturated_fraction", "crank_lag_max_deg", "gait", "phase_deg", "f", "direction_left",
             "direction_right", "duration", "sim_time", "wall_s", "real_time_factor", "cycles", "engine",
-            "max_penetration", "error", "all_healthy")})
-    summary["metrics_window"] = "cycles 2..end (the first cycle is settling)"
+            "max_penetration", "error", "all_healthy") + energy.METRICS})
+    summary["metrics_window"] = "cycles 2..end (the first cycle is settling); energy: the steady cycles"
     plots = {"body_motion.png": partial(plot_body_motion, robot, run, duration),
              "gait_diagram.png": partial(plot_gait_diagram, robot, run, duration),
              **_compare(robot, job, run, duration, summary)}

@@ -41,7 +41,6 @@ import math
 import time
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from ...core.model.errors import ConfigError
 from ..paper_laws import (LegTable, _perp, damping, euler_to_quat,  # noqa: F401
@@ -308,6 +307,8 @@ def simulate(robot_or_params, *, cycles: int = 13, method: str = "LSODA", rtol: 
     Samples: samples_per_cycle per crank period (the twin's 200) from t = 0 to cycles T.
     max_step default: T / 20 (so no contact is stepped over).
     """
+    from scipy.integrate import solve_ivp     # here, not at import: scipy costs ~0.5 s of every start
+
     from ...core.model import metrics
 
     r = robot_or_params if isinstance(robot_or_params, MiniAQ) else MiniAQ(**robot_or_params)

@@ -96,8 +96,8 @@ def summarize(run: PaperRun) -> dict:
     Extra columns: fn_min (N, < 0 where eq. 15 pulls), <leg>_pull_fraction (fraction of the
     steady window with the foot penetrating but the normal force below the contact threshold),
     wall_s, cpu_s (integration), nfev, method, engine.  The energy columns (envs/core/model/energy.py)
-    are NaN (as max_loop_gap): the paper's motors are ideal speed sources and this engine does not integrate
-    their work (not computed, never zero).
+    are NaN (as max_loop_gap) and cost_of_transport_note says why: the paper's motors are ideal speed sources
+    and this engine does not integrate their work (not computed, never zero).
     """
     r = run.robot
     s = r.summarize(run)
@@ -109,6 +109,7 @@ def summarize(run: PaperRun) -> dict:
         s["fn_min"] = float(FN.min())
         for j, leg in enumerate(LEGS):
             s[f"{leg}_pull_fraction"] = float(np.mean((Lp[:, j] > 0) & (FN[:, j] <= CONTACT_FORCE_MIN)))
-    s.update({k: math.nan for k in energy.METRICS})
+    s.update({k: math.nan for k in energy.METRICS},
+             cost_of_transport_note="not computed: the paper model's motors are ideal speed sources")
     s.update(wall_s=run.wall_s, cpu_s=run.cpu_s, nfev=run.nfev, method=run.method, engine="paper")
     return s

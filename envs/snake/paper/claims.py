@@ -1,7 +1,7 @@
 """The snake paper's quantitative claims (Sun, Ma & Wang), twin against paper and eqs. 11-14.
 
 Each claim group is a function `claims_<topic>(ctx) -> list[Row]`; the paper's values are
-data (`PAPER`: id -> (source, value as stated)).  `CLAIMS` lists the groups for the report
+data (`PAPER`: id -> (source, value as stated)); each row's definition is declared in claims_definitions.py.  `CLAIMS` lists the groups for the report
 (envs/core/report/report.py).
 """
 from __future__ import annotations
@@ -10,6 +10,7 @@ import math
 
 
 from ...core.report.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND, Context, Range, Row, Tol, fmt
+from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
 
 PAPER = {}      # the snake's paper values are its tables (envs/snake/paper/experiments.py TABLE1, TABLE2)
 

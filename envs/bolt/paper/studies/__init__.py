@@ -14,5 +14,6 @@
 | `bolt_plastic_limit` | BOLT's `foot_contact=plastic` as a convergence sequence against the paper model | docs/notes/2026-11-28-bolt-plastic-foot.md |
 | `bolt_plastic_chatter` | every step of the plastic foot's stance, why it re-contacts | docs/notes/2026-11-28-bolt-plastic-foot.md |
 | `bolt_coulomb_foot` (hook: `bolt_coulomb_hook`) | a frictionless plastic contact with a Coulomb force per step; built as `robot/foot=coulomb` | docs/notes/2026-11-28-bolt-coulomb-foot.md; the option: docs/robots/bolt.md |
+| `bolt_printed_rules` | BOLT's paper model under Sec. 5.1's printed rules (`paper.rules=printed`): lift-off angle x crank period, speed against the measured stride time | docs/notes/2026-11-28-bolt-printed-rules.md |
 | `warp_bolt_touchdown` | BOLT's tau_max 15 warp disagreement step by step | docs/engines.md, "BOLT's tau_max = 15 failure" |
 """
