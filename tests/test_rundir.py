@@ -181,11 +181,11 @@ def test_fidelity_report_is_replaced_only_when_finished(tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     out = tmp_path / "out"
-    monkeypatch.setattr(fidelity, "claim_groups", lambda: [("crawler", "t", good)])
+    monkeypatch.setattr(fidelity, "claim_groups", lambda *registry: [("crawler", "t", good)])
     path = fidelity.generate(out, reduced=True, log=lambda *a: None)
     report = path.read_text()
     assert "fidelity_reduced/fig.png" in report and (out / "fidelity_reduced" / "fig.png").exists()
-    monkeypatch.setattr(fidelity, "claim_groups", lambda: [("crawler", "t", killed)])
+    monkeypatch.setattr(fidelity, "claim_groups", lambda *registry: [("crawler", "t", killed)])
     with pytest.raises(KeyboardInterrupt):
         fidelity.generate(out, reduced=True, log=lambda *a: None)
     assert path.read_text() == report and (out / "fidelity_reduced" / "fig.png").exists()

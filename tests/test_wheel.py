@@ -132,8 +132,8 @@ def test_list_names_the_experiments(installed):
 
 def test_run_writes_results_and_summary(installed):
     out = installed.tmp / "run"
-    res = installed.run("gaittwin run experiment=bolt_running run.cycles=2", installed.gaittwin, "run",
-                        "experiment=bolt_running", "run.cycles=2", f"hydra.run.dir={out}")
+    res = installed.run("gaittwin run experiment=bolt_running run.cycles=3", installed.gaittwin, "run",
+                        "experiment=bolt_running", "run.cycles=3", f"hydra.run.dir={out}")  # 3: the fewest with a stride time
     assert res.returncode == 0, _out(res)
     assert (out / "results.csv").is_file() and (out / "summary.json").is_file(), sorted(os.listdir(out))
     summary = json.loads((out / "summary.json").read_text())
