@@ -122,8 +122,8 @@ def cost_of_transport(mean_power: float, v: float, model: mujoco.MjModel, period
     why); (NaN, why) when there is no weight to carry."""
     floor = speed_floor(model, period)
     if not abs(v) >= floor:
-        return None, (f"speed {abs(v):.3g} m/s below the floor {floor:.3g} m/s "
-                      f"({FLOOR_SIZE_PER_CYCLE:.0%} of the size {size(model):.3g} m per cycle)")
+        return None, (f"speed {abs(v):.3g} m/s below the floor {floor:.3g} m/s ({FLOOR_SIZE_PER_CYCLE:.0%} "
+                      f"of the size {floor * period / FLOOR_SIZE_PER_CYCLE:.3g} m per cycle)")
     denom = total_mass(model) * float(np.linalg.norm(model.opt.gravity)) * abs(v)
     return (mean_power / denom, "") if denom > 0 else (float("nan"), "no weight (zero mass or gravity)")
 

@@ -5,6 +5,8 @@ A wheel installs them inside the package (gaittwin/models, gaittwin/configs); in
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import pathlib
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[2]     # the gaittwin package (envs/ in a checkout)
@@ -32,3 +34,15 @@ def experiment_option(name: str) -> str:
     an unknown name is returned as it is, for Hydra to refuse."""
     f = experiment_files().get(name)
     return f.relative_to(CONFIGS / "experiment").with_suffix("").as_posix() if f else name
+
+
+@functools.lru_cache(maxsize=None)
+def files_hash(files: tuple, root: pathlib.Path) -> str:
+    """sha256 of files' names (relative to root; a file outside it: its name) and contents.  files:
+    (path, mtime_ns, size) triples, so an edited file is hashed again."""
+    h = hashlib.sha256()
+    for f, _, _ in files:
+        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f.name).encode() + b"\0")
+        data = f.read_bytes()
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()

@@ -47,7 +47,6 @@ from __future__ import annotations
 import dataclasses
 
 import functools
-import hashlib
 import math
 import pathlib
 from typing import ClassVar
@@ -58,7 +57,7 @@ import numpy as np
 from . import energy, schema
 from .errors import StepBudgetError
 
-from .paths import MODELS  # noqa: E402  (models/<robot>/: MJCF and provenance)
+from .paths import MODELS, files_hash  # noqa: E402  (models/<robot>/: MJCF and provenance)
 
 WARNING_NAMES = [mujoco.mjtWarning(i).name for i in range(int(mujoco.mjtWarning.mjNWARNING))]
 REGISTRY: dict = {}         # name -> Robot subclass, in the manifest's order: filled by gaittwin.core.registry.install
@@ -276,7 +275,7 @@ class Robot:
     def models_hash(cls) -> str:
         """sha256 of the model files (relative names and contents)."""
         root = cls.model_dir or MODELS / cls.name
-        return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.model_files()), root)
+        return files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in cls.model_files()), root)
 
     def model_key(self) -> tuple:
         return (type(self).__name__, self.timestep) + tuple(
@@ -352,14 +351,3 @@ def _compiled(key, robot: Robot) -> mujoco.MjModel:
         m.opt.timestep = robot.timestep
         _MODEL_CACHE[key] = m
     return m
-
-
-@functools.lru_cache(maxsize=None)
-def _files_hash(files: tuple, root: pathlib.Path) -> str:
-    """files: (path, mtime_ns, size) triples, so an edited file is hashed again."""
-    h = hashlib.sha256()
-    for f, _, _ in files:
-        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f.name).encode() + b"\0")
-        data = f.read_bytes()
-        h.update(len(data).to_bytes(8, "little") + data)
-    return h.hexdigest()

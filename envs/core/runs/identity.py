@@ -25,7 +25,6 @@ schema changed", "damaged row" (checksum mismatch), "previous error" (only with 
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
@@ -34,8 +33,9 @@ import sys
 
 import numpy as np
 
+from ..model.paths import PACKAGE, files_hash   # PACKAGE: the package gaittwin, every module a run may import
+
 IDENTITY_VERSION = 1
-PACKAGE = pathlib.Path(__file__).resolve().parents[2]      # the package gaittwin (envs/): every module a run may import
 
 
 def code_files(robot_cls=None) -> list:
@@ -50,17 +50,7 @@ def code_files(robot_cls=None) -> list:
 
 def code_hash(robot_cls=None) -> str:
     """sha256 of code_files(robot_cls) (names and contents), hashed again when a file changes."""
-    return _files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in code_files(robot_cls)))
-
-
-@functools.lru_cache(maxsize=8)
-def _files_hash(files: tuple) -> str:
-    h = hashlib.sha256()
-    for f, _, _ in files:
-        data = f.read_bytes()
-        name = f.relative_to(PACKAGE).as_posix() if PACKAGE in f.parents else f.name
-        h.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
-    return h.hexdigest()
+    return files_hash(tuple((f, f.stat().st_mtime_ns, f.stat().st_size) for f in code_files(robot_cls)), PACKAGE)
 
 
 # ---- canonical encoding -----------------------------------------------------------------
