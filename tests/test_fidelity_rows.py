@@ -22,6 +22,17 @@ def test_an_empty_comparison_never_agrees():
     assert judge([1.0], None, [1.2], tol)[2] == AGREE           # one compared value still agrees
 
 
+def test_a_max_tolerance_is_the_larger_term_not_the_sum():
+    """max(1.5 mm, 3 %): 1.71 mm off a 22.3 mm reference disagrees (the sum, 2.17 mm, would let it agree)."""
+    tmax, tsum = Tol(1.5, 0.03, combine="max"), Tol(1.5, 0.03)
+    assert judge(24.02, None, 22.31, tmax)[2] == DISAGREE
+    assert judge(24.02, None, 22.31, tsum)[2] == AGREE
+    assert judge(110.0, None, 100.0, tmax)[2] == DISAGREE and judge(102.9, None, 100.0, tmax)[2] == AGREE
+    assert str(tmax) == "± max(1.5, 3 %)"
+    with pytest.raises(ValueError, match="combine"):
+        Tol(1.0, combine="min")
+
+
 def test_a_validation_row_needs_a_paper_target():
     with pytest.raises(ValueError, match="paper target"):
         Row("X", "c", "s", "p", kind=VALIDATION, value=1.0, ref=1.0, tol=Tol(0.1))

@@ -9,6 +9,8 @@ from __future__ import annotations
 from .claims_coulomb import PAPER as COULOMB_PAPER
 from .claims_coulomb import claims_bolt_coulomb
 from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
+from .claims_optimize import CLAIMS as OPTIMIZE_CLAIMS
+from .claims_printed import claims_bolt_printed
 from .claims_design import PAPER as DESIGN_PAPER
 from .claims_design import claims_bolt_design
 from .claims_speed import speed_rows
@@ -112,4 +114,5 @@ CLAIMS = [
     ('BOLT (Liu & Ben-Tzvi)', claims_bolt),
     ('BOLT: Sec. 3.2, Fig. 5 (design)', claims_bolt_design),
     ('BOLT: the Coulomb foot against the paper model', claims_bolt_coulomb),
-]
+    ('BOLT: the paper model under its printed running rules (Sec. 5.1)', claims_bolt_printed),
+] + OPTIMIZE_CLAIMS

@@ -52,7 +52,8 @@ class Definition:
         """The fields the hash covers (what a verdict of this row means)."""
         tol = self.tolerance
         return dict(quantity=self.quantity, target=self.target, reference=self.reference,
-                    tolerance=dict(abs=tol.abs, rel=tol.rel, why=tol.why) if isinstance(tol, Tol) else str(tol))
+                    tolerance=(dict(abs=tol.abs, rel=tol.rel, why=tol.why, **(
+                        {} if tol.combine == "sum" else {"combine": tol.combine})) if isinstance(tol, Tol) else str(tol)))
 
     @property
     def hash(self) -> str:

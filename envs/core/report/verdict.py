@@ -48,17 +48,26 @@ def fmt(x) -> str:
 # ---- the one comparison ------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class Tol:
-    """A tolerance, stated before comparing: |error| <= abs + rel |target| (per element)."""
+    """A tolerance, stated before comparing: |error| <= abs + rel |target| (per element), or with
+    combine="max" |error| <= max(abs, rel |target|)."""
     abs: float = 0.0
     rel: float = 0.0
     why: str = ""
+    combine: str = "sum"
+
+    def __post_init__(self):
+        if self.combine not in ("sum", "max"):
+            raise ValueError(f"Tol.combine must be 'sum' or 'max', got {self.combine!r}")
 
     def of(self, target) -> float:
+        if self.combine == "max":
+            return max(self.abs, self.rel * abs(target))
         return self.abs + self.rel * abs(target)
 
     def __str__(self):
         parts = ([fmt(self.abs)] if self.abs else []) + ([f"{fmt(100 * self.rel)} %"] if self.rel else [])
-        return f"± {' + '.join(parts) or '0'}" + (f" ({self.why})" if self.why else "")
+        band = f"max({', '.join(parts)})" if self.combine == "max" and len(parts) == 2 else " + ".join(parts) or "0"
+        return f"± {band}" + (f" ({self.why})" if self.why else "")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...core.report.report import CALIBRATION, CONSISTENCY, Context, Range, Row, Tol, by_value, fmt, keyed, pct
 from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
+from .claims_optimize import CLAIMS as OPTIMIZE_CLAIMS
 from .claims_dynamic import PAPER as DYNAMIC_PAPER
 from .claims_statements import PAPER as STATEMENTS_PAPER
 from .claims_statements import c30_row, c32_row, claims_crawler_symmetric_friction
@@ -382,4 +383,4 @@ CLAIMS = [
     ('Crawler: Sec. VII, Figs. 9/10 (time scaling)', claims_crawler_time_scaling),
     ('Crawler: Figs. 13/14', claims_crawler_feedback),
     ('Crawler: Fig. 5', claims_crawler_slip),
-]
+] + OPTIMIZE_CLAIMS

@@ -88,6 +88,9 @@ DEFINITIONS = [
     Definition('C-opt-psi_mu_star', CONSISTENCY, "psi_mu*(omega): the twin's optimiser (crawler_optimize over psi_deg, "
                "objective S_mu) against the exact model's argmax on a psi grid", "psi_mu*(omega) (Fig. 9, no number)",
                "10 deg: the exact grid's step + the zoom's resolution + the twin's S tolerance on a flat peak", EXACT),
+    Definition('C-opt-S', CONSISTENCY, "S at the twin's optimum psi*(omega) (crawler_optimize): the twin against the "
+               "exact model re-run at the same inputs (experiment.reference)", "no number: the reference model's S",
+               Tol(1.5, 0.03, "the twin-vs-exact target of tests/crawler/test_crawler_hybrid.py", combine="max"), EXACT),
     Definition('C22', VALIDATION, "Fig. 5 slip directions: range 1: backward slip distance / S at omega 0.3 (<= 0.02); range 2: growth of the backward-slip fraction (summed over the feet) from omega 0.3 to 5.1 (>= 0.1); range 2, 3: the smaller foot's backward-slip fraction at omega 5.1 and at 16 (>= 0.1 each); range 3: fraction of the cycle both feet slip forward together at omega 16 (in (0, 0.25]: 'a short part'; > 0 read as at least 0.5 % of the cycle)",
       '<= 0.02; >= 0.1; >= 0.1; >= 0.1; [0.005, 0.25]', Tol(0.02, 0.0, "mode fractions: the twin's velocity threshold disagrees with the exact model's own mode log on <= 1.4 % of the cycle"), EXACT),
 ]
@@ -120,6 +123,7 @@ REGISTERED = {                  # id -> [definition hash, kind]: change only wit
     'C33': ['275624a4ae', 'validation'], 'C34': ['c6bd4a6a5a', 'validation'], 'C20': ['f937ad5b1f', 'withheld'],
     'C21': ['15888297c6', 'withheld'], 'C25': ['e85c297e0a', 'validation'], 'C35': ['770e4b7bc6', 'validation'],
     'C-opt-psi_star': ['07ebf384aa', 'consistency'], 'C-opt-psi_mu_star': ['10948c0827', 'consistency'],
+    'C-opt-S': ['4bb79af8b3', 'consistency'],
     'C22': ['714286ccd8', 'validation'], 'C14': ['eb15d514e5', 'validation'],
 }
 

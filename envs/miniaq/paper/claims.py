@@ -12,6 +12,7 @@ import numpy as np
 
 from ...core.report.report import CALIBRATION, CONSISTENCY, GRAPH_ONLY, Context, Range, Row, Tol, fmt
 from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
+from .claims_optimize import CLAIMS as OPTIMIZE_CLAIMS
 
 PAPER = {
     "M1": ("Sec. I", 23.0),
@@ -170,4 +171,4 @@ def periodicity_rows(ts, T: float, win: str) -> list[Row]:
 
 CLAIMS = [
     ('MinIAQ-II (Askari & Ozcan)', claims_miniaq),
-]
+] + OPTIMIZE_CLAIMS

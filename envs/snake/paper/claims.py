@@ -11,6 +11,7 @@ import math
 
 from ...core.report.report import CALIBRATION, CONSISTENCY, VALIDATION, WITHHELD_KIND, Context, Range, Row, Tol, fmt
 from .claims_definitions import DEFINITIONS, PREVIOUS, REGISTERED, SUPERSEDED, UNCOVERED  # noqa: F401
+from .claims_optimize import CLAIMS as OPTIMIZE_CLAIMS
 
 PAPER = {}      # the snake's paper values are its tables (envs/snake/paper/experiments.py TABLE1, TABLE2)
 
@@ -267,4 +268,4 @@ CLAIMS = [
     ('Snake: Sec. 4, Fig. 4', claims_snake_fig4),
     ('Snake: Table 2', claims_snake_table2),
     ('Snake: Sec. 4 (link length)', claims_snake_link_length),
-]
+] + OPTIMIZE_CLAIMS
