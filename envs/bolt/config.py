@@ -116,7 +116,11 @@ class Params:
                               note="plastic: solref [0, -1/(4 loop_timeconst)], the loops' impedance; needs "
                                    "loop_timeconst <= 5e-5 s (so timestep <= 2.5e-5 s); coulomb: plastic + "
                                    "condim 1 + the Coulomb hook (C engine only), needs loop_timeconst = 5e-5 s, "
-                                   "timestep <= 6.25e-6 s")
+                                   "timestep <= 6.25e-6 s (<= 1.25e-5 s with foot_friction=implicit)")
+    # with foot_contact=coulomb: "regularised" (the option's law, v_eps) or "implicit" (friction implicit in the
+    # slip: gaittwin.bolt.paper.studies.bolt_implicit_friction; docs/notes/2026-11-28-bolt-implicit-friction.md)
+    foot_friction: str = param("regularised", choices=("regularised", "implicit"),
+                               note="the Coulomb foot's friction law (foot_contact=coulomb only)")
     loop_timeconst: float = param(2e-4, "s", gt=0, le=1, model=True)
     loop_dmin: float = param(0.99, gt=0, lt=1, model=True)
     loop_dmax: float = param(0.999, gt=0, lt=1, model=True)

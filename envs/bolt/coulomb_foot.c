@@ -11,9 +11,16 @@
    dqacc = M^-1 (J_p' g + J' df).  Otherwise a second forward pass with the trial force measures it (the Python
    hook's way).  The branch logic (consistent slide, lag, the impasse stop) is the Python hook's line for line.
 
-   prm:   mu, v_eps, den_min, impasse (1: stop, 0: lag), probe, foot geom, floor geom, foot body, floor body
-   state: in_contact, after_stop, contact_steps, inconsistent, lost, stops, probe_passes (in/out)
-   out:   F_n, |F_t|, slip |v_t|, branch (0 none, 1 slide, 2 stop, 3 lag), touch-down (0/1), lift-off (0/1)  */
+   friction implicit (prm[9] = 1, foot_friction=implicit; docs/notes/2026-11-28-bolt-implicit-friction.md): no
+   regularisation; the slip the step would end with without friction, v_free = v_t + dt a_t0, gives the direction d;
+   the force -f d with f = min(f_stick, f_max): f_stick ends the step with zero slip, f_max = mu a / (1 - mu k_n) the
+   cone at the normal force a + k_n f it produces (unbounded where 1 - mu k_n <= 0: the impasse stop's Painleve
+   rule).  Stick inside the cone, slide on it.
+
+   prm:   mu, v_eps, den_min, impasse (1: stop, 0: lag), probe, foot geom, floor geom, foot body, floor body,
+          friction (0: regularised, 1: implicit)
+   state: in_contact, after_stop, contact_steps, inconsistent, lost, stops, probe_passes, sticks (in/out)
+   out:   F_n, |F_t|, slip |v_t|, branch (0 none, 1 slide, 2 stop, 3 lag, 4 stick), touch-down (0/1), lift-off (0/1)  */
 #include <math.h>
 #include <string.h>
 #include <mujoco/mujoco.h>
@@ -138,6 +145,7 @@ static int response(const mjModel* m, mjData* d, const mjtNum* J, const mjtNum g
 int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out) {
   const mjtNum mu = prm[0], v_eps = prm[1], den_min = prm[2], probe = prm[4];
   const int stop_on = prm[3] > 0.5, foot = (int)prm[5], floor = (int)prm[6], body = (int)prm[7];
+  const int implicit = prm[9] > 0.5;
   const int floor_body = (int)prm[8], nv = m->nv;
   const mjtNum zero[3] = {0, 0, 0};
   mjtNum a, p[3], n[3], J[3 * NVMAX], Jf[3 * NVMAX], v[3], vt[3], acc0[3], u[3], g[3];
@@ -166,8 +174,20 @@ int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, d
   mju_mulMatVec(v, J, d->qvel, 3, nv);
   mju_mulMatVec(acc0, J, d->qacc, 3, nv);
   mju_addScl3(vt, v, n, -mju_dot3(v, n));
-  mjtNum s = mju_norm3(vt);
-  mju_scl3(u, vt, -mu / sqrt(s * s + v_eps * v_eps));       /* friction per newton of normal force */
+  mjtNum s = mju_norm3(vt), vf[3], sf = 0, dt = m->opt.timestep;
+  if (implicit) {                                            /* the slip at the step's end without friction */
+    mju_addScl3(vf, vt, acc0, dt);
+    mju_addToScl3(vf, n, -mju_dot3(vf, n));
+    sf = mju_norm3(vf);
+    if (sf <= 0) {
+      state[7] += 1;
+      out[0] = a; out[2] = s; out[3] = 4;
+      return 0;
+    }
+    mju_scl3(u, vf, -mu / sf);                               /* the cone's force per newton, against v_free */
+  } else {
+    mju_scl3(u, vt, -mu / sqrt(s * s + v_eps * v_eps));     /* friction per newton of normal force */
+  }
   mju_scl3(g, u, probe * a);                                 /* the trial force */
   mjtNum dfn, Jdq[3], a1;
   int lost = 0, how = response(m, d, J, g, c->efc_address, &dfn, Jdq);
@@ -186,8 +206,25 @@ int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, d
   }
   mjtNum b = (a1 - a) / (probe * a);
   state[4] += lost;
+  if (implicit) {                                            /* the stop's law at every contact step, along v_free */
+    mjtNum t[3], fp = probe * a * mu;
+    mju_scl3(t, vf, 1.0 / sf);
+    mjtNum k_n = (a1 - a) / fp;
+    mjtNum k_t = dt * (-mju_dot3(t, Jdq)) / fp;
+    mjtNum f = k_t > 0 ? sf / k_t : INFINITY;
+    mjtNum f_max = 1.0 - mu * k_n > 0 ? mu * a / (1.0 - mu * k_n) : INFINITY;
+    int stick = f <= f_max;
+    if (!stick) f = f_max;
+    if (!isfinite(f)) f = 0;                                 /* no tangential response and no cone bound: none */
+    mjtNum ft[3];
+    mju_scl3(ft, t, -f);
+    apply(m, d, ft, p, body, floor_body);
+    state[7] += stick;
+    out[0] = a + k_n * f; out[1] = f; out[2] = s; out[3] = stick ? 4 : 1;
+    return 0;
+  }
   if (stop_on && !lost && s > 0 && 1.0 - b <= den_min) {    /* the impasse stop (CoulombFoot.stop) */
-    mjtNum t[3], fp = probe * a * mju_norm3(u), dt = m->opt.timestep;
+    mjtNum t[3], fp = probe * a * mju_norm3(u);
     mju_scl3(t, vt, 1.0 / s);
     mjtNum k_n = (a1 - a) / fp;
     mjtNum k_t = dt * (-mju_dot3(t, Jdq)) / fp;

@@ -9,7 +9,11 @@ gaittwin.bolt.paper.studies.bolt_coulomb_foot (its docstring has the law and the
 batch runner, the stepper, the dm_control environment); MuJoCo Warp cannot run it (engine=warp refuses).  Where a C
 compiler builds it (coulomb_native), Bolt.feedback and this step run as one C call (`native_feedback`,
 envs/bolt/coulomb_foot.c: the same law, F_n's response read from the frictionless step's constraint solution
-instead of the trial forward pass); CoulombFoot below is the reference and the fallback."""
+instead of the trial forward pass); CoulombFoot below is the reference and the fallback.
+
+`foot_friction=implicit` (docs/notes/2026-11-28-bolt-implicit-friction.md): friction implicit in the slip, no v_eps:
+the impasse stop's force at every contact step, along the slip the step would end with without friction; it sticks
+(zero slip at the step's end) inside the cone and slides on it (CoulombFoot.implicit)."""
 import math
 import warnings
 
@@ -34,10 +38,13 @@ class CoulombFoot:
     stop_log ([time, 1 - mu k_n, clipped at f_max, slip after (nan: no contact then)] per stop), touchdowns (the
     times of contact steps after a step without; a re-contact counts), liftoffs (the steps without after one
     with); den_min: DEN_MIN unless set (a sensitivity);
-    last: the branch of the last call ("none", "slide", "stop", "lag")."""
+    friction: "regularised" (the law above) or "implicit" (CoulombFoot.implicit; sticks: its steps that stick);
+    last: the branch of the last call ("none", "slide", "stop", "lag", "stick")."""
 
-    def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag", den_min: float = DEN_MIN):
+    def __init__(self, model, mu: float, v_eps: float, impasse: str = "lag", den_min: float = DEN_MIN,
+                 friction: str = "regularised"):
         self.mu, self.v_eps, self.impasse, self.den_min = float(mu), float(v_eps), impasse, float(den_min)
+        self.friction, self.sticks = friction, 0
         self.model = model
         self.foot, self.floor = model.geom("foot").id, model.geom("floor").id
         self.body, self.floor_body = int(model.geom_bodyid[self.foot]), int(model.geom_bodyid[self.floor])
@@ -99,6 +106,8 @@ class CoulombFoot:
         if after:
             self.slip_after.append(s)
             self.stop_log[-1][3] = s
+        if self.friction == "implicit":
+            return self.implicit(model, data, a, vt, acc0, n, J, p, s)
         u = -self.mu / math.sqrt(s * s + self.v_eps ** 2) * vt      # friction per newton of normal force
         self.apply(data, PROBE * a * u, p)
         mujoco.mj_forward(model, data)
@@ -134,6 +143,35 @@ class CoulombFoot:
         self.apply(data, -f * t, p)
         return fn, f, s
 
+    def implicit(self, model, data, a, vt, acc0, n, J, p, s) -> tuple:
+        """Friction implicit in the slip (module docstring): with v_free = v_t + dt a_t0 (the slip at the step's end
+        without friction) and t its direction, the force -f t, f = min(f_stick, f_max): f_stick ends the step with
+        zero slip (stick), f_max = mu a / (1 - mu k_n) the cone at the normal force a + k_n f (unbounded where
+        1 - mu k_n <= 0); k_n, k_t from a trial force of PROBE mu a along -t."""
+        dt = model.opt.timestep
+        vf = vt + dt * acc0
+        vf -= (vf @ n) * n
+        sf = float(np.linalg.norm(vf))
+        if sf <= 0.0:
+            self.sticks, self.last = self.sticks + 1, "stick"
+            return a, 0.0, s
+        t, fp = vf / sf, PROBE * self.mu * a
+        self.apply(data, -fp * t, p)
+        mujoco.mj_forward(model, data)
+        j, a1 = self.contact(model, data)
+        self.lost += j is None or a1 <= 0
+        k_n = (a1 - a) / fp
+        k_t = dt * float(-t @ (J @ data.qacc - acc0)) / fp
+        f = sf / k_t if k_t > 0 else math.inf
+        f_max = self.mu * a / (1.0 - self.mu * k_n) if 1.0 - self.mu * k_n > 0 else math.inf
+        stick = f <= f_max
+        f = f if stick else f_max
+        f = f if math.isfinite(f) else 0.0
+        self.sticks += stick
+        self.last = "stick" if stick else "slide"
+        self.apply(data, -f * t, p)
+        return a + k_n * f, f, s
+
 
 _NATIVE = [True]
 _WARNED: list = []
@@ -151,7 +189,7 @@ def backend() -> str:
     return "native C" if coulomb_native.load() else f"python ({coulomb_native.reason()})"
 
 
-def new_foot(model, mu: float):
+def new_foot(model, mu: float, friction: str = "regularised"):
     """The option's foot for one compiled model: the C step where it builds (else the Python one, warned once)."""
     fn = coulomb_native.load() if _NATIVE[0] else None
     if fn is None:
@@ -159,8 +197,8 @@ def new_foot(model, mu: float):
             _WARNED.append(1)
             warnings.warn(f"BOLT's Coulomb foot runs its Python hook (the same law, ~3x slower): "
                           f"{coulomb_native.reason()}", RuntimeWarning, stacklevel=3)
-        return CoulombFoot(model, mu, V_EPS, IMPASSE)
-    return coulomb_native.NativeFoot(fn, model, mu, V_EPS, IMPASSE, DEN_MIN, PROBE)
+        return CoulombFoot(model, mu, V_EPS, IMPASSE, friction=friction)
+    return coulomb_native.NativeFoot(fn, model, mu, V_EPS, IMPASSE, DEN_MIN, PROBE, friction)
 
 
 def foot(robot, model):
@@ -170,7 +208,7 @@ def foot(robot, model):
     if f is None or f.model is not model:
         if len(hooks) > 64:
             hooks.clear()
-        f = hooks[id(model)] = new_foot(model, robot.p.mu)
+        f = hooks[id(model)] = new_foot(model, robot.p.mu, robot.p.foot_friction)
     return f
 
 

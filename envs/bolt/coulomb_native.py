@@ -23,7 +23,7 @@ import numpy as np
 
 SOURCE = pathlib.Path(__file__).with_name("coulomb_foot.c")
 SYMBOLS = ("gaittwin_bolt_coulomb_step", "gaittwin_bolt_feedback")
-NPRM, NSTATE, NOUT, NAUX = 9, 7, 6, 7
+NPRM, NSTATE, NOUT, NAUX = 10, 8, 6, 7
 _lib: list = []          # [function or None, reason]
 
 
@@ -94,16 +94,18 @@ def reason() -> str:
 class NativeFoot:
     """CoulombFoot's call in C for one compiled model: call(model, data) before each mj_step sets xfrc_applied and
     returns (F_n, |F_t|, |v_t|).  Counters (state): contact_steps, inconsistent, lost, stops, probe_passes (steps
-    whose normal-force response needed a second forward pass: a constraint row neither quadratic nor satisfied);
-    last: the branch of the last call ("none", "slide", "stop", "lag")."""
+    whose normal-force response needed a second forward pass: a constraint row neither quadratic nor satisfied),
+    sticks (friction "implicit": steps ending with zero slip inside the cone); last: the branch of the last call
+    ("none", "slide", "stop", "lag", "stick")."""
 
-    BRANCHES = ("none", "slide", "stop", "lag")
+    BRANCHES = ("none", "slide", "stop", "lag", "stick")
 
-    def __init__(self, fns, model, mu: float, v_eps: float, impasse: str, den_min: float, probe: float):
+    def __init__(self, fns, model, mu: float, v_eps: float, impasse: str, den_min: float, probe: float,
+                 friction: str = "regularised"):
         (self.fn, self.fb), self.model = fns, model
         foot, floor = model.geom("foot").id, model.geom("floor").id
         self.prm = np.array([mu, v_eps, den_min, float(impasse == "stop"), probe, foot, floor,
-                             model.geom_bodyid[foot], model.geom_bodyid[floor]], float)
+                             model.geom_bodyid[foot], model.geom_bodyid[floor], float(friction == "implicit")], float)
         self.state, self.out = np.zeros(NSTATE), np.zeros(NOUT)
         self.aux, self.fprm = np.zeros(NAUX), None
         self._bind()
@@ -152,7 +154,7 @@ class NativeFoot:
         return self.BRANCHES[int(self.out[3])]
 
     def __getattr__(self, name):
-        keys = ("in_contact", "after_stop", "contact_steps", "inconsistent", "lost", "stops", "probe_passes")
+        keys = ("in_contact", "after_stop", "contact_steps", "inconsistent", "lost", "stops", "probe_passes", "sticks")
         if name in keys:
             return int(self.state[keys.index(name)])
         raise AttributeError(name)

@@ -19,6 +19,9 @@ PLASTIC_RATE, PLASTIC_MAX_LOOP_TIMECONST = 0.25, 5e-5
 # foot_contact=coulomb (README "A Coulomb foot outside MuJoCo's cone"): the plastic foot, frictionless, with the
 # Coulomb hook (envs/bolt/coulomb_foot.py); converged at these loops and this step (gaittwin.bolt.paper.studies.bolt_coulomb_foot)
 COULOMB_LOOP_TIMECONST, COULOMB_MAX_TIMESTEP = 5e-5, 6.25e-6
+# foot_friction=implicit (docs/notes/2026-11-28-bolt-implicit-friction.md): converged at the Coulomb foot's loops
+# and this step (gaittwin.bolt.paper.studies.bolt_implicit_friction)
+IMPLICIT_MAX_TIMESTEP = 1.25e-5
 SCENE = MODEL_DIR / "scene.xml"
 LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
 # the six passive pins: four are tree joints (D: q_2, C: q_3, A: q_4, E: q_5); the loop pins B and G are
@@ -41,16 +44,21 @@ class BoltModel:
         """foot_contact=plastic is measured plastic only with stiff loop closures and the rigid foot;
         foot_contact=coulomb (plastic + the Coulomb hook) is converged only at its loops and step."""
         p = self.p
+        if p.foot_friction != "regularised" and p.foot_contact != "coulomb":
+            raise ConfigError("foot_friction", self.cfg["foot_friction"], "regularised unless foot_contact=coulomb "
+                              "(the Coulomb foot's friction law)", "it would have no effect")
         if p.foot_contact == "soft":
             return
-        if p.foot_contact == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb sets both)
+        if p.foot_contact == "coulomb" and p.foot_friction == "implicit":
+            self.check_implicit_friction()
+        elif p.foot_contact == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb sets both)
             if p.loop_timeconst != COULOMB_LOOP_TIMECONST:
                 raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"{COULOMB_LOOP_TIMECONST:g} s with "
                                   "foot_contact=coulomb (converged there only; robot/foot=coulomb sets it)")
             if self.timestep > COULOMB_MAX_TIMESTEP:
                 raise ConfigError("timestep", self.cfg["timestep"], f"(0, {COULOMB_MAX_TIMESTEP:g}] s with "
                                   "foot_contact=coulomb (its converged step; robot/foot=coulomb sets it)")
-        if p.loop_timeconst > PLASTIC_MAX_LOOP_TIMECONST:
+        if p.foot_contact == "plastic" and p.loop_timeconst > PLASTIC_MAX_LOOP_TIMECONST:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
                               "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
                               "the impact; robot/foot=plastic sets all three: models/bolt/README.md 'Foot impact test')")
@@ -66,6 +74,17 @@ class BoltModel:
         if no_bumper and p.contact_timeconst != default:
             raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact={p.foot_contact} and no bumper (bumper_height=null or "
                               "body_fixed)", "it would have no effect")
+
+    def check_implicit_friction(self) -> None:
+        """foot_friction=implicit: converged at the Coulomb foot's loops and steps up to IMPLICIT_MAX_TIMESTEP
+        (robot/foot=coulomb_implicit sets both)."""
+        p = self.p
+        if p.loop_timeconst != COULOMB_LOOP_TIMECONST:
+            raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"{COULOMB_LOOP_TIMECONST:g} s with "
+                              "foot_friction=implicit (converged there only; robot/foot=coulomb_implicit sets it)")
+        if self.timestep > IMPLICIT_MAX_TIMESTEP:
+            raise ConfigError("timestep", self.cfg["timestep"], f"(0, {IMPLICIT_MAX_TIMESTEP:g}] s with "
+                              "foot_friction=implicit (its converged step; robot/foot=coulomb_implicit sets it)")
 
     # ---- model ----------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:

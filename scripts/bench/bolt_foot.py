@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """BOLT's feet side by side: CPU seconds per simulated second and the twin-vs-paper-model table.
 
-For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb):
+For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb, coulomb_implicit):
 * cost: bolt_running's point (crank period --cost-period, 0.284 s) for --cost-revolutions revolutions in the C
   engine's batch runner, one thread, CPU time of this process (time.process_time), so a loaded machine slows the
   wall clock but less the number; the ratio to the first foot is printed (measured back to back);
@@ -12,7 +12,7 @@ For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb):
   six compared crank periods against the paper model's committed run (models/bolt/paper_reference.csv), judged by
   bolt_twin_vs_paper's own `compare` with its declared tolerances (speed 10 %, duty 0.05).
 
-    .venv/bin/python scripts/bench/bolt_foot.py [--feet soft coulomb] [--periods 0.6 ...] [--no-table] [--no-cost]
+    .venv/bin/python scripts/bench/bolt_foot.py [--feet soft coulomb coulomb_implicit] [--periods 0.6 ...] [--no-table] [--no-cost]
         [--viewer-seconds 1]
         [--set timestep=1.25e-5 ...] [--python-hook]
 
@@ -92,7 +92,7 @@ def table(params: dict, periods, ref: dict) -> list:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--feet", nargs="*", default=["soft", "coulomb"])
+    ap.add_argument("--feet", nargs="*", default=["soft", "coulomb", "coulomb_implicit"])
     ap.add_argument("--periods", nargs="*", type=float, default=list(PERIODS))
     ap.add_argument("--cost-period", type=float, default=0.284)
     ap.add_argument("--cost-revolutions", type=int, default=2)
