@@ -84,7 +84,8 @@ def test_every_judged_claim_is_falsifiable(path):
         if flips:
             continue
         t = rec["tol"]
-        ref_vs_paper = judge(decode(rec["ref"]), decode(rec["target"]), None, Tol(t["abs"], t["rel"]))[2] \
+        ref_vs_paper = judge(decode(rec["ref"]), decode(rec["target"]), None,
+                             Tol(t["abs"], t["rel"], combine=t.get("combine", "sum")))[2] \
             if rec["ref"] is not None and rec["target"] is not None else None
         if rec["verdict"] == DISAGREE and ref_vs_paper == DISAGREE:
             conflicts.append(rec["id"])          # the paper's own model contradicts the paper

@@ -94,7 +94,9 @@ def claims_bolt_printed(ctx: Context) -> list[Row]:
     paper_rows = [dict(r, rule_set="printed (no bumper, pinned foot)") for r in pr.table("results.csv")]
     zero = [dict(r, rule_set="zero_force (reference: bumper, Coulomb foot)") for r in read([REFERENCE])]
     png = out / "speed_vs_stride_time.png"
-    plots.speed_vs_stride_time(paper_rows + zero, tw.table("results.csv"), png)
+    twin_rows = tw.table("results.csv")
+    gait = twin_curve(twin_rows)
+    plots.speed_vs_stride_time(paper_rows + zero, gait, png, twin_off_gait=[r for r in twin_rows if r not in gait])
     ctx.plot(png, "bolt_speed_vs_stride_time.png", "BOLT: speed against the measured stride time, twin and paper model "
                                                    "(printed and zero-force rules)")
-    return [printed_row(paper_rows, tw.table("results.csv"), ctx.reduced)]
+    return [printed_row(paper_rows, twin_rows, ctx.reduced)]

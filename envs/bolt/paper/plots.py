@@ -240,15 +240,18 @@ def twin_vs_paper(rows, tol_speed, tol_duty, bumper, path) -> None:
     save_figure(fig, path, dpi=120)
 
 
-def speed_vs_stride_time(paper_rows, twin_rows, path) -> None:
+def speed_vs_stride_time(paper_rows, twin_rows, path, twin_off_gait=()) -> None:
     """Speed against the *measured* stride time: the paper model per rule set (`rule_set`: run.speed_stride_curve's
-    rows, or the zero-force reference's), the twin (bolt_speed_sweep's results rows); the crank period each point
-    ran at written beside it.  Failed runs (error, or no measured stride time) are left out and counted in the
-    title."""
+    rows, or the zero-force reference's), the twin (bolt_speed_sweep's results rows, joined by a line), and the
+    twin's points off its one-touch-down-per-revolution gait (`twin_off_gait`: open markers, not joined); the crank
+    period each point ran at written beside it.  Failed runs (error, or no measured stride time) are left out and
+    counted in the title."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 5))
     ok = lambda r: not r.get("error") and r.get("stride_time") == r.get("stride_time") and r.get("speed") == r.get("speed")  # noqa: E731
     groups = [("twin (MuJoCo, bolt_speed_sweep)", [r for r in twin_rows if ok(r)], "k", "o-")]
+    if twin_off_gait:
+        groups.append(("twin, not one touch-down per revolution", [r for r in twin_off_gait if ok(r)], "k", "o"))
     labels = sorted({r["rule_set"] for r in paper_rows})
     marks = ("s--", "^-", "v-", "D-", "P-", "X-", "<-", ">-")
     for i, label in enumerate(labels):
@@ -260,11 +263,11 @@ def speed_vs_stride_time(paper_rows, twin_rows, path) -> None:
             continue
         x = np.array([float(r["stride_time"]) for r in rows]) * 1e3
         y = np.array([float(r["speed"]) for r in rows])
-        ax.plot(x, y, mark, color=color, label=label, ms=5, lw=1)
+        ax.plot(x, y, mark, color=color, label=label, ms=5, lw=1, **({"mfc": "none"} if mark == "o" else {}))
         for r, xi, yi in zip(rows, x, y):
             ax.annotate(f"{float(r['crank_period']):g}", (xi, yi), fontsize=6, xytext=(3, 3), textcoords="offset points",
                         color=color)
-    failed = sum(not ok(r) for r in list(paper_rows) + list(twin_rows))
+    failed = sum(not ok(r) for r in list(paper_rows) + list(twin_rows) + list(twin_off_gait))
     style(ax, "measured stride time [ms]", "speed [m/s]",
           "BOLT: speed against the measured stride time (labels: crank period [s])"
           + (f"\n{failed} run(s) without a measured stride time left out" if failed else ""),

@@ -181,7 +181,8 @@ class Row:
     def record(self) -> dict:
         """The fields the verdict reads (JSON-able), for recomputing and mutating it."""
         return dict(id=self.id, kind=self.kind, value=_enc(self.value), target=_enc(self.target),
-                    ref=_enc(self.ref), tol=None if self.tol is None else dict(abs=self.tol.abs, rel=self.tol.rel),
+                    ref=_enc(self.ref), tol=None if self.tol is None else dict(abs=self.tol.abs, rel=self.tol.rel, **(
+                        {} if self.tol.combine == "sum" else {"combine": self.tol.combine})),
                     verdict=self.verdict)
 
 
@@ -208,4 +209,5 @@ def rejudge(rec: dict, value="keep") -> str:
     """The verdict of a stored record, optionally with another twin value (mutation tests)."""
     v = rec["value"] if isinstance(value, str) and value == "keep" else value
     t = rec["tol"] or {}
-    return judge(decode(v), decode(rec["target"]), decode(rec["ref"]), Tol(t.get("abs", 0.0), t.get("rel", 0.0)))[2]
+    return judge(decode(v), decode(rec["target"]), decode(rec["ref"]),
+                 Tol(t.get("abs", 0.0), t.get("rel", 0.0), combine=t.get("combine", "sum")))[2]
