@@ -44,7 +44,7 @@ def test_readme_is_short():
 
 
 def test_readme_keeps_the_test_command():
-    assert '.venv/bin/python -m pytest -m "not slow" -q' in (ROOT / "README.md").read_text()
+    assert '.venv/bin/python -m pytest -m "not slow" -q -n auto --dist loadfile' in (ROOT / "README.md").read_text()
 
 
 def test_every_nav_page_exists():

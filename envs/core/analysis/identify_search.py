@@ -10,14 +10,14 @@
           (population min(`batch`, n_global), at least 2), whole generations until n_global candidates
           (the nominal first, in the first generation's batch)
   auto    (default) cmaes when the package is installed and n_global >= AUTO_CMAES_MIN, else lhs
-Every candidate goes through Problem.evaluate (the store); the returned rows carry their x.
+The strategies are the optimiser's (envs/core/analysis/search.py).  Every candidate goes through Problem.evaluate
+(the store); the returned rows carry their x.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
+from . import search
 from ..model.errors import ConfigError
 
 SEARCHES = ("auto", "lhs", "cmaes", "grid")
@@ -70,41 +70,16 @@ def grid_box(names, lo, hi, sweep: dict, bounds: dict):
     return lo, hi
 
 
-def _batches(p, X, b) -> list[dict]:
-    rows = []
-    for i in range(0, len(X), b):
-        rows += [dict(r, x=np.asarray(x, float)) for x, r in zip(X[i:i + b], p.evaluate(X[i:i + b]))]
-    return rows
-
-
 def global_stage(p, opts, method: str, sweep: dict) -> list[dict]:
     """Every candidate row of the global stage, each with its x (config units)."""
     x0 = np.array([p.nominal.cfg[k] for k in p.names], float)
     n, b = int(opts["n_global"]), int(opts["batch"])
+
+    def evaluate(X, stage):
+        return [dict(r, x=np.asarray(x, float)) for x, r in zip(X, p.evaluate(X))]
+
     if method == "grid":
-        axes = [sweep.get(k, [x0[j]]) for j, k in enumerate(p.names)]
-        return _batches(p, [np.array(c, float) for c in itertools.product(*axes)], b)
+        return search.batches(evaluate, search.grid([sweep.get(k, [x0[j]]) for j, k in enumerate(p.names)]), b, method)
     if method == "lhs" or n == 0:
-        from scipy.stats import qmc
-        X = [x0]
-        if n:
-            u = qmc.LatinHypercube(len(p.names), seed=int(opts["seed"])).random(n)
-            X += list(p.lo + u * (p.hi - p.lo))
-        return _batches(p, X, b)
-    return _cmaes(p, x0, n, b, int(opts["seed"]))
-
-
-def _cmaes(p, x0, n, b, seed) -> list[dict]:
-    """The nominal and the first generation in one batch, then whole generations until n candidates besides it."""
-    from cmaes import CMA
-    span = p.hi - p.lo
-    opt = CMA(mean=(x0 - p.lo) / span, sigma=SIGMA0, bounds=np.array([[0.0, 1.0]] * len(x0)),
-              seed=seed, population_size=max(2, min(b, n)))
-    rows: list = []
-    while len(rows) < n + 1:
-        U = [opt.ask() for _ in range(opt.population_size)]
-        X = ([] if rows else [x0]) + [p.lo + u * span for u in U]
-        got = _batches(p, X, len(X))
-        rows += got
-        opt.tell([(u, r["cost"]) for u, r in zip(U, got[len(X) - len(U):])])
-    return rows
+        return search.batches(evaluate, search.lhs(x0, p.lo, p.hi, n, int(opts["seed"])), b, method)
+    return search.cmaes(evaluate, x0, p.lo, p.hi, n + 1, max(2, min(b, n)), SIGMA0, int(opts["seed"]), "cost")

@@ -26,7 +26,7 @@ robot's `Hooks`):
                the box scaled to [0, 1]; the first generation also runs the starting point; whole generations
                while the budget lasts; one variable: a batched zoom, `batch` points evenly over an interval
                that shrinks around the best), `lhs` (the start and a seeded Latin hypercube), `grid` (`grid`
-               points per variable).
+               points per variable); the strategies: envs/core/analysis/search.py.
   budget       candidates at most (each runs len(band) simulations); `dry_run=true` prints the plan (budget,
                simulations, steps, an estimated wall time) and simulates nothing.
 
@@ -44,7 +44,6 @@ optimum re-simulated there with the difference, and with video=true optimum.mp4.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import re
 import sys
@@ -53,6 +52,7 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
+from . import search as strategy
 from ..model import schema
 from ..model.errors import ConfigError
 from ..model.schema import param
@@ -471,44 +471,16 @@ def search(p: Problem) -> str:
     n, b, seed = plan_candidates(opts, d), int(opts["batch"]), int(opts["seed"])
     if opts["method"] == "grid":
         axes = [np.linspace(v.lo, v.hi, int(opts["grid"])) for v in p.vars]
-        X = [np.array(c) for c in itertools.product(*axes)]
-        for i in range(0, len(X), b):
-            p.evaluate(X[i:i + b], "grid")
+        strategy.batches(p.evaluate, strategy.grid(axes), b, "grid")
         return "grid"
     if opts["method"] == "lhs":
-        from scipy.stats import qmc
-        X = [p.x0] + list(p.from_unit(qmc.LatinHypercube(d, seed=seed).random(n - 1))) if n > 1 else [p.x0]
-        for i in range(0, len(X), b):
-            p.evaluate(X[i:i + b], "lhs")
+        strategy.batches(p.evaluate, strategy.lhs(p.x0, p.lo, p.hi, n - 1, seed), b, "lhs")
         return "lhs"
     if d == 1:
-        _zoom(p, n, b)
+        strategy.zoom(p.evaluate, p.lo, p.hi, n, b, "loss")
         return "zoom"
-    from cmaes import CMA
-    cma = CMA(mean=p.unit(p.x0), sigma=float(opts["sigma0"]), bounds=np.array([[0.0, 1.0]] * d), seed=seed,
-              population_size=b)
-    done, gen = 0, 0
-    while done < n:
-        U = [cma.ask() for _ in range(b)]
-        X = ([p.x0] if gen == 0 else []) + [p.from_unit(u) for u in U]
-        recs = p.evaluate(X, f"cmaes {gen}")
-        cma.tell([(u, r["loss"]) for u, r in zip(U, recs[len(X) - b:])])
-        done += len(X)
-        gen += 1
+    strategy.cmaes(p.evaluate, p.x0, p.lo, p.hi, n, b, float(opts["sigma0"]), seed, "loss")
     return "cmaes"
-
-
-def _zoom(p: Problem, n: int, b: int) -> None:
-    """One variable: `b` points evenly over [lo, hi], then over the interval of the best point's two neighbours,
-    until n candidates."""
-    lo, hi, r = 0.0, 1.0, 0
-    while r * b < n:
-        U = np.linspace(lo, hi, b)
-        recs = p.evaluate([p.from_unit([u]) for u in U], f"zoom {r}")
-        k = int(np.argmin([rec["loss"] for rec in recs]))
-        step = U[1] - U[0]
-        lo, hi = max(0.0, U[k] - step), min(1.0, U[k] + step)
-        r += 1
 
 
 # ---- outputs ----------------------------------------------------------------------------------------
