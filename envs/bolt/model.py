@@ -49,15 +49,11 @@ class BoltModel:
                               "(the Coulomb foot's friction law)", "it would have no effect")
         if p.foot_contact == "soft":
             return
-        if p.foot_contact == "coulomb" and p.foot_friction == "implicit":
-            self.check_implicit_friction()
-        elif p.foot_contact == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb sets both)
-            if p.loop_timeconst != COULOMB_LOOP_TIMECONST:
-                raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"{COULOMB_LOOP_TIMECONST:g} s with "
-                                  "foot_contact=coulomb (converged there only; robot/foot=coulomb sets it)")
-            if self.timestep > COULOMB_MAX_TIMESTEP:
-                raise ConfigError("timestep", self.cfg["timestep"], f"(0, {COULOMB_MAX_TIMESTEP:g}] s with "
-                                  "foot_contact=coulomb (its converged step; robot/foot=coulomb sets it)")
+        if p.foot_contact == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb[_implicit] sets both)
+            if p.foot_friction == "implicit":
+                self.check_coulomb("foot_friction=implicit", "coulomb_implicit", IMPLICIT_MAX_TIMESTEP)
+            else:
+                self.check_coulomb("foot_contact=coulomb", "coulomb", COULOMB_MAX_TIMESTEP)
         if p.foot_contact == "plastic" and p.loop_timeconst > PLASTIC_MAX_LOOP_TIMECONST:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"(0, {PLASTIC_MAX_LOOP_TIMECONST:g}] s "
                               "with foot_contact=plastic, and timestep <= loop_timeconst / 2 (softer loops rebound "
@@ -75,16 +71,16 @@ class BoltModel:
             raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact={p.foot_contact} and no bumper (bumper_height=null or "
                               "body_fixed)", "it would have no effect")
 
-    def check_implicit_friction(self) -> None:
-        """foot_friction=implicit: converged at the Coulomb foot's loops and steps up to IMPLICIT_MAX_TIMESTEP
-        (robot/foot=coulomb_implicit sets both)."""
+    def check_coulomb(self, law: str, foot: str, max_timestep: float) -> None:
+        """The Coulomb foot (`law`) is converged only at its loops and steps up to `max_timestep`
+        (robot/foot=`foot` sets both)."""
         p = self.p
         if p.loop_timeconst != COULOMB_LOOP_TIMECONST:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"{COULOMB_LOOP_TIMECONST:g} s with "
-                              "foot_friction=implicit (converged there only; robot/foot=coulomb_implicit sets it)")
-        if self.timestep > IMPLICIT_MAX_TIMESTEP:
-            raise ConfigError("timestep", self.cfg["timestep"], f"(0, {IMPLICIT_MAX_TIMESTEP:g}] s with "
-                              "foot_friction=implicit (its converged step; robot/foot=coulomb_implicit sets it)")
+                              f"{law} (converged there only; robot/foot={foot} sets it)")
+        if self.timestep > max_timestep:
+            raise ConfigError("timestep", self.cfg["timestep"], f"(0, {max_timestep:g}] s with {law} (its converged "
+                              f"step; robot/foot={foot} sets it)")
 
     # ---- model ----------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:
