@@ -142,6 +142,17 @@ static int response(const mjModel* m, mjData* d, const mjtNum* J, const mjtNum g
 }
 
 
+/* A trial force fp along -t moved the normal force from a to a1 and the slip's rate by Jdq: k_n (normal force per
+   newton along -t), k_t (slip removed over the step per newton) and the cone's bound on the force along -t with
+   the normal force a + k_n f it produces (INFINITY where 1 - mu k_n <= 0). */
+static mjtNum cone(mjtNum mu, mjtNum a, mjtNum a1, mjtNum fp, mjtNum dt, const mjtNum t[3], const mjtNum Jdq[3],
+                   mjtNum* k_n, mjtNum* k_t) {
+  *k_n = (a1 - a) / fp;
+  *k_t = dt * (-mju_dot3(t, Jdq)) / fp;
+  return 1.0 - mu * *k_n > 0 ? mu * a / (1.0 - mu * *k_n) : INFINITY;
+}
+
+
 int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out) {
   const mjtNum mu = prm[0], v_eps = prm[1], den_min = prm[2], probe = prm[4];
   const int stop_on = prm[3] > 0.5, foot = (int)prm[5], floor = (int)prm[6], body = (int)prm[7];
@@ -207,12 +218,10 @@ int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, d
   mjtNum b = (a1 - a) / (probe * a);
   state[4] += lost;
   if (implicit) {                                            /* the stop's law at every contact step, along v_free */
-    mjtNum t[3], fp = probe * a * mu;
+    mjtNum t[3], fp = probe * a * mu, k_n, k_t;
     mju_scl3(t, vf, 1.0 / sf);
-    mjtNum k_n = (a1 - a) / fp;
-    mjtNum k_t = dt * (-mju_dot3(t, Jdq)) / fp;
+    mjtNum f_max = cone(mu, a, a1, fp, dt, t, Jdq, &k_n, &k_t);
     mjtNum f = k_t > 0 ? sf / k_t : INFINITY;
-    mjtNum f_max = 1.0 - mu * k_n > 0 ? mu * a / (1.0 - mu * k_n) : INFINITY;
     int stick = f <= f_max;
     if (!stick) f = f_max;
     if (!isfinite(f)) f = 0;                                 /* no tangential response and no cone bound: none */
@@ -224,13 +233,11 @@ int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, d
     return 0;
   }
   if (stop_on && !lost && s > 0 && 1.0 - b <= den_min) {    /* the impasse stop (CoulombFoot.stop) */
-    mjtNum t[3], fp = probe * a * mju_norm3(u);
+    mjtNum t[3], fp = probe * a * mju_norm3(u), k_n, k_t;
     mju_scl3(t, vt, 1.0 / s);
-    mjtNum k_n = (a1 - a) / fp;
-    mjtNum k_t = dt * (-mju_dot3(t, Jdq)) / fp;
+    mjtNum f_max = cone(mu, a, a1, fp, dt, t, Jdq, &k_n, &k_t);
     mjtNum w0 = -s + dt * (-mju_dot3(t, acc0));
     mjtNum f = k_t > 0 ? -w0 / k_t : 0.0;
-    mjtNum f_max = 1.0 - mu * k_n > 0 ? mu * a / (1.0 - mu * k_n) : INFINITY;
     f = f < 0 ? 0 : (f > f_max ? f_max : f);
     mjtNum ft[3];
     mju_scl3(ft, t, -f);

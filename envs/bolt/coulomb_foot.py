@@ -129,11 +129,9 @@ class CoulombFoot:
         predicted at the step's end, -s + dt (-t.J qacc_0 + k_t f), to zero, within [0, f_max], f_max the cone
         with the normal force a + k_n f the stop itself produces (none where 1 - mu k_n <= 0); fp: the probe's
         size (N, along -t), data: after the probe's forward pass."""
-        k_n = (a1 - a) / fp
-        k_t = model.opt.timestep * float(-t @ (J @ data.qacc - acc0)) / fp
+        k_n, k_t, f_max = self.cone(model, data, a, a1, fp, t, acc0, J)
         w0 = -s + model.opt.timestep * float(-t @ acc0)
         f = -w0 / k_t if k_t > 0 else 0.0
-        f_max = self.mu * a / (1.0 - self.mu * k_n) if 1.0 - self.mu * k_n > 0 else math.inf
         f = min(max(f, 0.0), f_max)
         fn = a + k_n * f
         self.stops.append(float(data.time))
@@ -142,6 +140,15 @@ class CoulombFoot:
         self.after_stop, self.last, self.f_max = True, "stop", f_max
         self.apply(data, -f * t, p)
         return fn, f, s
+
+    def cone(self, model, data, a, a1, fp, t, acc0, J) -> tuple:
+        """After a trial force fp along -t (data: after its forward pass): k_n (normal force per newton along -t),
+        k_t (slip removed over the step per newton) and f_max, the cone's bound on the force along -t with the
+        normal force a + k_n f it produces (inf where 1 - mu k_n <= 0)."""
+        k_n = (a1 - a) / fp
+        k_t = model.opt.timestep * float(-t @ (J @ data.qacc - acc0)) / fp
+        f_max = self.mu * a / (1.0 - self.mu * k_n) if 1.0 - self.mu * k_n > 0 else math.inf
+        return k_n, k_t, f_max
 
     def implicit(self, model, data, a, vt, acc0, n, J, p, s) -> tuple:
         """Friction implicit in the slip (module docstring): with v_free = v_t + dt a_t0 (the slip at the step's end
@@ -160,10 +167,8 @@ class CoulombFoot:
         mujoco.mj_forward(model, data)
         j, a1 = self.contact(model, data)
         self.lost += j is None or a1 <= 0
-        k_n = (a1 - a) / fp
-        k_t = dt * float(-t @ (J @ data.qacc - acc0)) / fp
+        k_n, k_t, f_max = self.cone(model, data, a, a1, fp, t, acc0, J)
         f = sf / k_t if k_t > 0 else math.inf
-        f_max = self.mu * a / (1.0 - self.mu * k_n) if 1.0 - self.mu * k_n > 0 else math.inf
         stick = f <= f_max
         f = f if stick else f_max
         f = f if math.isfinite(f) else 0.0

@@ -437,12 +437,6 @@ class Problem:
         rec["feasible"] = total == 0
         rec["status"] = "ok" if total == 0 else f"penalised: {', '.join(n for n, v in viol.items() if v > 0)}"
 
-    def unit(self, x) -> np.ndarray:
-        return (np.asarray(x, float) - self.lo) / (self.hi - self.lo)
-
-    def from_unit(self, u) -> np.ndarray:
-        return self.lo + np.clip(np.asarray(u, float), 0.0, 1.0) * (self.hi - self.lo)
-
 
 def _outside(c: Constraint, value: float) -> str:
     return f"constraint {c.name} ({value:.4g} outside {_bounds(c)})"
