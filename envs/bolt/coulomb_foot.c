@@ -153,7 +153,10 @@ static mjtNum cone(mjtNum mu, mjtNum a, mjtNum a1, mjtNum fp, mjtNum dt, const m
 }
 
 
-int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out) {
+/* clear: the caller knows the foot is out of contact for this step (the run loop below, from the previous step's
+   positions), so the frictionless forward pass would find no contact: the step is the no-contact branch without it
+   (mj_step recomputes everything that pass would have written, so the run is the same to the bit). */
+static int coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out, int clear) {
   const mjtNum mu = prm[0], v_eps = prm[1], den_min = prm[2], probe = prm[4];
   const int stop_on = prm[3] > 0.5, foot = (int)prm[5], floor = (int)prm[6], body = (int)prm[7];
   const int implicit = prm[9] > 0.5;
@@ -163,6 +166,10 @@ int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, d
   memset(out, 0, 6 * sizeof(double));
   if (nv > NVMAX) return -1;
   apply(m, d, zero, zero, body, floor_body);
+  if (clear && state[0] < 0.5) {
+    state[1] = 0;
+    return 0;
+  }
   mj_forwardSkip(m, d, mjSTAGE_NONE, 1);       /* no sensors: mj_step computes them */
   int i = find_contact(m, d, foot, floor, &a);
   state[1] = 0;
@@ -257,18 +264,23 @@ int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, d
 }
 
 
+int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out) {
+  return coulomb_step(m, d, prm, state, out, 0);
+}
+
+
 /* Bolt.feedback (envs/bolt/robot.py: the Sec. 5.1 actuator limit switched from the foot contact, the per-step
    values it returns) followed by the Coulomb step above, in one call: line for line the Python method.
    fprm:  tau_max, P_max, clamp (1: limit_mode clamp), the clamp's limit, then the sensor and dof addresses
           foot_touch, crank_rate, q_1's dof, B_hfe, B_femur, G_kfe, G_tibia
    aux:   Bolt.AUX = tau_flight, tau_stance, power_flight, power_stance, foot_force, loop_gap, foot_impulse */
-static mjtNum gap2(const mjtNum* sd, int a, int b) {
+static mjtNum gap2(const mjtNum* sd, int a, int b) {   /* pow as Python's `** 2` (built with -fno-builtin-pow) */
   mjtNum dx = sd[a] - sd[b], dy = sd[a + 1] - sd[b + 1], dz = sd[a + 2] - sd[b + 2];
-  return dx * dx + dy * dy + dz * dz;
+  return pow(dx, 2) + pow(dy, 2) + pow(dz, 2);
 }
 
-int gaittwin_bolt_feedback(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state,
-                           double* out, double* aux) {
+static int feedback(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state, double* out,
+                    double* aux, int clear) {
   const mjtNum* sd = d->sensordata;
   int i_touch = (int)fprm[4], i_rate = (int)fprm[5], i_dof = (int)fprm[6];
   int prev_stance = d->userdata[0] > 0.5;
@@ -292,7 +304,7 @@ int gaittwin_bolt_feedback(mjModel* m, mjData* d, const double* fprm, const doub
   d->userdata[0] = stance ? 1.0 : 0.0;
   d->userdata[1] += force * m->opt.timestep;
   mjtNum imp = d->userdata[1];
-  int rc = gaittwin_bolt_coulomb_step(m, d, prm, state, out);
+  int rc = prm ? coulomb_step(m, d, prm, state, out, clear) : 0;   /* prm NULL: no Coulomb foot */
   aux[0] = prev_stance ? 0.0 : tau;
   aux[1] = prev_stance ? tau : 0.0;
   aux[2] = prev_stance ? 0.0 : power;
@@ -301,4 +313,58 @@ int gaittwin_bolt_feedback(mjModel* m, mjData* d, const double* fprm, const doub
   aux[5] = gap;
   aux[6] = imp;
   return rc;
+}
+
+
+int gaittwin_bolt_feedback(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state,
+                           double* out, double* aux) {
+  return feedback(m, d, fprm, prm, state, out, aux, 0);
+}
+
+
+/* The closed-loop runner's inner loop (gaittwin.core.engines.batch `_run_closed_loop`, and Stepper) in one call: for
+   each of n steps, the controls ctrl[k] (nu each), the feedback above (prm NULL: the actuator limit alone, the soft
+   foot), mj_step; where rec is given, row k (width nsens + naux) gets the sensors after the step, and a sampled step
+   ((step0 + k) % stride == 0) the maxima of the feedback's values since the previous sample (acc: the running
+   maxima, carried between calls).  The Coulomb step skips its frictionless pass where the foot is out of contact
+   for sure: not in contact at the previous step and the foot sphere's lowest point more than CLEAR above the
+   horizontal floor plane (plus the pair's margins) at the previous step's positions (a step moves it 1 mm only at
+   1 mm / timestep, 80 m/s at 1.25e-5 s); never at k = 0 (the positions may be another state's).  Returns 0, or
+   the feedback's error. */
+#define CLEAR 1e-3
+
+int gaittwin_bolt_run(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state, double* out,
+                      double* aux, const double* ctrl, int n, double* rec, int nsens, int naux, int stride,
+                      long step0, double* acc) {
+  const int nu = m->nu;
+  int can_clear = 0, foot = -1, floor = -1;
+  mjtNum margin = 0;
+  if (prm) {
+    foot = (int)prm[5];
+    floor = (int)prm[6];
+    can_clear = m->geom_type[foot] == mjGEOM_SPHERE && m->geom_type[floor] == mjGEOM_PLANE;
+    margin = m->geom_margin[foot] + m->geom_margin[floor] + m->geom_size[3 * foot];
+  }
+  for (int k = 0; k < n; k++) {
+    memcpy(d->ctrl, ctrl + (size_t)k * nu, nu * sizeof(mjtNum));
+    int clear = 0;
+    if (can_clear && k > 0 && d->geom_xmat[9 * floor + 8] > 1 - 1e-12)
+      clear = d->geom_xpos[3 * foot + 2] - d->geom_xpos[3 * floor + 2] - margin > CLEAR;
+    int rc = feedback(m, d, fprm, prm, state, out, aux, clear);
+    if (rc) return rc;
+    for (int j = 0; j < naux; j++)
+      if (aux[j] > acc[j] || isnan(aux[j])) acc[j] = aux[j];   /* np.maximum: a NaN stays */
+    mj_step(m, d);
+    if (rec) {
+      double* row = rec + (size_t)k * (nsens + naux);
+      memcpy(row, d->sensordata, nsens * sizeof(mjtNum));
+      if (naux && (step0 + k) % stride == 0) {
+        for (int j = 0; j < naux; j++) {
+          row[nsens + j] = acc[j];
+          acc[j] = -INFINITY;
+        }
+      }
+    }
+  }
+  return 0;
 }

@@ -22,8 +22,9 @@ import mujoco
 import numpy as np
 
 SOURCE = pathlib.Path(__file__).with_name("coulomb_foot.c")
-SYMBOLS = ("gaittwin_bolt_coulomb_step", "gaittwin_bolt_feedback")
+SYMBOLS = ("gaittwin_bolt_coulomb_step", "gaittwin_bolt_feedback", "gaittwin_bolt_run")
 NPRM, NSTATE, NOUT, NAUX = 10, 8, 6, 7
+CFLAGS = ("-O2", "-fno-builtin-pow", "-shared", "-fPIC")   # no builtin pow: gap2's pow is Python's `** 2`
 _lib: list = []          # [function or None, reason]
 
 
@@ -50,7 +51,7 @@ def _build() -> tuple:
     inc = pathlib.Path(mujoco.__file__).parent / "include"
     if lib is None or not (inc / "mujoco" / "mujoco.h").exists():
         return None, f"the mujoco package at {pathlib.Path(mujoco.__file__).parent} ships no libmujoco or headers"
-    key = hashlib.sha256(SOURCE.read_bytes() + f"{mujoco.__version__}|{lib}|{platform.platform()}".encode())
+    key = hashlib.sha256(SOURCE.read_bytes() + f"{mujoco.__version__}|{lib}|{platform.platform()}|{CFLAGS}".encode())
     out = cache_dir() / f"coulomb_foot-{key.hexdigest()[:16]}.so"
     if out.exists():
         return out, ""
@@ -58,7 +59,7 @@ def _build() -> tuple:
         out.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
             tmp_out = pathlib.Path(tmp) / out.name
-            cmd = [cc, "-O2", "-shared", "-fPIC", f"-I{inc}", str(SOURCE), "-o", str(tmp_out), f"-L{lib.parent}",
+            cmd = [cc, *CFLAGS, f"-I{inc}", str(SOURCE), "-o", str(tmp_out), f"-L{lib.parent}",
                    f"-l:{lib.name}", f"-Wl,-rpath,{lib.parent}", "-lm"]
             res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
             if res.returncode:
@@ -80,6 +81,9 @@ def load():
                 fns = tuple(getattr(lib, s) for s in SYMBOLS)
                 for fn, nargs in zip(fns, (5, 7)):
                     fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p] * nargs
+                fns[2].restype = ctypes.c_int
+                fns[2].argtypes = [ctypes.c_void_p] * 8 + [ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                                           ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
             except (OSError, AttributeError) as e:
                 fns, why = None, f"cannot load {path}: {e}"
         _lib[:] = [fns, why]
@@ -102,7 +106,7 @@ class NativeFoot:
 
     def __init__(self, fns, model, mu: float, v_eps: float, impasse: str, den_min: float, probe: float,
                  friction: str = "regularised"):
-        (self.fn, self.fb), self.model = fns, model
+        (self.fn, self.fb, self.run), self.model = fns, model
         foot, floor = model.geom("foot").id, model.geom("floor").id
         self.prm = np.array([mu, v_eps, den_min, float(impasse == "stop"), probe, foot, floor,
                              model.geom_bodyid[foot], model.geom_bodyid[floor], float(friction == "implicit")], float)
@@ -125,21 +129,31 @@ class NativeFoot:
         if fns is None:
             raise RuntimeError(f"the Coulomb foot's C step cannot be built here: {reason()}")
         self.__dict__.update(state)
-        self.fn, self.fb = fns
+        self.fn, self.fb, self.run = fns
         self._bind()
 
     def feedback(self, robot, model, data) -> np.ndarray:
         """Bolt.feedback (the actuator limit and its per-step values, Bolt.AUX) and then this step, in one C call
         (coulomb_foot.c gaittwin_bolt_feedback: the Python method's arithmetic)."""
-        if self.fprm is None:
-            p = robot.p
-            self.fprm = np.array([p.tau_max, p.P_max, float(p.limit_mode == "clamp"),
-                                  min(p.tau_max, p.P_max / robot.omega), *robot._indices(model)], float)
-        if self._d[0] is not data:
-            self._d = (data, ctypes.c_void_p(data._address))
+        self._prepare(robot, model, data)
         if self.fb(self._m, self._d[1], self.fprm.ctypes.data, *self._args, self.aux.ctypes.data):
             raise RuntimeError("the Coulomb foot's C step refused the model (more than 32 dofs)")
         return self.aux.copy()
+
+    def _prepare(self, robot, model, data) -> None:
+        if self.fprm is None:
+            self.fprm = feedback_params(robot, model)
+        if self._d[0] is not data:
+            self._d = (data, ctypes.c_void_p(data._address))
+
+    def steps(self, robot, model, data, ctrl: np.ndarray, rec: np.ndarray | None = None, step0: int = 0,
+              stride: int = 1, acc: np.ndarray | None = None) -> None:
+        """len(ctrl) steps of the closed loop (controls, feedback with this step, mj_step) in one C call
+        (coulomb_foot.c gaittwin_bolt_run): what the runner's Python loop does, with the frictionless pass skipped
+        where the foot is surely out of contact (the same run to the bit)."""
+        self._prepare(robot, model, data)
+        run_steps(self.run, self._m, self._d[1], self.fprm, self.prm, self.state, self.out, self.aux, ctrl, rec,
+                  step0, stride, acc)
 
     def __call__(self, model, data) -> tuple:
         if self._d[0] is not data:
@@ -158,3 +172,46 @@ class NativeFoot:
         if name in keys:
             return int(self.state[keys.index(name)])
         raise AttributeError(name)
+
+
+def feedback_params(robot, model) -> np.ndarray:
+    """Bolt.feedback's constants for the C feedback (coulomb_foot.c: fprm)."""
+    p = robot.p
+    return np.array([p.tau_max, p.P_max, float(p.limit_mode == "clamp"), min(p.tau_max, p.P_max / robot.omega),
+                     *robot._indices(model)], float)
+
+
+def run_steps(fn, m, d, fprm, prm, state, out, aux, ctrl, rec, step0, stride, acc) -> None:
+    """One call of gaittwin_bolt_run (prm None: the actuator limit alone); arrays float64, C-contiguous."""
+    ctrl = np.ascontiguousarray(ctrl, float)
+    naux = len(aux)
+    if acc is None:
+        acc = np.full(naux, -np.inf)
+    if rec is not None:
+        assert rec.flags.c_contiguous and rec.dtype == np.float64 and len(rec) >= len(ctrl)
+        nsens = rec.shape[1] - naux
+    else:
+        nsens = 0
+    rc = fn(m, d, fprm.ctypes.data, None if prm is None else prm.ctypes.data, state.ctypes.data, out.ctypes.data,
+            aux.ctypes.data, ctrl.ctypes.data, len(ctrl), None if rec is None else rec.ctypes.data, nsens, naux,
+            int(stride), int(step0), acc.ctypes.data)
+    if rc:
+        raise RuntimeError("the Coulomb foot's C step refused the model (more than 32 dofs)")
+
+
+class NativeLoop:
+    """The closed loop of a Bolt without the Coulomb foot (the actuator limit alone) in C: `steps` as NativeFoot's."""
+
+    def __init__(self, fns, model):
+        self.run, self.model = fns[2], model
+        self.state, self.out, self.aux = np.zeros(NSTATE), np.zeros(NOUT), np.zeros(NAUX)
+        self.fprm, self._d = None, (None, None)
+        self._m = ctypes.c_void_p(model._address)
+
+    def steps(self, robot, model, data, ctrl, rec=None, step0=0, stride=1, acc=None) -> None:
+        if self.fprm is None:
+            self.fprm = feedback_params(robot, model)
+        if self._d[0] is not data:
+            self._d = (data, ctypes.c_void_p(data._address))
+        run_steps(self.run, self._m, self._d[1], self.fprm, None, self.state, self.out, self.aux, ctrl, rec,
+                  step0, stride, acc)

@@ -15,7 +15,9 @@ Provenance of every number: models/bolt/README.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+import os
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from .kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kin
                                    phi, stride_and_height, table1_lengths, touchdowns)
 from .model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
 from .physics import Physics
-from . import coulomb_foot
+from . import coulomb_foot, coulomb_native
 
 
 # The crank turns clockwise (q_1 decreasing): with Table 2's theta = +41.41 deg the
@@ -218,6 +220,20 @@ class Bolt(BoltModel, Robot):
         if prev_stance:
             return (0.0, tau, 0.0, power, force, gap, imp)
         return (tau, 0.0, power, 0.0, force, gap, imp)
+
+    def native_loop(self, model, data):
+        """The closed loop in C (coulomb_foot.c gaittwin_bolt_run: controls, this class's feedback with the Coulomb
+        foot's step where it is on, mj_step), where the C library builds and `feedback` is this class's own;
+        GAITTWIN_NATIVE_LOOP=0 keeps the Python loop (the same run to the bit, slower)."""
+        if os.environ.get("GAITTWIN_NATIVE_LOOP", "1") == "0" or type(self).feedback is not Bolt.feedback:
+            return None
+        fns = coulomb_native.load()
+        if fns is None:
+            return None
+        if self.p.foot_contact == "coulomb":
+            f = coulomb_foot.foot(self, model)
+            return functools.partial(f.steps, self, model, data) if isinstance(f, coulomb_native.NativeFoot) else None
+        return functools.partial(coulomb_native.NativeLoop(fns, model).steps, self, model, data)
 
     @classmethod
     def warp_refusal(cls, params: dict) -> str:

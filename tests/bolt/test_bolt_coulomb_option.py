@@ -43,6 +43,8 @@ def _runs(hook_on: bool, monkeypatch) -> tuple:
     """One revolution at 0.2 s in the batch runner and 2000 steps (12.5 ms, the foot on the floor from the start) in
     the stepper, the hook counted (or off)."""
     calls, real, real_native = [], coulomb_foot.hook, coulomb_foot.native_feedback
+    monkeypatch.setenv("GAITTWIN_NATIVE_LOOP", "0")   # the Python loop, whose calls are countable; the C loop is
+    #                                                 # that loop to the bit (tests/bolt/test_bolt_native_loop.py)
 
     def native(r, m, d):   # the C path (feedback and the step in one call); off: the Python path, its hook off
         out = real_native(r, m, d) if hook_on else None

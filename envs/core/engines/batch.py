@@ -223,9 +223,12 @@ def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when
     rec = np.empty((chunk, nsens + naux))
     acc = np.full(naux, -np.inf)
     err = None
+    loop = robot.native_loop(m, d)      # the same loop in compiled code, where the robot has one
     while not s.done:
         ctrl = robot.controls((s.step + np.arange(chunk)) * robot.timestep)
-        for k in range(chunk):
+        if loop is not None:
+            loop(ctrl, rec, s.step, stride, acc)
+        for k in range(chunk if loop is None else 0):
             d.ctrl[:] = ctrl[k]
             aux = robot.feedback(m, d)
             if naux:

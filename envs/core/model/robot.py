@@ -196,6 +196,15 @@ class Robot:
         private copy per run).  Returns `n_aux` numbers recorded with each sample (or None)."""
         return None
 
+    def native_loop(self, model: mujoco.MjModel, data: mujoco.MjData):
+        """The closed loop of a `closed_loop` robot in compiled code, or None (the default: the Python loop, controls
+        then `feedback` then mj_step every step).  A callable steps(ctrl, rec=None, step0=0, stride=1, acc=None):
+        len(ctrl) steps of that loop on (model, data); rec (C-contiguous float64, width nsensordata + n_aux): row k
+        the sensors after step k, a sampled step ((step0 + k) % stride == 0) followed by the maxima of `feedback`'s
+        values since the previous sample (acc: those running maxima, carried between calls).  It must give the
+        Python loop's run to the bit (the runner and Stepper use it whenever it is offered)."""
+        return None
+
     def run_error(self, summary: dict) -> str | None:
         """A reason to flag a finished run whose metrics are still reported (e.g. a loop gap over
         `max_loop_gap`); None if healthy.  Results files put it in their `error` column."""

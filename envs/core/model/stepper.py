@@ -33,6 +33,12 @@ class Schedule:
             self._buf = self.robot.controls((k + np.arange(self.chunk)) * self.robot.timestep)
         return self._buf[k - self._k0]
 
+    def block(self, k: int, n: int) -> np.ndarray:
+        """The controls of steps k, k+1, ... up to n of them, from one cached chunk (fewer where it ends): the rows
+        calls k, k+1, ... would return."""
+        self(k)
+        return self._buf[k - self._k0:min(k - self._k0 + n, self.chunk)]
+
 
 def reset(robot: Robot, model: mujoco.MjModel, data: mujoco.MjData) -> None:
     """The t = 0 state of every path: the robot's initial pose with the t = 0 controls."""
@@ -57,10 +63,17 @@ class Stepper:
         self.schedule = Schedule(robot, chunk)
         reset(robot, self.model, self.data)
         self.k = 0                       # steps taken
+        self._loop = robot.native_loop(self.model, self.data) if robot.closed_loop and controller is None else None
 
     def __call__(self, n: int = 1) -> None:
         m, d, sched, ctl = self.model, self.data, self.schedule, self.controller
-        for _ in range(int(n)):
+        n = int(n)
+        while self._loop is not None and n > 0:   # the robot's loop in compiled code (Robot.native_loop)
+            ctrl = sched.block(self.k, n)
+            self._loop(ctrl)
+            self.k += len(ctrl)
+            n -= len(ctrl)
+        for _ in range(n):
             ctrl = sched(self.k)
             d.ctrl[:] = ctrl if ctl is None else ctl(m, d, ctrl.copy())
             if self.robot.closed_loop:   # the robot's own per-step hook (e.g. phase-dependent limits)
