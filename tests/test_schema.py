@@ -7,20 +7,29 @@ import math
 from typing import List, Optional
 
 import pytest
+import yaml
 
 import gaittwin
 from gaittwin.core.runs import config
 from gaittwin.core.model import schema
 from gaittwin.core.model.errors import ConfigError
+from gaittwin.core.model.paths import CONFIGS
 from gaittwin.core.model.schema import param
 from tests.util import run_script
 
 
 @pytest.mark.parametrize("name", sorted(gaittwin.ROBOTS))
 def test_robot_yaml_only_overrides_the_schema(name):
+    """configs/robot/<name>.yaml sets nothing but its config groups' presets (BOLT: its foot, configs/robot/foot/)."""
     cls = gaittwin.robot_class(name)
     r = config.robot_point(config.compose([f"robot={name}"]))
-    assert type(r) is cls and r.cfg == cls.defaults
+    expected = dict(cls.defaults)
+    for entry in yaml.safe_load((CONFIGS / "robot" / f"{name}.yaml").read_text()).get("defaults", []):
+        if isinstance(entry, dict):
+            for group, option in entry.items():
+                expected.update({k: v for k, v in (yaml.safe_load(
+                    (CONFIGS / "robot" / group / f"{option}.yaml").read_text()) or {}).items() if k != "defaults"})
+    assert type(r) is cls and r.cfg == expected
     assert cls.model_keys and set(cls.model_keys) <= set(cls.defaults)
 
 

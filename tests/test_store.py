@@ -435,7 +435,7 @@ def test_unhealthy_runs_are_flagged(tmp_path):
 
 def test_cli_unhealthy_sweep_summary(tmp_path):
     res = run_script("scripts/run.py", "experiment=bolt_speed_sweep", "sweep.crank_period=[0.3]", "run.cycles=2",
-                     "robot.loop_timeconst=1.0", *FAST, f"hydra.run.dir={tmp_path}")
+                     "robot/foot=soft", "robot.loop_timeconst=1.0", *FAST, f"hydra.run.dir={tmp_path}")
     assert res.returncode == 0, res.stderr[-2000:]
     s = _strict_json(tmp_path / "summary.json")
     assert s["all_healthy"] is False and s["failed_points"] == 1 and s["fastest_speed"] is None

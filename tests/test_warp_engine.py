@@ -49,7 +49,7 @@ def test_engine_warp_falls_back_with_a_note_where_warp_cannot_run_and_asks_for_t
     from gaittwin.bolt.robot import Bolt
     from gaittwin.core.runs import config
     from gaittwin.core.model.robot import Robot
-    bolt = _cfg("robot=bolt", "experiment=bolt_speed_sweep", "engine=warp")
+    bolt = _cfg("robot=bolt", "experiment=bolt_speed_sweep", "robot/foot=soft", "engine=warp")   # the foot warp runs
     if HAVE_WARP:
         assert config.validate(bolt)["engine"] == "warp" and not config.validate(bolt)["engine_fallback"]
     monkeypatch.setattr(Bolt, "device_feedback", Robot.device_feedback)

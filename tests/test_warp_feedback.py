@@ -87,7 +87,7 @@ def test_bolt_runs_on_warp_with_its_limit_and_agrees_with_the_c_engine(tmp_path)
     P_max -- over the compiled tau_max: only the device feedback raises the stance limit); every
     metric of warp_agreement's TOL within its floor of the C engine's; limits_ok on both."""
     from gaittwin.core.runs import config, experiment
-    args = ["robot=bolt", "experiment=bolt_speed_sweep", f"sweep.crank_period=[{LIMITS['crank_period']}]",
+    args = ["robot=bolt", "experiment=bolt_speed_sweep", "robot/foot=soft", f"sweep.crank_period=[{LIMITS['crank_period']}]",
             "run.cycles=3", "run.progress=false", "run.device=cpu", "run.chunk=1000",
             f"robot.tau_max={LIMITS['tau_max']}", f"robot.P_max={LIMITS['P_max']}"]
     w = experiment.compute(config.compose(args + ["engine=warp"]), tmp_path / "w")

@@ -239,7 +239,8 @@ class Bolt(BoltModel, Robot):
     def warp_refusal(cls, params: dict) -> str:
         return "foot_contact=coulomb applies friction by a per-step hook (envs/bolt/coulomb_foot.c, .py) that needs " \
                "the step's frictionless constraint solution before the step; MuJoCo Warp's device feedback has " \
-               "only the previous step's sensors" if params.get("foot_contact") == "coulomb" else ""
+               "only the previous step's sensors; robot/foot=soft runs there" if params.get("foot_contact") == "coulomb" \
+            else ""
 
     def device_feedback(self):     # `feedback` on the device (engine=warp; the Coulomb step has none: warp_refusal)
         from .warp_feedback import ActuatorLimit

@@ -17,7 +17,11 @@ For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb, coulomb_i
         [--set timestep=1.25e-5 ...] [--python-hook]
 
 --set overrides a robot parameter for every foot after its group (a dt ladder: --set timestep=1.25e-5);
---python-hook runs the Coulomb foot's Python hook instead of the native one.  Prints `uptime`'s load first.
+--python-hook runs the Coulomb foot's Python hook instead of the native one.  FOOT@python (the first of the default
+--feet: soft@python, the soft foot as the runner stepped it before the C loop, issue 37's "today's default foot")
+runs the runner's and Stepper's Python loop (GAITTWIN_NATIVE_LOOP=0); a bare FOOT runs Bolt.native_loop where the C
+library builds.  The bar of issue 37: the default foot (coulomb_implicit) <= 3x soft@python.  Prints `uptime`'s
+load first.
 """
 from __future__ import annotations
 
@@ -92,7 +96,7 @@ def table(params: dict, periods, ref: dict) -> list:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--feet", nargs="*", default=["soft", "coulomb", "coulomb_implicit"])
+    ap.add_argument("--feet", nargs="*", default=["soft@python", "soft", "coulomb", "coulomb_implicit"])
     ap.add_argument("--periods", nargs="*", type=float, default=list(PERIODS))
     ap.add_argument("--cost-period", type=float, default=0.284)
     ap.add_argument("--cost-revolutions", type=int, default=2)
@@ -108,20 +112,23 @@ def main(argv=None) -> int:
     print("load:", os.getloadavg(), "| hook:", coulomb_foot.backend(), flush=True)
     ref = reference()
     base = None
-    for foot in args.feet:
+    for spec in args.feet:
+        foot, _, loop = spec.partition("@")        # FOOT@python: the runner's Python loop (GAITTWIN_NATIVE_LOOP=0)
+        os.environ["GAITTWIN_NATIVE_LOOP"] = "0" if loop == "python" else "1"
+        foot_name = spec
         params = dict(foot_params(foot), bumper_height=0.40, **over)
         if not args.no_cost:
             c, spc = cost(params, args.cost_period, args.cost_revolutions)
             base = base or c
-            print(f"{foot}: {params}  cost {c:.3f} CPU s per simulated s ({spc} steps per revolution at "
+            print(f"{foot_name}: {params}  cost {c:.3f} CPU s per simulated s ({spc} steps per revolution at "
                   f"{args.cost_period:g} s; {c / base:.2f}x {args.feet[0]})", flush=True)
         if args.viewer_seconds > 0:
             wall, cpu = viewer_rtf({k: v for k, v in params.items() if k != "bumper_height"}, args.viewer_seconds)
-            print(f"{foot}: viewer physics loop (Stepper, 60 frames/s, {args.viewer_seconds:g} s): real-time factor "
+            print(f"{foot_name}: viewer physics loop (Stepper, 60 frames/s, {args.viewer_seconds:g} s): real-time factor "
                   f"{wall:.3f} (wall), {cpu:.3f} (CPU)", flush=True)
         if args.no_table:
             continue
-        print(f"{foot}: twin / paper model, speed [m/s] / duty (error: % of the paper speed, duty); tolerances "
+        print(f"{foot_name}: twin / paper model, speed [m/s] / duty (error: % of the paper speed, duty); tolerances "
               f"stated first: speed 10 %, duty 0.05", flush=True)
         rows = table(params, args.periods, ref)
         for row in rows:
@@ -132,7 +139,7 @@ def main(argv=None) -> int:
                   f"{'within' if row['within_target'] else 'MISS'}{' ' + row['flagged'] if row['flagged'] else ''}",
                   flush=True)
         ok = all(r["within_target"] for r in rows if r["compared"])
-        print(f"{foot}: target met at {sum(r['within_target'] for r in rows)} of {len(rows)} periods"
+        print(f"{foot_name}: target met at {sum(r['within_target'] for r in rows)} of {len(rows)} periods"
               f"{' (all)' if ok else ''}", flush=True)
     return 0
 

@@ -79,8 +79,8 @@ def test_plastic_contact_refuses_a_coarse_step_and_an_ineffective_contact_timeco
 
 def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
     out = tmp_path / "run"
-    p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_running", "robot.foot_contact=plastic",
-                        f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "scripts/run.py", "experiment=bolt_running", "robot/foot=soft",
+                        "robot.foot_contact=plastic", f"hydra.run.dir={out}"], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 2, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1 and "timestep" in p.stderr
     assert not out.exists()
@@ -88,11 +88,14 @@ def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
 
 def test_foot_group_sets_the_plastic_numerics_together():
     """robot/foot=plastic (configs/robot/foot/) sets the foot and the loops and step it needs in one choice; the
-    default foot is unchanged (soft, loops 0.2 ms, step 0.1 ms)."""
+    default foot (coulomb_implicit: loops 0.05 ms, step 12.5 us) and robot/foot=soft (loops 0.2 ms, step 0.1 ms) too."""
     from gaittwin.core.runs import config
-    soft = config.compose(["experiment=bolt_running"]).robot
+    default = config.compose(["experiment=bolt_running"]).robot
+    soft = config.compose(["experiment=bolt_running", "robot/foot=soft"]).robot
     plastic = config.compose(["experiment=bolt_running", "robot/foot=plastic"]).robot
-    assert (soft.foot_contact, soft.loop_timeconst, soft.timestep) == ("soft", 2e-4, 1e-4)
+    assert (default.foot_contact, default.foot_friction, default.loop_timeconst, default.timestep) == (
+        "coulomb", "implicit", 5e-5, 1.25e-5)
+    assert (soft.foot_contact, soft.foot_friction, soft.loop_timeconst, soft.timestep) == ("soft", "regularised", 2e-4, 1e-4)
     assert (plastic.foot_contact, plastic.loop_timeconst, plastic.timestep) == ("plastic", 5e-5, 2.5e-5)
     Bolt(**{k: plastic[k] for k in ("foot_contact", "loop_timeconst", "timestep")})   # a consistent combination
 
@@ -125,12 +128,15 @@ def test_plastic_twin_within_target_of_paper_model_short(tmp_path):
 
 @pytest.mark.slow
 def test_plastic_foot_runs_on_warp_cpu(tmp_path):
-    """engine=warp with robot/foot=plastic on Warp's CPU device (0.2 s, 1 revolution, 90-110 s with its kernel
+    """engine=warp with robot/foot=plastic on Warp's CPU device (0.2 s, 3 revolutions, 50-110 s with its kernel
     compilation): no fallback, no error.  Tolerances stated first: speed within 2 %, duty within 0.02 of the C
     engine, the same touch-downs -- twice the C engine's own spread under a 1e-7 change of the crank period
-    (measured 1.0 %, 0.010: the plastic stance's chatter); measured warp 1.037 / 0.045, C 1.043 / 0.055."""
+    (measured 1.0 %, 0.010: the plastic stance's chatter).  3 revolutions since 2026-11-28: one gives a single
+    touch-down, no stride time, and so (since the third battery) an error row; measured at 3: warp 1.4931 / 0.0374,
+    C 1.4911 / 0.0324, 3 touch-downs each.  (A slow test, outside CI's suite: how the 1-revolution failure went
+    unseen.)"""
     from gaittwin.core.runs import config, experiment
-    args = ["experiment=bolt_speed_sweep", "sweep.crank_period=[0.2]", "run.cycles=1", "run.progress=false",
+    args = ["experiment=bolt_speed_sweep", "sweep.crank_period=[0.2]", "run.cycles=3", "run.progress=false",
             "run.device=cpu", "run.chunk=1000", "robot/foot=plastic"]
     (tmp_path / "w").mkdir()
     (tmp_path / "c").mkdir()

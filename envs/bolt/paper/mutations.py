@@ -13,10 +13,14 @@ VALIDATION_GROUPS = ("claims_bolt",)
 
 
 def soften_foot(robot, spec, k: float = 5.0) -> None:
-    """The foot's contact stiffness / k: solref's time constant x sqrt(k) at the same damping ratio
-    (MuJoCo's reference stiffness goes as 1 / timeconst^2)."""
+    """The foot's contact k times softer.  The soft foot (solref (timeconst, dampratio)): its stiffness / k, the time
+    constant x sqrt(k) at the same damping ratio (MuJoCo's reference stiffness goes as 1 / timeconst^2).  The plastic
+    and Coulomb feet (the default; direct form (-K, -B), K = 0): the damper's rate B / k (and K / k)."""
     foot = spec.geom("foot")
-    foot.solref = [foot.solref[0] * math.sqrt(k), foot.solref[1]]
+    if foot.solref[0] <= 0 and foot.solref[1] < 0:
+        foot.solref = [foot.solref[0] / k, foot.solref[1] / k]
+    else:
+        foot.solref = [foot.solref[0] * math.sqrt(k), foot.solref[1]]
 
 
 def scaled_link(name: str, k: float):
@@ -30,7 +34,8 @@ def scaled_link(name: str, k: float):
 
 
 MUTATIONS = [
-    Mutation("bolt_soft_foot", "bolt", "foot contact 5x softer (solref time constant x sqrt 5)",
+    Mutation("bolt_soft_foot", "bolt", "foot contact 5x softer (soft foot: solref time constant x sqrt 5; "
+             "plastic/Coulomb foot: damper rate / 5)",
              spec_edit(soften_foot), groups=VALIDATION_GROUPS, flips={}),
     Mutation("bolt_crank_longer", "bolt", "crank radius l_1 x 1.25 (link length)", scaled_link("l_1", 1.25),
              groups=VALIDATION_GROUPS, flips={}),
