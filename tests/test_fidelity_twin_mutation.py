@@ -122,3 +122,16 @@ def test_the_cheap_mutations_flip_what_they_declare(name, tmp_path):
 @pytest.mark.parametrize("name", sorted(n for n, m in mutation.registry().items() if m.cost != "ci"))
 def test_every_mutation_flips_what_it_declares(name, tmp_path):
     _matrix(name, tmp_path)
+
+
+def test_bolt_soft_foot_reaches_the_default_plastic_coulomb_foot():
+    """The default foot (robot/foot=coulomb_implicit) is a spring-free damper (solref (0, -B)): the mutation divides
+    its rate by 5 (the soft foot's case is the parametrized test above)."""
+    from gaittwin.bolt.robot import Bolt
+    kw = dict(foot_contact="coulomb", foot_friction="implicit", loop_timeconst=5e-5, timestep=1.25e-5)
+    before = Bolt(**kw).model().geom("foot").solref.copy()
+    with mutation.applied(mutation.registry()["bolt_soft_foot"]):
+        during = Bolt(**kw).model().geom("foot").solref.copy()
+    assert before[0] == 0 and before[1] < 0 and during[0] == 0
+    assert math.isclose(during[1], before[1] / 5)
+    assert np.array_equal(Bolt(**kw).model().geom("foot").solref, before)
