@@ -30,7 +30,7 @@ from . import config
 from .config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
 from .kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
                                    phi, stride_and_height, table1_lengths, touchdowns)
-from .model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
+from .model import IMPLICIT_VIEWER_TIMESTEP, LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
 from .physics import Physics
 from . import coulomb_foot, coulomb_native
 
@@ -64,7 +64,14 @@ class Bolt(BoltModel, Robot):
     random_inputs = {"crank_period": (0.3, 0.6), "theta_1_0_deg": (-30.0, 0.0)}
     max_loop_gap = 1e-4          # m: a run whose loops open wider is flagged (README "Loop closure")
     # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
-    gait_parameter = ("crank_period", 0.02)   # viewer keys; no viewer_timestep: the loop time constant needs 2 steps
+    gait_parameter = ("crank_period", 0.02)   # viewer keys
+
+    @property
+    def viewer_timestep(self):
+        """The viewer's step: the implicit Coulomb foot's 2.5e-5 s (speed within 0.55 % of its converged 1.25e-5 s at
+        all six compared periods; docs/notes/2026-11-28-bolt-default-foot.md); None for the other feet (the soft
+        foot's loop time constant needs its two steps)."""
+        return IMPLICIT_VIEWER_TIMESTEP if self.p.foot_contact == "coulomb" and self.p.foot_friction == "implicit" else None
     closed_loop = True
     engines = ("mujoco", "paper")   # paper: Sec. 4-5 SPF hybrid model (envs/bolt/paper/model.py), bolt_speed_sweep
     AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap",

@@ -54,6 +54,8 @@ RTF_WARN = 0.95                 # below this at rate 1 the viewer is behind real
 RTF_WINDOW = 2.0                # s of wall time the real-time factor is averaged over
 RTF_MIN_SPAN = 1.0              # s measured before a real-time factor is shown
 MAX_LAG = 0.25                  # s of simulated time the pacing catches up at most after falling behind
+CATCHUP_FRAMES = 3              # more than a frame behind: step for up to this many frames of wall time before the
+#                                 next frame is drawn (the frame rate gives way before real time does)
 HISTORY_S = 5.0                 # s of history in each figure
 HISTORY = 1000                  # points kept per line (mjMAXLINEPNT)
 FIG_MIN_WIDTH = 250             # px, the figure column's least width (at font scale 100)
@@ -97,7 +99,7 @@ def lower_priority(tids, nice: int) -> None:
 
 def viewer_robot(robot):
     """The robot at its declared viewer timestep (a larger, validated step), else unchanged."""
-    dt = getattr(type(robot), "viewer_timestep", None)
+    dt = getattr(robot, "viewer_timestep", None)     # a class constant, or a property of the point (BOLT's foot)
     if dt is None or dt <= robot.cfg.get("timestep", dt):
         return robot
     return type(robot)(**{**robot.cfg, "timestep": dt})
@@ -434,7 +436,8 @@ class Session:
         if target - self.data.time > MAX_LAG:   # fallen far behind: catch up MAX_LAG, drop the rest
             self._anchor = (self._anchor[0], self._anchor[1] - (target - self.data.time - MAX_LAG))
             target = self.data.time + MAX_LAG
-        budget = now + 1.0 / self.fps
+        behind = target - self.data.time > 1.0 / self.fps
+        budget = now + (CATCHUP_FRAMES if behind else 1) / self.fps
         n = max(1, round(1 / self.fps / self.model.opt.timestep / 4))
         while self.data.time < target and self.clock() < budget:
             self.step(n)
