@@ -88,10 +88,10 @@ def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
 
 def test_foot_group_sets_the_plastic_numerics_together():
     """robot/foot=plastic (configs/robot/foot/) sets the foot and the loops and step it needs in one choice; the
-    default foot (coulomb_implicit: loops 0.05 ms, step 12.5 us) and robot/foot=soft (loops 0.2 ms, step 0.1 ms) too."""
+    default foot (soft: loops 0.2 ms, step 0.1 ms) and robot/foot=coulomb_implicit (loops 0.05 ms, step 12.5 us) too."""
     from gaittwin.core.runs import config
-    default = config.compose(["experiment=bolt_running"]).robot
-    soft = config.compose(["experiment=bolt_running", "robot/foot=soft"]).robot
+    soft = config.compose(["experiment=bolt_running"]).robot
+    default = config.compose(["experiment=bolt_running", "robot/foot=coulomb_implicit"]).robot
     plastic = config.compose(["experiment=bolt_running", "robot/foot=plastic"]).robot
     assert (default.foot_contact, default.foot_friction, default.loop_timeconst, default.timestep) == (
         "coulomb", "implicit", 5e-5, 1.25e-5)

@@ -126,7 +126,7 @@ def test_the_option_sets_its_numerics_and_refuses_others():
 
 
 def test_viewer_step_keeps_the_speed_within_5_percent():
-    """`gaittwin view` steps the default foot at Bolt.viewer_timestep, 2.5e-5 s; the project's viewer rule (issue #26),
+    """`gaittwin view robot/foot=coulomb_implicit` steps at Bolt.viewer_timestep, 2.5e-5 s; the project's viewer rule (issue #26),
     stated first: the gait's speed within 5 % of the converged step's (bolt_running's 0.3 s, 4 revolutions from rest,
     the last 2; the study ladder: within 0.55 % at all six periods)."""
     from gaittwin.core.engines import batch

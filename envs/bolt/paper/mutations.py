@@ -34,8 +34,7 @@ def scaled_link(name: str, k: float):
 
 
 MUTATIONS = [
-    Mutation("bolt_soft_foot", "bolt", "foot contact 5x softer (soft foot: solref time constant x sqrt 5; "
-             "plastic/Coulomb foot: damper rate / 5)",
+    Mutation("bolt_soft_foot", "bolt", "foot contact 5x softer (solref time constant x sqrt 5)",
              spec_edit(soften_foot), groups=VALIDATION_GROUPS, flips={}),
     Mutation("bolt_crank_longer", "bolt", "crank radius l_1 x 1.25 (link length)", scaled_link("l_1", 1.25),
              groups=VALIDATION_GROUPS, flips={}),
