@@ -95,7 +95,55 @@ def reason() -> str:
     return _lib[1]
 
 
-class NativeFoot:
+def feedback_params(robot, model) -> np.ndarray:
+    """Bolt.feedback's constants for the C feedback (coulomb_foot.c: fprm)."""
+    p = robot.p
+    return np.array([p.tau_max, p.P_max, float(p.limit_mode == "clamp"), min(p.tau_max, p.P_max / robot.omega),
+                     *robot._indices(model)], float)
+
+
+class NativeLoop:
+    """Bolt's closed loop in C for one compiled model (coulomb_foot.c gaittwin_bolt_run: controls, the C feedback,
+    mj_step, a chunk a call); here without the Coulomb foot (prm None: the actuator limit alone).  NativeFoot adds
+    the foot."""
+
+    prm = None
+
+    def __init__(self, fns, model):
+        self.run, self.model = fns[2], model
+        self.state, self.out, self.aux, self.fprm = np.zeros(NSTATE), np.zeros(NOUT), np.zeros(NAUX), None
+        self._bind()
+
+    def _bind(self) -> None:
+        self._m = ctypes.c_void_p(self.model._address)
+        self._d = (None, None)
+
+    def _prepare(self, robot, model, data) -> None:
+        if self.fprm is None:
+            self.fprm = feedback_params(robot, model)
+        if self._d[0] is not data:
+            self._d = (data, ctypes.c_void_p(data._address))
+
+    def steps(self, robot, model, data, ctrl: np.ndarray, rec: np.ndarray | None = None, step0: int = 0,
+              stride: int = 1, acc: np.ndarray | None = None) -> None:
+        """len(ctrl) steps of the closed loop in one C call: what the runner's Python loop does (Robot.native_loop),
+        the Coulomb foot's frictionless pass skipped where the foot is surely out of contact (the same run to the
+        bit).  Arrays float64, C-contiguous."""
+        self._prepare(robot, model, data)
+        ctrl = np.ascontiguousarray(ctrl, float)
+        naux = len(self.aux)
+        if acc is None:
+            acc = np.full(naux, -np.inf)
+        if rec is not None:
+            assert rec.flags.c_contiguous and rec.dtype == np.float64 and len(rec) >= len(ctrl)
+        nsens = 0 if rec is None else rec.shape[1] - naux
+        if self.run(self._m, self._d[1], self.fprm.ctypes.data, None if self.prm is None else self.prm.ctypes.data,
+                    self.state.ctypes.data, self.out.ctypes.data, self.aux.ctypes.data, ctrl.ctypes.data, len(ctrl),
+                    None if rec is None else rec.ctypes.data, nsens, naux, int(stride), int(step0), acc.ctypes.data):
+            raise RuntimeError("the Coulomb foot's C step refused the model (more than 32 dofs)")
+
+
+class NativeFoot(NativeLoop):
     """CoulombFoot's call in C for one compiled model: call(model, data) before each mj_step sets xfrc_applied and
     returns (F_n, |F_t|, |v_t|).  Counters (state): contact_steps, inconsistent, lost, stops, probe_passes (steps
     whose normal-force response needed a second forward pass: a constraint row neither quadratic nor satisfied),
@@ -115,9 +163,8 @@ class NativeFoot:
         self._bind()
 
     def _bind(self) -> None:
-        self._m = ctypes.c_void_p(self.model._address)
+        super()._bind()
         self._args = (self.prm.ctypes.data, self.state.ctypes.data, self.out.ctypes.data)
-        self._d = (None, None)
 
     KEEP = ("model", "prm", "state", "out", "aux", "fprm")
 
@@ -140,21 +187,6 @@ class NativeFoot:
             raise RuntimeError("the Coulomb foot's C step refused the model (more than 32 dofs)")
         return self.aux.copy()
 
-    def _prepare(self, robot, model, data) -> None:
-        if self.fprm is None:
-            self.fprm = feedback_params(robot, model)
-        if self._d[0] is not data:
-            self._d = (data, ctypes.c_void_p(data._address))
-
-    def steps(self, robot, model, data, ctrl: np.ndarray, rec: np.ndarray | None = None, step0: int = 0,
-              stride: int = 1, acc: np.ndarray | None = None) -> None:
-        """len(ctrl) steps of the closed loop (controls, feedback with this step, mj_step) in one C call
-        (coulomb_foot.c gaittwin_bolt_run): what the runner's Python loop does, with the frictionless pass skipped
-        where the foot is surely out of contact (the same run to the bit)."""
-        self._prepare(robot, model, data)
-        run_steps(self.run, self._m, self._d[1], self.fprm, self.prm, self.state, self.out, self.aux, ctrl, rec,
-                  step0, stride, acc)
-
     def __call__(self, model, data) -> tuple:
         if self._d[0] is not data:
             self._d = (data, ctypes.c_void_p(data._address))
@@ -172,46 +204,3 @@ class NativeFoot:
         if name in keys:
             return int(self.state[keys.index(name)])
         raise AttributeError(name)
-
-
-def feedback_params(robot, model) -> np.ndarray:
-    """Bolt.feedback's constants for the C feedback (coulomb_foot.c: fprm)."""
-    p = robot.p
-    return np.array([p.tau_max, p.P_max, float(p.limit_mode == "clamp"), min(p.tau_max, p.P_max / robot.omega),
-                     *robot._indices(model)], float)
-
-
-def run_steps(fn, m, d, fprm, prm, state, out, aux, ctrl, rec, step0, stride, acc) -> None:
-    """One call of gaittwin_bolt_run (prm None: the actuator limit alone); arrays float64, C-contiguous."""
-    ctrl = np.ascontiguousarray(ctrl, float)
-    naux = len(aux)
-    if acc is None:
-        acc = np.full(naux, -np.inf)
-    if rec is not None:
-        assert rec.flags.c_contiguous and rec.dtype == np.float64 and len(rec) >= len(ctrl)
-        nsens = rec.shape[1] - naux
-    else:
-        nsens = 0
-    rc = fn(m, d, fprm.ctypes.data, None if prm is None else prm.ctypes.data, state.ctypes.data, out.ctypes.data,
-            aux.ctypes.data, ctrl.ctypes.data, len(ctrl), None if rec is None else rec.ctypes.data, nsens, naux,
-            int(stride), int(step0), acc.ctypes.data)
-    if rc:
-        raise RuntimeError("the Coulomb foot's C step refused the model (more than 32 dofs)")
-
-
-class NativeLoop:
-    """The closed loop of a Bolt without the Coulomb foot (the actuator limit alone) in C: `steps` as NativeFoot's."""
-
-    def __init__(self, fns, model):
-        self.run, self.model = fns[2], model
-        self.state, self.out, self.aux = np.zeros(NSTATE), np.zeros(NOUT), np.zeros(NAUX)
-        self.fprm, self._d = None, (None, None)
-        self._m = ctypes.c_void_p(model._address)
-
-    def steps(self, robot, model, data, ctrl, rec=None, step0=0, stride=1, acc=None) -> None:
-        if self.fprm is None:
-            self.fprm = feedback_params(robot, model)
-        if self._d[0] is not data:
-            self._d = (data, ctypes.c_void_p(data._address))
-        run_steps(self.run, self._m, self._d[1], self.fprm, None, self.state, self.out, self.aux, ctrl, rec,
-                  step0, stride, acc)

@@ -65,13 +65,6 @@ class Bolt(BoltModel, Robot):
     max_loop_gap = 1e-4          # m: a run whose loops open wider is flagged (README "Loop closure")
     # Sec. 5.1 actuator: the limit is switched every step from the foot contact (README "Actuator")
     gait_parameter = ("crank_period", 0.02)   # viewer keys
-
-    @property
-    def viewer_timestep(self):
-        """The viewer's step: the implicit Coulomb foot's 2.5e-5 s (speed within 0.55 % of its converged 1.25e-5 s at
-        all six compared periods; docs/notes/2026-11-28-bolt-default-foot.md); None for the other feet (the soft
-        foot's loop time constant needs its two steps)."""
-        return IMPLICIT_VIEWER_TIMESTEP if self.p.foot_contact == "coulomb" and self.p.foot_friction == "implicit" else None
     closed_loop = True
     engines = ("mujoco", "paper")   # paper: Sec. 4-5 SPF hybrid model (envs/bolt/paper/model.py), bolt_speed_sweep
     AUX = ("tau_flight", "tau_stance", "power_flight", "power_stance", "foot_force", "loop_gap",
@@ -91,6 +84,13 @@ class Bolt(BoltModel, Robot):
                "impact_force", "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
 
     # ---- validation -----------------------------------------------------------------
+    @property
+    def viewer_timestep(self):
+        """The viewer's step: the implicit Coulomb foot's 2.5e-5 s (speed within 0.55 % of its converged 1.25e-5 s at
+        all six compared periods; docs/notes/2026-11-28-bolt-default-foot.md); None for the other feet (the soft
+        foot's loop time constant needs its two steps)."""
+        return IMPLICIT_VIEWER_TIMESTEP if self.p.foot_contact == "coulomb" and self.p.foot_friction == "implicit" else None
+
     def validate(self) -> None:
         p = self.p
         unset = {k: v for k, v in self.mass_set_values(p.mass_set).items() if getattr(p, k) is None}

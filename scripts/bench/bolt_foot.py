@@ -20,8 +20,8 @@ For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb, coulomb_i
 --python-hook runs the Coulomb foot's Python hook instead of the native one.  FOOT@python (the first of the default
 --feet: soft@python, the soft foot as the runner stepped it before the C loop, issue 37's "today's default foot")
 runs the runner's and Stepper's Python loop (GAITTWIN_NATIVE_LOOP=0); a bare FOOT runs Bolt.native_loop where the C
-library builds.  The bar of issue 37: the default foot (coulomb_implicit) <= 3x soft@python.  Prints `uptime`'s
-load first.
+library builds.  The bar of issue 37: the accurate foot (coulomb_implicit) <= 3x soft@python, read in steady state
+(--cost-revolutions 20; the model is compiled before the clock).  Prints `uptime`'s load first.
 """
 from __future__ import annotations
 
@@ -113,23 +113,23 @@ def main(argv=None) -> int:
     print("load:", os.getloadavg(), "| hook:", coulomb_foot.backend(), flush=True)
     ref = reference()
     base = None
+    native = os.environ.get("GAITTWIN_NATIVE_LOOP", "1")
     for spec in args.feet:
         foot, _, loop = spec.partition("@")        # FOOT@python: the runner's Python loop (GAITTWIN_NATIVE_LOOP=0)
-        os.environ["GAITTWIN_NATIVE_LOOP"] = "0" if loop == "python" else "1"
-        foot_name = spec
+        os.environ["GAITTWIN_NATIVE_LOOP"] = "0" if loop == "python" else native
         params = dict(foot_params(foot), bumper_height=0.40, **over)
         if not args.no_cost:
             c, spc = cost(params, args.cost_period, args.cost_revolutions)
             base = base or c
-            print(f"{foot_name}: {params}  cost {c:.3f} CPU s per simulated s ({spc} steps per revolution at "
+            print(f"{spec}: {params}  cost {c:.3f} CPU s per simulated s ({spc} steps per revolution at "
                   f"{args.cost_period:g} s; {c / base:.2f}x {args.feet[0]})", flush=True)
         if args.viewer_seconds > 0:
             wall, cpu = viewer_rtf({k: v for k, v in params.items() if k != "bumper_height"}, args.viewer_seconds)
-            print(f"{foot_name}: viewer physics loop (Stepper, 60 frames/s, {args.viewer_seconds:g} s): real-time factor "
+            print(f"{spec}: viewer physics loop (Stepper, 60 frames/s, {args.viewer_seconds:g} s): real-time factor "
                   f"{wall:.3f} (wall), {cpu:.3f} (CPU)", flush=True)
         if args.no_table:
             continue
-        print(f"{foot_name}: twin / paper model, speed [m/s] / duty (error: % of the paper speed, duty); tolerances "
+        print(f"{spec}: twin / paper model, speed [m/s] / duty (error: % of the paper speed, duty); tolerances "
               f"stated first: speed 10 %, duty 0.05", flush=True)
         rows = table(params, args.periods, ref)
         for row in rows:
@@ -140,7 +140,7 @@ def main(argv=None) -> int:
                   f"{'within' if row['within_target'] else 'MISS'}{' ' + row['flagged'] if row['flagged'] else ''}",
                   flush=True)
         ok = all(r["within_target"] for r in rows if r["compared"])
-        print(f"{foot_name}: target met at {sum(r['within_target'] for r in rows)} of {len(rows)} periods"
+        print(f"{spec}: target met at {sum(r['within_target'] for r in rows)} of {len(rows)} periods"
               f"{' (all)' if ok else ''}", flush=True)
     return 0
 

@@ -228,16 +228,17 @@ def _run_closed_loop(i, robot, model, finished, *, cycles, min_cycles, stop_when
         ctrl = robot.controls((s.step + np.arange(chunk)) * robot.timestep)
         if loop is not None:
             loop(ctrl, rec, s.step, stride, acc)
-        for k in range(chunk if loop is None else 0):
-            d.ctrl[:] = ctrl[k]
-            aux = robot.feedback(m, d)
-            if naux:
-                np.maximum(acc, aux, out=acc)
-            mujoco.mj_step(m, d)
-            rec[k, :nsens] = d.sensordata
-            if naux and (s.step + k) % stride == 0:   # a sampled step: the maxima since the last sample
-                rec[k, nsens:] = acc
-                acc[:] = -np.inf
+        else:
+            for k in range(chunk):
+                d.ctrl[:] = ctrl[k]
+                aux = robot.feedback(m, d)
+                if naux:
+                    np.maximum(acc, aux, out=acc)
+                mujoco.mj_step(m, d)
+                rec[k, :nsens] = d.sensordata
+                if naux and (s.step + k) % stride == 0:   # a sampled step: the maxima since the last sample
+                    rec[k, nsens:] = acc
+                    acc[:] = -np.inf
         err = _warning(s, d.warning.number, chunk)
         if err is not None:
             break
