@@ -172,20 +172,15 @@ def params_rows(robot: str) -> list[dict]:
     """name, unit, default, allowed, meaning, provenance of every parameter of `robot`."""
     import gaittwin
     from .core.model import schema
-    from .core.runs import config
     cls = gaittwin.robot_class(robot)
     sections = _comments(cls.Params)
     prov = _provenance(robot)
-    configured = config.compose([f"robot={robot}"]).robot   # what a run gets: Params' defaults + the robot's config
     rows = []
     for name, f in schema.fields(cls.Params).items():
         if name == "name":
             continue
         meaning = "; ".join(x for x in (sections.get(name, ""), f.spec.note) if x)
-        default = _fmt(f.default)
-        if name in configured and _fmt(configured[name]) != default:   # set by configs/robot/<robot>.yaml (a group)
-            default = f"{_fmt(configured[name])} (configs/robot/{robot}.yaml; Params' own default {default})"
-        rows.append(dict(name=name, unit=f.spec.unit or "-", default=default, allowed=f.spec.text(f.optional) if not f.spec.note else f.spec.text(f.optional).replace(f" ({f.spec.note})", ""),
+        rows.append(dict(name=name, unit=f.spec.unit or "-", default=_fmt(f.default), allowed=f.spec.text(f.optional) if not f.spec.note else f.spec.text(f.optional).replace(f" ({f.spec.note})", ""),
                          meaning=meaning or "-", provenance=prov.get(_base(name), f"models/{robot}/README.md")))
     return rows
 
