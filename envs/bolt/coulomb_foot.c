@@ -22,6 +22,7 @@
    state: in_contact, after_stop, contact_steps, inconsistent, lost, stops, probe_passes, sticks (in/out)
    out:   F_n, |F_t|, slip |v_t|, branch (0 none, 1 slide, 2 stop, 3 lag, 4 stick), touch-down (0/1), lift-off (0/1)  */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 #include <mujoco/mujoco.h>
 
@@ -156,7 +157,8 @@ static mjtNum cone(mjtNum mu, mjtNum a, mjtNum a1, mjtNum fp, mjtNum dt, const m
 /* clear: the caller knows the foot is out of contact for this step (the run loop below, from the previous step's
    positions), so the frictionless forward pass would find no contact: the step is the no-contact branch without it
    (mj_step recomputes everything that pass would have written, so the run is the same to the bit). */
-static int coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out, int clear) {
+static int coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out, int clear,
+                        int* passed) {
   const mjtNum mu = prm[0], v_eps = prm[1], den_min = prm[2], probe = prm[4];
   const int stop_on = prm[3] > 0.5, foot = (int)prm[5], floor = (int)prm[6], body = (int)prm[7];
   const int implicit = prm[9] > 0.5;
@@ -164,6 +166,7 @@ static int coulomb_step(const mjModel* m, mjData* d, const double* prm, double* 
   const mjtNum zero[3] = {0, 0, 0};
   mjtNum a, p[3], n[3], J[3 * NVMAX], Jf[3 * NVMAX], v[3], vt[3], acc0[3], u[3], g[3];
   memset(out, 0, 6 * sizeof(double));
+  *passed = 0;
   if (nv > NVMAX) return -1;
   apply(m, d, zero, zero, body, floor_body);
   if (clear && state[0] < 0.5) {
@@ -171,6 +174,7 @@ static int coulomb_step(const mjModel* m, mjData* d, const double* prm, double* 
     return 0;
   }
   mj_forwardSkip(m, d, mjSTAGE_NONE, 1);       /* no sensors: mj_step computes them */
+  *passed = 1;
   int i = find_contact(m, d, foot, floor, &a);
   state[1] = 0;
   if (i < 0 || a <= 0) {
@@ -265,7 +269,8 @@ static int coulomb_step(const mjModel* m, mjData* d, const double* prm, double* 
 
 
 int gaittwin_bolt_coulomb_step(const mjModel* m, mjData* d, const double* prm, double* state, double* out) {
-  return coulomb_step(m, d, prm, state, out, 0);
+  int passed;
+  return coulomb_step(m, d, prm, state, out, 0, &passed);
 }
 
 
@@ -280,7 +285,7 @@ static mjtNum gap2(const mjtNum* sd, int a, int b) {   /* pow as Python's `** 2`
 }
 
 static int feedback(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state, double* out,
-                    double* aux, int clear) {
+                    double* aux, int clear, int* passed) {
   const mjtNum* sd = d->sensordata;
   int i_touch = (int)fprm[4], i_rate = (int)fprm[5], i_dof = (int)fprm[6];
   int prev_stance = d->userdata[0] > 0.5;
@@ -304,7 +309,8 @@ static int feedback(mjModel* m, mjData* d, const double* fprm, const double* prm
   d->userdata[0] = stance ? 1.0 : 0.0;
   d->userdata[1] += force * m->opt.timestep;
   mjtNum imp = d->userdata[1];
-  int rc = prm ? coulomb_step(m, d, prm, state, out, clear) : 0;   /* prm NULL: no Coulomb foot */
+  *passed = 0;
+  int rc = prm ? coulomb_step(m, d, prm, state, out, clear, passed) : 0;   /* prm NULL: no Coulomb foot */
   aux[0] = prev_stance ? 0.0 : tau;
   aux[1] = prev_stance ? tau : 0.0;
   aux[2] = prev_stance ? 0.0 : power;
@@ -318,7 +324,8 @@ static int feedback(mjModel* m, mjData* d, const double* fprm, const double* prm
 
 int gaittwin_bolt_feedback(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state,
                            double* out, double* aux) {
-  return feedback(m, d, fprm, prm, state, out, aux, 0);
+  int passed;
+  return feedback(m, d, fprm, prm, state, out, aux, 0, &passed);
 }
 
 
@@ -333,9 +340,62 @@ int gaittwin_bolt_feedback(mjModel* m, mjData* d, const double* fprm, const doub
    the feedback's error. */
 #define CLEAR 1e-3
 
-int gaittwin_bolt_run(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state, double* out,
-                      double* aux, const double* ctrl, int n, double* rec, int nsens, int naux, int stride,
-                      long step0, double* acc) {
+/* mj_step where the Coulomb step's frictionless pass ran this step: the same qpos, qvel, ctrl and actuator limit,
+   only xfrc_applied changed since, and that enters at the acceleration stage; so the position and velocity stages
+   are that pass's and are not computed again (their sensors are: the pass skipped them).  mj_step's own order
+   otherwise: the checks (a reset by them recomputes everything), the forward pass, the acceleration check, the
+   integrator.  Any option this does not cover (RK4; energy, fwdinv or sleep enabled) takes mj_step.  The same run
+   to the bit (tests/bolt/test_bolt_native_loop.py). */
+static void step_after_pass(const mjModel* m, mjData* d) {
+  if (m->opt.integrator == mjINT_RK4 || (m->opt.enableflags & (mjENBL_ENERGY | mjENBL_FWDINV | mjENBL_SLEEP))) {
+    mj_step(m, d);
+    return;
+  }
+  int bad = d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number;
+  mj_checkPos(m, d);
+  mj_checkVel(m, d);
+  if (d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number != bad) {
+    mj_forward(m, d);
+  } else {
+    mj_sensorPos(m, d);
+    mj_sensorVel(m, d);
+    mj_forwardSkip(m, d, mjSTAGE_VEL, 0);
+  }
+  mj_checkAcc(m, d);
+  if (m->opt.integrator == mjINT_EULER)
+    mj_Euler(m, d);
+  else
+    mj_implicit(m, d);
+}
+
+
+/* MuJoCo's profiling timers (mjData.timer) read a clock around each stage of a step (the Python bindings install
+   one), about 12 % of a BOLT step (docs/notes/2026-11-28-bolt-fewer-steps.md); nothing in the project reads them.
+   While any run is inside gaittwin_bolt_run the clock is a constant (mjData.timer reads 0 there: profile with
+   GAITTWIN_NATIVE_LOOP=0); the last run out puts back the clock that was installed.  The physics never reads it. */
+static mjtNum no_clock(void) { return 0; }
+static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
+static int clock_users = 0;
+static mjfTime clock_saved = NULL;
+
+static void timers_off(void) {
+  pthread_mutex_lock(&clock_lock);
+  if (clock_users++ == 0) {
+    clock_saved = mjcb_time;
+    mjcb_time = no_clock;
+  }
+  pthread_mutex_unlock(&clock_lock);
+}
+
+static void timers_back(void) {
+  pthread_mutex_lock(&clock_lock);
+  if (--clock_users == 0 && mjcb_time == no_clock) mjcb_time = clock_saved;
+  pthread_mutex_unlock(&clock_lock);
+}
+
+static int run_steps(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state, double* out,
+                     double* aux, const double* ctrl, int n, double* rec, int nsens, int naux, int stride,
+                     long step0, double* acc) {
   const int nu = m->nu;
   int can_clear = 0, foot = -1, floor = -1;
   mjtNum margin = 0;
@@ -350,11 +410,15 @@ int gaittwin_bolt_run(mjModel* m, mjData* d, const double* fprm, const double* p
     int clear = 0;
     if (can_clear && k > 0 && d->geom_xmat[9 * floor + 8] > 1 - 1e-12)
       clear = d->geom_xpos[3 * foot + 2] - d->geom_xpos[3 * floor + 2] - margin > CLEAR;
-    int rc = feedback(m, d, fprm, prm, state, out, aux, clear);
+    int passed;
+    int rc = feedback(m, d, fprm, prm, state, out, aux, clear, &passed);
     if (rc) return rc;
     for (int j = 0; j < naux; j++)
       if (aux[j] > acc[j] || isnan(aux[j])) acc[j] = aux[j];   /* np.maximum: a NaN stays */
-    mj_step(m, d);
+    if (passed)
+      step_after_pass(m, d);
+    else
+      mj_step(m, d);
     if (rec) {
       double* row = rec + (size_t)k * (nsens + naux);
       memcpy(row, d->sensordata, nsens * sizeof(mjtNum));
@@ -367,4 +431,14 @@ int gaittwin_bolt_run(mjModel* m, mjData* d, const double* fprm, const double* p
     }
   }
   return 0;
+}
+
+
+int gaittwin_bolt_run(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state, double* out,
+                      double* aux, const double* ctrl, int n, double* rec, int nsens, int naux, int stride,
+                      long step0, double* acc) {
+  timers_off();
+  int rc = run_steps(m, d, fprm, prm, state, out, aux, ctrl, n, rec, nsens, naux, stride, step0, acc);
+  timers_back();
+  return rc;
 }

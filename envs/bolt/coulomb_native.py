@@ -24,7 +24,7 @@ import numpy as np
 SOURCE = pathlib.Path(__file__).with_name("coulomb_foot.c")
 SYMBOLS = ("gaittwin_bolt_coulomb_step", "gaittwin_bolt_feedback", "gaittwin_bolt_run")
 NPRM, NSTATE, NOUT, NAUX = 10, 8, 6, 7
-CFLAGS = ("-O2", "-fno-builtin-pow", "-shared", "-fPIC")   # no builtin pow: gap2's pow is Python's `** 2`
+CFLAGS = ("-O2", "-fno-builtin-pow", "-shared", "-fPIC", "-pthread")   # no builtin pow: gap2's pow is Python's `** 2`
 _lib: list = []          # [function or None, reason]
 
 

@@ -40,6 +40,45 @@ def plastic_contact(p) -> tuple:
     return [0.0, -PLASTIC_RATE / p.loop_timeconst], [p.loop_dmin, p.loop_dmax, 0.001]
 
 
+def _mixed(g1, g2) -> dict:
+    """The contact parameters MuJoCo gives a dynamic contact of geoms g1, g2 (the higher priority's, else condim and
+    friction the larger, solref and solimp mixed by solmix, margin and gap the larger)."""
+    if g1.priority != g2.priority:
+        h = g1 if g1.priority > g2.priority else g2
+        fr, condim, solref, solimp = list(h.friction), h.condim, list(h.solref), list(h.solimp)
+    else:
+        fr, condim = [max(a, b) for a, b in zip(g1.friction, g2.friction)], max(g1.condim, g2.condim)
+        small = g1.solmix < mujoco.mjMINVAL and g2.solmix < mujoco.mjMINVAL
+        w = 0.5 if small else g1.solmix / (g1.solmix + g2.solmix)
+        solref = [w * a + (1 - w) * b for a, b in zip(g1.solref, g2.solref)]
+        solimp = [w * a + (1 - w) * b for a, b in zip(g1.solimp, g2.solimp)]
+    return dict(condim=condim, friction=[fr[0], fr[0], fr[1], fr[2], fr[2]], solref=solref, solimp=solimp,
+                margin=max(g1.margin, g2.margin), gap=max(g1.gap, g2.gap))
+
+
+def floor_pairs(spec) -> None:
+    """BOLT's contacts as explicit <pair>s: every geom that can touch the floor (or the treadmill's belt, also
+    "floor") gets a pair with it carrying the parameters MuJoCo would mix, and no geom is left to the broad phase,
+    whose sweep costs about 15 % of a BOLT step (docs/notes/2026-11-28-bolt-fewer-steps.md).  The same contacts
+    and parameters (tests/bolt/test_bolt_floor_pairs.py).  Only geom-floor contacts exist in BOLT (the links'
+    conaffinity is 0: they never touch each other); anything else is refused rather than dropped."""
+    floor = spec.geom("floor")
+    solid = [g for g in spec.geoms if (g.contype or g.conaffinity) and g.name != "floor"]
+    for a in solid:
+        for b in solid:
+            if a.name < b.name and (a.contype & b.conaffinity or b.contype & a.conaffinity):
+                raise ValueError(f"BOLT's contacts are geom-floor only; {a.name} and {b.name} could collide")
+    for g in solid:
+        if g.contype & floor.conaffinity or floor.contype & g.conaffinity:
+            if any(g.surfacevel) or g.adhesion or floor.adhesion:
+                raise ValueError(f"{g.name}: surfacevel or adhesion has no pair equivalent here")
+            pair = spec.add_pair(geomname1=g.name, geomname2="floor")
+            for k, v in _mixed(g, floor).items():
+                setattr(pair, k, v)
+        g.contype = g.conaffinity = 0
+    floor.contype = floor.conaffinity = 0
+
+
 class BoltModel:
     """The `spec()` of a Bolt point and its helpers (self: a Bolt)."""
 
@@ -158,6 +197,11 @@ class BoltModel:
         act.gainprm[0], act.biasprm[1], act.biasprm[2] = p.K_P, -p.K_P, -p.K_D
         # the flight limit; feedback() switches it to the power limit in stance every step
         act.forcerange = [-p.tau_max, p.tau_max]
+        floor_pairs(spec)
+        if not self.treadmill:   # one island (the loops join the trees): MuJoCo's per-island solver path only
+            # costs here, and the solution is the same to the bit (docs/notes/2026-11-28-bolt-fewer-steps.md); with
+            # the belt, a second island in flight, it is not, so the treadmill keeps it
+            spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
         return spec
 
     @staticmethod

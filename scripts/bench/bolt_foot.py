@@ -4,7 +4,8 @@
 For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb, coulomb_implicit):
 * cost: bolt_running's point (crank period --cost-period, 0.284 s) for --cost-revolutions revolutions in the C
   engine's batch runner, one thread, CPU time of this process (time.process_time), so a loaded machine slows the
-  wall clock but less the number; the ratio to the first foot is printed (measured back to back);
+  wall clock but less the number; --repeats interleaved rounds (every foot once a round), the median the reading,
+  its ratio to the first foot's median printed;
 * the viewer's physics loop, headless: `gaittwin view robot=bolt`'s Stepper (Bolt.feedback and mj_step every step)
   at the default point, --viewer-seconds simulated in frames of 1/60 s; its real-time factor (simulated s per
   wall s, and per CPU s: what a quiet core would give);
@@ -13,7 +14,7 @@ For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb, coulomb_i
   bolt_twin_vs_paper's own `compare` with its declared tolerances (speed 10 %, duty 0.05).
 
     .venv/bin/python scripts/bench/bolt_foot.py [--feet soft coulomb coulomb_implicit] [--periods 0.6 ...] [--no-table] [--no-cost]
-        [--viewer-seconds 1]
+        [--cost-revolutions 20] [--repeats 5] [--viewer-seconds 1]
         [--set timestep=1.25e-5 ...] [--python-hook]
 
 --set overrides a robot parameter for every foot after its group (a dt ladder: --set timestep=1.25e-5);
@@ -21,7 +22,7 @@ For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb, coulomb_i
 --feet: soft@python, the soft foot as the runner stepped it before the C loop, issue 37's "today's default foot")
 runs the runner's and Stepper's Python loop (GAITTWIN_NATIVE_LOOP=0); a bare FOOT runs Bolt.native_loop where the C
 library builds.  The bar of issue 37: the accurate foot (coulomb_implicit) <= 3x soft@python, read in steady state
-(--cost-revolutions 20; the model is compiled before the clock).  Prints `uptime`'s load first.
+(20 revolutions, the model compiled before the clock, the median of 5 rounds: the defaults).  Prints `uptime`'s load first.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ import argparse
 import csv
 import math
 import os
+import statistics
 import sys
 import time
 
@@ -100,7 +102,8 @@ def main(argv=None) -> int:
     ap.add_argument("--feet", nargs="*", default=["soft@python", "soft", "coulomb", "coulomb_implicit"])
     ap.add_argument("--periods", nargs="*", type=float, default=list(PERIODS))
     ap.add_argument("--cost-period", type=float, default=0.284)
-    ap.add_argument("--cost-revolutions", type=int, default=2)
+    ap.add_argument("--cost-revolutions", type=int, default=20)
+    ap.add_argument("--repeats", type=int, default=5, help="cost rounds; the median is the reading")
     ap.add_argument("--viewer-seconds", type=float, default=1.0, help="0: no viewer measurement")
     ap.add_argument("--no-table", action="store_true")
     ap.add_argument("--no-cost", action="store_true")
@@ -112,17 +115,29 @@ def main(argv=None) -> int:
     over = {k: yaml.safe_load(v) for k, v in (s.split("=", 1) for s in args.set)}
     print("load:", os.getloadavg(), "| hook:", coulomb_foot.backend(), flush=True)
     ref = reference()
-    base = None
     native = os.environ.get("GAITTWIN_NATIVE_LOOP", "1")
-    for spec in args.feet:
+
+    def setup(spec: str) -> dict:
         foot, _, loop = spec.partition("@")        # FOOT@python: the runner's Python loop (GAITTWIN_NATIVE_LOOP=0)
         os.environ["GAITTWIN_NATIVE_LOOP"] = "0" if loop == "python" else native
-        params = dict(foot_params(foot), bumper_height=0.40, **over)
-        if not args.no_cost:
-            c, spc = cost(params, args.cost_period, args.cost_revolutions)
-            base = base or c
-            print(f"{spec}: {params}  cost {c:.3f} CPU s per simulated s ({spc} steps per revolution at "
-                  f"{args.cost_period:g} s; {c / base:.2f}x {args.feet[0]})", flush=True)
+        return dict(foot_params(foot), bumper_height=0.40, **over)
+
+    if not args.no_cost:   # interleaved rounds (every foot once a round), so a drifting load hits all feet alike
+        costs = {spec: [] for spec in args.feet}
+        for _ in range(args.repeats):
+            for spec in args.feet:
+                c, spc = cost(setup(spec), args.cost_period, args.cost_revolutions)
+                costs[spec].append(c)
+        med = {spec: statistics.median(v) for spec, v in costs.items()}
+        base = med[args.feet[0]]
+        print(f"cost: CPU s per simulated s at {args.cost_period:g} s, {args.cost_revolutions} revolutions, "
+              f"{args.repeats} interleaved rounds (median; each round's value in brackets); load now "
+              f"{os.getloadavg()[0]:.2f}", flush=True)
+        for spec, v in costs.items():
+            print(f"  {spec}: {med[spec]:.3f} [{', '.join(f'{c:.3f}' for c in v)}]  {med[spec] / base:.2f}x "
+                  f"{args.feet[0]}", flush=True)
+    for spec in args.feet:
+        params = setup(spec)
         if args.viewer_seconds > 0:
             wall, cpu = viewer_rtf({k: v for k, v in params.items() if k != "bumper_height"}, args.viewer_seconds)
             print(f"{spec}: viewer physics loop (Stepper, 60 frames/s, {args.viewer_seconds:g} s): real-time factor "

@@ -39,7 +39,7 @@ LOOPS = {"floor": lambda dt: max(COULOMB_LOOP_TIMECONST, 2 * dt), "4dt": lambda 
 class LadderBolt(Bolt):
     """Bolt whose implicit Coulomb foot accepts any rung of the ladder (the loops: one of LOOPS, two steps or more)."""
 
-    def check_implicit_friction(self) -> None:
+    def check_coulomb(self, law: str, foot: str, max_timestep: float, viewer: float | None = None) -> None:
         assert self.p.loop_timeconst >= 2 * self.p.timestep * (1 - 1e-9), (self.p.loop_timeconst, self.p.timestep)
 
 
