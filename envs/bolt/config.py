@@ -131,6 +131,10 @@ class Params:
     belt_speed: Optional[float] = param(None, "m/s", ge=-20, le=20, note="null: the fixed ground")
     belt_mass: float = param(100.0, "kg", gt=0, le=1e5, model=True)
     timestep: float = param(1e-4, "s", gt=0, le=1e-3)
+    # MuJoCo's integrator: implicitfast (scene.xml's) or the explicit Euler (robot/foot=coulomb_implicit's, judged
+    # by its dt ladder: gaittwin.bolt.paper.studies.bolt_implicit_friction; docs/notes/2026-11-28-bolt-fewer-steps.md)
+    integrator: str = param("implicitfast", choices=("implicitfast", "euler"), model=True,
+                            note="euler: the crank servo's K_D explicit (time constant ~1.9 ms)")
 
 
 plain_experiment("bolt_foot_path")

@@ -131,6 +131,8 @@ class BoltModel:
         p, g = self.p, self.geometry
         spec = mujoco.MjSpec.from_file(str(SCENE))
         spec.option.timestep = self.timestep
+        spec.option.integrator = dict(implicitfast=mujoco.mjtIntegrator.mjINT_IMPLICITFAST,
+                                      euler=mujoco.mjtIntegrator.mjINT_EULER)[p.integrator]
         k = loop_kinematics(np.array([0.0]), g)   # the authored (assembled) pose: q_1 = 0
         q = {i: float(k[f"q{i}"][0]) for i in range(1, 6)}
         xz = lambda c: [float(np.real(c)), 0.0, float(np.imag(c))]   # noqa: E731

@@ -12,7 +12,7 @@ coarser than the option's converged step are run by a study subclass that lifts 
 stays).
 
     nice -n 10 .venv/bin/python -m gaittwin.bolt.paper.studies.bolt_implicit_friction [--loops floor|4dt]
-        [--timesteps 1e-4 5e-5 2.5e-5 1.25e-5 6.25e-6] [--periods 0.6 ...] [--json OUT]
+        [--timesteps 1e-4 5e-5 2.5e-5 1.25e-5 6.25e-6] [--periods 0.6 ...] [--integrator euler] [--json OUT]
 """
 import argparse
 import csv
@@ -43,9 +43,9 @@ class LadderBolt(Bolt):
         assert self.p.loop_timeconst >= 2 * self.p.timestep * (1 - 1e-9), (self.p.loop_timeconst, self.p.timestep)
 
 
-def params(dt: float, loops: str = "floor") -> dict:
+def params(dt: float, loops: str = "floor", integrator: str = "implicitfast") -> dict:
     return dict(foot_contact="coulomb", foot_friction="implicit", timestep=dt,
-                loop_timeconst=LOOPS[loops](dt), bumper_height=0.40)
+                loop_timeconst=LOOPS[loops](dt), bumper_height=0.40, integrator=integrator)
 
 
 def reference() -> dict:
@@ -53,9 +53,9 @@ def reference() -> dict:
         return {float(r["crank_period"]): r for r in csv.DictReader(f)}
 
 
-def rung(dt: float, periods, ref: dict, loops: str = "floor") -> list:
+def rung(dt: float, periods, ref: dict, loops: str = "floor", integrator: str = "implicitfast") -> list:
     """One row per period: twin metrics, the comparison and the foot's counters."""
-    robots = [LadderBolt(**dict(params(dt, loops), crank_period=T)) for T in periods]
+    robots = [LadderBolt(**dict(params(dt, loops, integrator), crank_period=T)) for T in periods]
     rows = []
     for r, run in zip(robots, batch.run_points(robots, LadderBolt, cycles=CYCLES, nthread=1, stop_when_steady=False)):
         tw = {} if run.error else r.summarize(run)
@@ -86,6 +86,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timesteps", nargs="*", type=float, default=list(LADDER))
     ap.add_argument("--periods", nargs="*", type=float, default=list(PERIODS))
     ap.add_argument("--loops", choices=sorted(LOOPS), default="floor")
+    ap.add_argument("--integrator", choices=("implicitfast", "euler"), default="implicitfast",
+                    help="candidate 4 (docs/notes/2026-11-28-bolt-fewer-steps.md): euler")
     ap.add_argument("--json", default="")
     args = ap.parse_args(argv)
     ref = reference()
@@ -94,8 +96,8 @@ def main(argv=None) -> int:
     res = {}
     for dt in args.timesteps:
         t0, c0 = time.time(), time.process_time()
-        rows = res[dt] = rung(dt, args.periods, ref, args.loops)
-        print(f"dt {dt:g} s, loops {LOOPS[args.loops](dt):g} s ({time.process_time() - c0:.0f} CPU s, "
+        rows = res[dt] = rung(dt, args.periods, ref, args.loops, args.integrator)
+        print(f"dt {dt:g} s, loops {LOOPS[args.loops](dt):g} s, {args.integrator} ({time.process_time() - c0:.0f} CPU s, "
               f"{time.time() - t0:.0f} s wall, load {os.getloadavg()[0]:.1f})", flush=True)
         for r in rows:
             print(f"  {r['T']:5g} s | {r['speed']:.4f} / {r['duty']:.4f} (td/rev {r['td']:.2f}) | paper "
