@@ -22,9 +22,6 @@ COULOMB_LOOP_TIMECONST, COULOMB_MAX_TIMESTEP = 5e-5, 6.25e-6
 # foot_friction=implicit (docs/notes/2026-11-28-bolt-implicit-friction.md): converged at the Coulomb foot's loops
 # and this step (gaittwin.bolt.paper.studies.bolt_implicit_friction)
 IMPLICIT_MAX_TIMESTEP = 1.25e-5
-# the viewer's step for it (Bolt.viewer_timestep): the ladder's 2.5e-5 s rung, speed within 0.55 % of the converged
-# step at all six periods, duty within 0.037 (0.5 s: a stance-end flicker); the project's viewer rule is speed 5 %
-IMPLICIT_VIEWER_TIMESTEP = 2.5e-5
 SCENE = MODEL_DIR / "scene.xml"
 LINKS = ("crank", "hfe", "kfe", "femur", "tibia")
 # the six passive pins: four are tree joints (D: q_2, C: q_3, A: q_4, E: q_5); the loop pins B and G are
@@ -93,8 +90,7 @@ class BoltModel:
             return
         if p.foot_contact == "coulomb":   # first: its own, stricter, settings (robot/foot=coulomb[_implicit] sets both)
             if p.foot_friction == "implicit":
-                self.check_coulomb("foot_friction=implicit", "coulomb_implicit", IMPLICIT_MAX_TIMESTEP,
-                                   viewer=IMPLICIT_VIEWER_TIMESTEP)
+                self.check_coulomb("foot_friction=implicit", "coulomb_implicit", IMPLICIT_MAX_TIMESTEP)
             else:
                 self.check_coulomb("foot_contact=coulomb", "coulomb", COULOMB_MAX_TIMESTEP)
         if p.foot_contact == "plastic" and p.loop_timeconst > PLASTIC_MAX_LOOP_TIMECONST:
@@ -114,17 +110,16 @@ class BoltModel:
             raise ConfigError("contact_timeconst", self.cfg["contact_timeconst"], f"{default:g} s (its default) with foot_contact={p.foot_contact} and no bumper (bumper_height=null or "
                               "body_fixed)", "it would have no effect")
 
-    def check_coulomb(self, law: str, foot: str, max_timestep: float, viewer: float | None = None) -> None:
+    def check_coulomb(self, law: str, foot: str, max_timestep: float) -> None:
         """The Coulomb foot (`law`) is converged only at its loops and steps up to `max_timestep`
-        (robot/foot=`foot` sets both); `viewer`: a coarser step also accepted, as configured, the viewer's."""
+        (robot/foot=`foot` sets both)."""
         p = self.p
         if p.loop_timeconst != COULOMB_LOOP_TIMECONST:
             raise ConfigError("loop_timeconst", self.cfg["loop_timeconst"], f"{COULOMB_LOOP_TIMECONST:g} s with "
                               f"{law} (converged there only; robot/foot={foot} sets it)")
-        if self.timestep > max_timestep and not (viewer is not None and p.timestep == viewer):
+        if self.timestep > max_timestep:
             raise ConfigError("timestep", self.cfg["timestep"], f"(0, {max_timestep:g}] s with {law} (its converged "
-                              f"step; robot/foot={foot} sets it)" + (f", or {viewer:g} s (the viewer's step, "
-                              "speed within 0.55 % of the converged step: Bolt.viewer_timestep)" if viewer else ""))
+                              f"step; robot/foot={foot} sets it)")
 
     # ---- model ----------------------------------------------------------------------
     def spec(self) -> mujoco.MjSpec:

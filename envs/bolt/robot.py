@@ -30,7 +30,7 @@ from . import config
 from .config import HARDWARE_TOTAL_MASS, MASS_KEYS, MASS_SETS, TABLE3_LINKS  # noqa: F401  (README "Mass sets")
 from .kinematics import (Geometry, foot_path, l2_interval, l3_interval, loop_kinematics,  # noqa: F401
                                    phi, stride_and_height, table1_lengths, touchdowns)
-from .model import IMPLICIT_VIEWER_TIMESTEP, LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
+from .model import LINKS, MODEL_DIR, SCENE, BoltModel  # noqa: F401
 from .physics import Physics
 from . import coulomb_foot, coulomb_native
 
@@ -84,13 +84,6 @@ class Bolt(BoltModel, Robot):
                "impact_force", "max_spring_compression", "height_min", "height_max", "steady") + ENERGY
 
     # ---- validation -----------------------------------------------------------------
-    @property
-    def viewer_timestep(self):
-        """The viewer's step: the implicit Coulomb foot's 2.5e-5 s (speed within 0.55 % of its converged 1.25e-5 s at
-        all six compared periods; docs/notes/2026-11-28-bolt-default-foot.md); None for the other feet (the soft
-        foot's loop time constant needs its two steps)."""
-        return IMPLICIT_VIEWER_TIMESTEP if self.p.foot_contact == "coulomb" and self.p.foot_friction == "implicit" else None
-
     def validate(self) -> None:
         p = self.p
         unset = {k: v for k, v in self.mass_set_values(p.mass_set).items() if getattr(p, k) is None}

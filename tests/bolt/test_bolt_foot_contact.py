@@ -88,14 +88,16 @@ def test_plastic_contact_bad_input_exit_2_nothing_written(tmp_path):
 
 def test_foot_group_sets_the_plastic_numerics_together():
     """robot/foot=plastic (configs/robot/foot/) sets the foot and the loops and step it needs in one choice; the
-    default foot (soft: loops 0.2 ms, step 0.1 ms) and robot/foot=coulomb_implicit (loops 0.05 ms, step 12.5 us) too."""
+    default foot (coulomb_implicit: loops 0.05 ms, step 12.5 us, Euler) and robot/foot=soft (loops 0.2 ms, step 0.1 ms,
+    implicitfast) too."""
     from gaittwin.core.runs import config
-    soft = config.compose(["experiment=bolt_running"]).robot
-    default = config.compose(["experiment=bolt_running", "robot/foot=coulomb_implicit"]).robot
+    default = config.compose(["experiment=bolt_running"]).robot
+    soft = config.compose(["experiment=bolt_running", "robot/foot=soft"]).robot
     plastic = config.compose(["experiment=bolt_running", "robot/foot=plastic"]).robot
-    assert (default.foot_contact, default.foot_friction, default.loop_timeconst, default.timestep) == (
-        "coulomb", "implicit", 5e-5, 1.25e-5)
-    assert (soft.foot_contact, soft.foot_friction, soft.loop_timeconst, soft.timestep) == ("soft", "regularised", 2e-4, 1e-4)
+    assert (default.foot_contact, default.foot_friction, default.loop_timeconst, default.timestep,
+            default.integrator) == ("coulomb", "implicit", 5e-5, 1.25e-5, "euler")
+    assert (soft.foot_contact, soft.foot_friction, soft.loop_timeconst, soft.timestep, soft.integrator) == (
+        "soft", "regularised", 2e-4, 1e-4, "implicitfast")
     assert (plastic.foot_contact, plastic.loop_timeconst, plastic.timestep) == ("plastic", 5e-5, 2.5e-5)
     Bolt(**{k: plastic[k] for k in ("foot_contact", "loop_timeconst", "timestep")})   # a consistent combination
 

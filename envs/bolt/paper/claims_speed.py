@@ -82,8 +82,10 @@ def speed_rows(ctx: Context, rn: dict, sw_res, paper: dict) -> list[Row]:
                 reason=B6_SENTENCE + "; the paper's crank rate (its stride time, B8) is withheld, so the full report "
                        "takes the crank period from the paper's own model (engine=paper, models/bolt/README.md "
                        "'Paper model'), never from the twin; the reduced report has no paper model and reads the "
-                       "twin's default 0.3 s; PD gains assumed (K_P 300, K_D 2); the twin's default soft foot "
-                       "(the Coulomb foot, robot/foot=coulomb, against the paper model at every period: B6c/B6d)")]
+                       "twin's default 0.3 s; PD gains assumed (K_P 300, K_D 2); the twin's default foot, "
+                       "robot/foot=coulomb_implicit (since 2026-11-28; before it the soft foot, under which this row "
+                       "disagreed: 1.19839 m/s at 0.2 s in the v4 report of e3a58ea); the regularised Coulomb foot, "
+                       "robot/foot=coulomb, against the paper model at every period: B6c/B6d")]
     # B7.3: the in-place belt speed (what the paper measured) at points that run BOLT's gait, healthy, converged and
     # within the actuator limits; the gait filter and the bound are claims_definitions.py's, stated before any speed
     periods = ctx.g([0.2, 0.15, 0.12, 0.1], [0.15])
