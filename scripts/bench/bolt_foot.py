@@ -19,7 +19,8 @@ For each foot (configs/robot/foot/<foot>.yaml: soft, plastic, coulomb, coulomb_i
 
 --set overrides a robot parameter for every foot after its group (a dt ladder: --set timestep=1.25e-5);
 --python-hook runs the Coulomb foot's Python hook instead of the native one.  FOOT@python (the first of the default
---feet: soft@python, the soft foot as the runner stepped it before the C loop, issue 37's "today's default foot")
+--feet: soft@python, the soft foot as the runner stepped it before the C loop, issue 37's "today's default foot";
+coulomb_implicit is the default since 2026-11-28)
 runs the runner's and Stepper's Python loop (GAITTWIN_NATIVE_LOOP=0); a bare FOOT runs Bolt.native_loop where the C
 library builds.  The bar of issue 37: the accurate foot (coulomb_implicit) <= 3x soft@python, read in steady state
 (20 revolutions, the model compiled before the clock, the median of 5 rounds: the defaults).  Prints `uptime`'s load first.

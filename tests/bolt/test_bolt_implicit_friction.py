@@ -32,7 +32,7 @@ BLOCK = f"""
 </mujoco>
 """
 IMPLICIT = dict(foot_contact="coulomb", foot_friction="implicit", loop_timeconst=5e-5, timestep=1.25e-5,
-                bumper_height=0.40)
+                integrator="euler", bumper_height=0.40)   # robot/foot=coulomb_implicit
 BACKENDS = ["native", "python"]
 
 
@@ -123,6 +123,8 @@ def test_the_option_sets_its_numerics_and_refuses_others():
             Bolt(**dict(IMPLICIT, **bad))
         assert e.value.param == name
     Bolt(**dict(IMPLICIT, timestep=6.25e-6))   # a finer step is accepted
+    assert Bolt(**IMPLICIT).model().opt.integrator == mujoco.mjtIntegrator.mjINT_EULER   # the parameter reaches MuJoCo
+    assert Bolt().model().opt.integrator == mujoco.mjtIntegrator.mjINT_IMPLICITFAST
 
 
 @pytest.mark.slow
