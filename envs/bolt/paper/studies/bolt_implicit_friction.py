@@ -31,6 +31,8 @@ PERIODS = (0.6, 0.5, 0.4, 0.3, 0.25, 0.2)
 LADDER = (1e-4, 5e-5, 2.5e-5, 1.25e-5, 6.25e-6)
 CYCLES = 6
 TOL_STEP_SPEED, TOL_STEP_DUTY = 0.02, 0.01
+RULES = ("R1: speed within 10 % of the paper model's, duty within 0.05, one touch-down per revolution, not flagged; "
+         "R2: each halving moves speed <= 2 % of the paper speed and duty <= 0.01 at every period")
 
 
 LOOPS = {"floor": lambda dt: max(COULOMB_LOOP_TIMECONST, 2 * dt), "4dt": lambda dt: 4 * dt}
@@ -53,11 +55,11 @@ def reference() -> dict:
         return {float(r["crank_period"]): r for r in csv.DictReader(f)}
 
 
-def rung(dt: float, periods, ref: dict, loops: str = "floor", integrator: str = "implicitfast") -> list:
-    """One row per period: twin metrics, the comparison and the foot's counters."""
-    robots = [LadderBolt(**dict(params(dt, loops, integrator), crank_period=T)) for T in periods]
+def judge(robots: list, cls, ref: dict) -> list:
+    """One row per robot (a crank period) in bolt_twin_vs_paper's setting: twin metrics, the comparison with the
+    paper model (R1) and, for a Coulomb foot, its counters."""
     rows = []
-    for r, run in zip(robots, batch.run_points(robots, LadderBolt, cycles=CYCLES, nthread=1, stop_when_steady=False)):
+    for r, run in zip(robots, batch.run_points(robots, cls, cycles=CYCLES, nthread=1, stop_when_steady=False)):
         tw = {} if run.error else r.summarize(run)
         flagged = run.problem or (r.run_error(tw) if tw else run.error) or ""
         pa = {k: float(v) for k, v in ref[r.period].items() if k in ("speed", "duty_factor",
@@ -68,6 +70,30 @@ def rung(dt: float, periods, ref: dict, loops: str = "floor", integrator: str = 
                          contact_steps=getattr(foot, "contact_steps", 0), sticks=getattr(foot, "sticks", 0),
                          **compare(tw, pa, TwinVsPaper.speed_tolerance, TwinVsPaper.duty_tolerance, flagged)))
     return rows
+
+
+def rung(dt: float, periods, ref: dict, loops: str = "floor", integrator: str = "implicitfast") -> list:
+    """One row per period: twin metrics, the comparison and the foot's counters."""
+    return judge([LadderBolt(**dict(params(dt, loops, integrator), crank_period=T)) for T in periods], LadderBolt, ref)
+
+
+def print_rows(rows: list, dt: float) -> None:
+    for r in rows:
+        print(f"  {r['T']:5g} s | {r['speed']:.4f} / {r['duty']:.4f} (td/rev {r['td']:.2f}) | paper "
+              f"{r['paper']['speed']:.4f} / {r['paper']['duty_factor']:.4f} | {100 * r['speed_rel_diff']:+.1f} %, "
+              f"{r['duty_diff']:+.4f} | {'within' if r['within_target'] else 'MISS'}"
+              f"{' ' + r['flagged'] if r['flagged'] else ''}"
+              + (f" | stick {r['sticks']} of {r['contact_steps']} contact steps" if r["contact_steps"] else ""),
+              flush=True)
+    print(f"  R1 at dt {dt:g}: {sum(r['within_target'] for r in rows)} of {len(rows)} periods", flush=True)
+
+
+def print_halvings(res: dict, periods) -> None:
+    steps = sorted(res, reverse=True)
+    for a, b in zip(steps, steps[1:]):
+        cells, ok = halving(res[a], res[b])
+        print(f"R2 {a:g} -> {b:g}: " + ", ".join(f"{T:g} s {dv:+.2f} %, {dd:+.4f}" for T, (dv, dd)
+                                                  in zip(periods, cells)) + f" | {'holds' if ok else 'FAILS'}")
 
 
 def halving(a: list, b: list) -> tuple:
@@ -91,29 +117,18 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default="")
     args = ap.parse_args(argv)
     ref = reference()
-    print("R1: speed within 10 % of the paper model's, duty within 0.05, one touch-down per revolution, not flagged; "
-          "R2: each halving moves speed <= 2 % of the paper speed and duty <= 0.01 at every period", flush=True)
+    print(RULES, flush=True)
     res = {}
     for dt in args.timesteps:
         t0, c0 = time.time(), time.process_time()
         rows = res[dt] = rung(dt, args.periods, ref, args.loops, args.integrator)
         print(f"dt {dt:g} s, loops {LOOPS[args.loops](dt):g} s, {args.integrator} ({time.process_time() - c0:.0f} CPU s, "
               f"{time.time() - t0:.0f} s wall, load {os.getloadavg()[0]:.1f})", flush=True)
-        for r in rows:
-            print(f"  {r['T']:5g} s | {r['speed']:.4f} / {r['duty']:.4f} (td/rev {r['td']:.2f}) | paper "
-                  f"{r['paper']['speed']:.4f} / {r['paper']['duty_factor']:.4f} | {100 * r['speed_rel_diff']:+.1f} %, "
-                  f"{r['duty_diff']:+.4f} | {'within' if r['within_target'] else 'MISS'}"
-                  f"{' ' + r['flagged'] if r['flagged'] else ''} | stick {r['sticks']} of {r['contact_steps']} "
-                  "contact steps", flush=True)
-        print(f"  R1 at dt {dt:g}: {sum(r['within_target'] for r in rows)} of {len(rows)} periods", flush=True)
+        print_rows(rows, dt)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({str(k): v for k, v in res.items()}, f, indent=1)
-    steps = sorted(res, reverse=True)
-    for a, b in zip(steps, steps[1:]):
-        cells, ok = halving(res[a], res[b])
-        print(f"R2 {a:g} -> {b:g}: " + ", ".join(f"{T:g} s {dv:+.2f} %, {dd:+.4f}" for T, (dv, dd)
-                                                  in zip(args.periods, cells)) + f" | {'holds' if ok else 'FAILS'}")
+    print_halvings(res, args.periods)
     return 0
 
 

@@ -21,14 +21,10 @@ import time
 import mujoco
 import numpy as np
 
-from ...config import TwinVsPaper
 from ...robot import Bolt
-from ..twin_vs_paper import compare
-from ....core.engines import batch
-from .bolt_implicit_friction import PERIODS, halving, reference
+from .bolt_implicit_friction import PERIODS, RULES, judge, print_halvings, print_rows, reference
 
 V_EPS = 0.005
-CYCLES = 6
 
 
 class LaggedBolt(Bolt):
@@ -62,18 +58,7 @@ def params(dt: float) -> dict:
 
 
 def rung(dt: float, periods, ref: dict) -> list:
-    robots = [LaggedBolt(**dict(params(dt), crank_period=T)) for T in periods]
-    rows = []
-    for r, run in zip(robots, batch.run_points(robots, LaggedBolt, cycles=CYCLES, nthread=1,
-                                               stop_when_steady=False)):
-        tw = {} if run.error else r.summarize(run)
-        flagged = run.problem or (r.run_error(tw) if tw else run.error) or ""
-        pa = {k: float(v) for k, v in ref[r.period].items() if k in ("speed", "duty_factor",
-                                                                     "touchdowns_per_revolution")}
-        rows.append(dict(T=r.period, speed=tw.get("speed", math.nan), duty=tw.get("duty_factor", math.nan),
-                         td=tw.get("touchdowns_per_revolution", math.nan), paper=pa, flagged=flagged,
-                         **compare(tw, pa, TwinVsPaper.speed_tolerance, TwinVsPaper.duty_tolerance, flagged)))
-    return rows
+    return judge([LaggedBolt(**dict(params(dt), crank_period=T)) for T in periods], LaggedBolt, ref)
 
 
 def main(argv=None) -> int:
@@ -81,26 +66,15 @@ def main(argv=None) -> int:
     ap.add_argument("--timesteps", nargs="*", type=float, default=[1.25e-5, 6.25e-6])
     ap.add_argument("--periods", nargs="*", type=float, default=list(PERIODS))
     args = ap.parse_args(argv)
-    ref = reference()
-    print("R1: speed within 10 % of the paper model's, duty within 0.05, one touch-down per revolution, not flagged; "
-          "R2: a halving moves speed <= 2 % of the paper speed and duty <= 0.01 at every period", flush=True)
-    res = {}
+    ref, res = reference(), {}
+    print(RULES, flush=True)
     for dt in args.timesteps:
         t0 = time.time()
         rows = res[dt] = rung(dt, args.periods, ref)
         print(f"dt {dt:g} s, loops 5e-5 s, Euler, friction one step late ({time.time() - t0:.0f} s wall, load "
               f"{os.getloadavg()[0]:.1f})", flush=True)
-        for r in rows:
-            print(f"  {r['T']:5g} s | {r['speed']:.4f} / {r['duty']:.4f} (td/rev {r['td']:.2f}) | paper "
-                  f"{r['paper']['speed']:.4f} / {r['paper']['duty_factor']:.4f} | {100 * r['speed_rel_diff']:+.1f} %, "
-                  f"{r['duty_diff']:+.4f} | {'within' if r['within_target'] else 'MISS'}"
-                  f"{' ' + r['flagged'] if r['flagged'] else ''}", flush=True)
-        print(f"  R1 at dt {dt:g}: {sum(r['within_target'] for r in rows)} of {len(rows)} periods", flush=True)
-    steps = sorted(res, reverse=True)
-    for a, b in zip(steps, steps[1:]):
-        cells, ok = halving(res[a], res[b])
-        print(f"R2 {a:g} -> {b:g}: " + ", ".join(f"{T:g} s {dv:+.2f} %, {dd:+.4f}" for T, (dv, dd)
-                                                  in zip(args.periods, cells)) + f" | {'holds' if ok else 'FAILS'}")
+        print_rows(rows, dt)
+    print_halvings(res, args.periods)
     return 0
 
 
