@@ -194,12 +194,16 @@ class BoltModel:
         act.gainprm[0], act.biasprm[1], act.biasprm[2] = p.K_P, -p.K_P, -p.K_D
         # the flight limit; feedback() switches it to the power limit in stance every step
         act.forcerange = [-p.tau_max, p.tau_max]
-        floor_pairs(spec)
         if not self.treadmill:   # one island (the loops join the trees): MuJoCo's per-island solver path only
             # costs here, and the solution is the same to the bit (docs/notes/2026-11-28-bolt-fewer-steps.md); with
             # the belt, a second island in flight, it is not, so the treadmill keeps it
             spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
         return spec
+
+    def finish_spec(self, spec) -> None:
+        """Before compiling, after any edit of spec() (a study's condim, a twin mutation's solref): the contacts as
+        explicit pairs, their parameters taken from the final geoms."""
+        floor_pairs(spec)
 
     @staticmethod
     def _add_pin_damping(spec, b: float) -> None:

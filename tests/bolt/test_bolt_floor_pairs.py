@@ -1,11 +1,13 @@
-"""BOLT's contacts as explicit pairs (gaittwin.bolt.model.floor_pairs): the same contacts with the same parameters
-as MuJoCo's broad phase gives the same geoms, in every model variant (feet, die spring and pad, treadmill belt)."""
+"""BOLT's contacts as explicit pairs (gaittwin.bolt.model.floor_pairs, in Bolt.finish_spec): the same contacts with
+the same parameters as MuJoCo's broad phase gives the same geoms, in every model variant (feet, die spring and pad,
+treadmill belt); and built after any edit of spec(), so a study's or a mutation's edit of a geom reaches its
+contacts."""
 
 import mujoco
 import numpy as np
 import pytest
 
-from gaittwin.bolt import model as bolt_model
+from gaittwin.bolt.paper.mutations import soften_foot
 from gaittwin.bolt.robot import Bolt
 
 VARIANTS = {
@@ -32,11 +34,10 @@ def _contacts(model, dz: float) -> dict:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_pairs_are_the_broad_phase_contacts(monkeypatch, variant):
+def test_pairs_are_the_broad_phase_contacts(variant):
     params = VARIANTS[variant]
-    paired = Bolt(**params).model()
-    monkeypatch.setattr(bolt_model, "floor_pairs", lambda spec: None)
-    broad = Bolt(**params).spec().compile()
+    paired = Bolt(**params).model()               # spec(), then finish_spec(): the pairs
+    broad = Bolt(**params).spec().compile()       # spec() alone: MuJoCo's broad phase
     assert paired.npair > 0 and broad.npair == 0
     assert not (paired.geom_contype.any() or paired.geom_conaffinity.any())
     seen = set()
@@ -51,3 +52,21 @@ def test_pairs_are_the_broad_phase_contacts(monkeypatch, variant):
         assert seen == solid, solid - seen
     else:
         assert {"foot", "floor", "tibia"} <= seen
+
+
+def test_an_edit_of_spec_reaches_the_contact():
+    """A subclass's edit of spec() (the Coulomb studies' condim 1) and a twin mutation's (bolt_soft_foot's solref) are
+    in the compiled pair: the pairs are built from the final geoms (they were once built inside spec(), and such
+    edits silently missed the contact)."""
+    class Frictionless(Bolt):
+        def spec(self):
+            s = super().spec()
+            s.geom("foot").condim = 1
+            soften_foot(self, s)
+            return s
+    plain = Bolt(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5).model()
+    edited = Frictionless(foot_contact="plastic", loop_timeconst=5e-5, timestep=2.5e-5).model()
+    i, j = (int(np.flatnonzero((m.pair_geom2 == m.geom("foot").id) | (m.pair_geom1 == m.geom("foot").id))[0])
+            for m in (plain, edited))
+    assert (plain.pair_dim[i], edited.pair_dim[j]) == (3, 1)
+    assert edited.pair_solref[j][1] == pytest.approx(plain.pair_solref[i][1] / 5)

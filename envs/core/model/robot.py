@@ -24,6 +24,9 @@ Required of a subclass (checked when the class is defined):
                 carries and added to what its summarize() returns (a run that has them keeps its own)
 May define:
   validate()    cross-parameter checks beyond the declared ranges (raise ConfigError)
+  finish_spec(spec)   the last edits before the model compiles, after spec() and whatever a subclass, a study
+                or a twin mutation did to it: what derives from the final spec (BOLT: its contacts as explicit
+                pairs, gaittwin.bolt.model.floor_pairs)
   columns       parameters always written to results files
   engines       simulators an experiment may choose (default: ("mujoco",)); `warp` (MuJoCo Warp, the
                 batch runner's points as worlds, envs/core/engines/warp_engine.py) is offered to every robot
@@ -163,6 +166,9 @@ class Robot:
     def spec(self) -> mujoco.MjSpec:
         """The MjSpec with this point's model parameters applied."""
         raise NotImplementedError
+
+    def finish_spec(self, spec: mujoco.MjSpec) -> None:
+        """The last edits before `model()` compiles `spec` (after spec() and any edit of it); default none."""
 
     def controls(self, t: np.ndarray) -> np.ndarray:
         """Actuator controls at times t, shape (len(t), nu)."""
@@ -352,6 +358,7 @@ def _compiled(key, robot: Robot) -> mujoco.MjModel:
         if len(_MODEL_CACHE) > 512:
             _MODEL_CACHE.clear()
         spec = robot.spec()
+        robot.finish_spec(spec)
         # data = dist, reduce = mindist, num = 1 (no contact: 0)
         spec.add_sensor(name=PENETRATION_SENSOR, type=mujoco.mjtSensor.mjSENS_CONTACT,
                         intprm=[1 << int(mujoco.mjtConDataField.mjCONDATA_DIST), 1, 1])
