@@ -239,8 +239,9 @@ class Bolt(BoltModel, Robot):
     def warp_refusal(cls, params: dict) -> str:
         return "foot_contact=coulomb applies friction by a per-step hook (envs/bolt/coulomb_foot.c, .py) that needs " \
                "the step's frictionless constraint solution before the step; MuJoCo Warp's device feedback has " \
-               "only the previous step's sensors (friction from them, one step late, misses the paper model by " \
-               "20-26 % at crank 0.3-0.2 s: docs/notes/2026-11-28-bolt-fewer-steps.md); robot/foot=soft runs there" \
+               "only the previous step's sensors (friction from them, one step late, misses the paper model's duty " \
+               "at crank 0.6 and 0.5 s and does not converge there: docs/notes/2026-11-28-bolt-fewer-steps.md); " \
+               "robot/foot=soft runs there" \
             if params.get("foot_contact") == "coulomb" \
             else ""
 
