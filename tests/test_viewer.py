@@ -27,6 +27,16 @@ class Clock:
         return self.t
 
 
+def _step_costs(s, clk, wall_per_sim: float) -> None:
+    """Make Session s's physics cost wall_per_sim s of the fake clock clk per simulated s."""
+    real = s.step
+
+    def costly(n=1):
+        clk.t += wall_per_sim * n * s.model.opt.timestep
+        real(n)
+    s.step = costly
+
+
 def test_without_a_display_it_prints_the_xvfb_hint_and_exits_2(tmp_path):
     log = ROOT / "MUJOCO_LOG.TXT"
     existed = log.exists()
@@ -96,12 +106,7 @@ def test_rtf_is_measured_and_a_lagging_session_is_flagged():
         clk.t += 0.02
         s.advance()
     assert s.rtf == pytest.approx(1.0, rel=0.05) and not s.behind
-    real = s.step
-
-    def slow(n=1):
-        clk.t += 2 * n * s.model.opt.timestep
-        real(n)
-    s.step = slow
+    _step_costs(s, clk, 2.0)
     for _ in range(120):
         clk.t += 0.001
         s.advance()
@@ -115,12 +120,7 @@ def test_rtf_is_averaged_over_a_window_that_keeps_a_stall():
     tol, dip = 0.05, 0.8                     # at most 1 + tol after the stall; it shows as a dip below `dip`
     clk = Clock()
     s = live.Session(gaittwin.Crawler(omega=4.0), fps=50, clock=clk)
-    real = s.step
-
-    def fast(n=1):                           # stepping costs a quarter of the simulated time
-        clk.t += 0.25 * n * s.model.opt.timestep
-        real(n)
-    s.step = fast
+    _step_costs(s, clk, 0.25)                # stepping costs a quarter of the simulated time
     for _ in range(150):                     # 3 s at real time
         clk.t += 0.02
         s.advance()
@@ -292,7 +292,7 @@ def test_declared_viewer_step_and_gait_parameter(robot):
     name, step = cls.gait_parameter
     assert name in schema.fields(cls.Params) and step > 0
     r = cls()
-    if r.viewer_timestep is not None:    # a class constant, or (BOLT) a property of the point's foot
+    if r.viewer_timestep is not None:
         assert r.viewer_timestep > cls.defaults["timestep"]
         assert live.viewer_robot(r).timestep > r.timestep
 
@@ -352,12 +352,7 @@ def test_a_session_behind_steps_longer_before_the_next_frame():
     steps up to CATCHUP_FRAMES frames, so it keeps real time (tolerance stated first: RTF >= 0.95 over the window)."""
     clk = Clock()
     s = live.Session(gaittwin.Crawler(omega=4.0), fps=50, clock=clk)
-    real = s.step
-
-    def costly(n=1):
-        clk.t += 0.8 * n * s.model.opt.timestep
-        real(n)
-    s.step = costly
+    _step_costs(s, clk, 0.8)
     for _ in range(300):
         s.advance()
         clk.t += 0.010

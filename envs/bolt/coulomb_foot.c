@@ -340,27 +340,43 @@ int gaittwin_bolt_feedback(mjModel* m, mjData* d, const double* fprm, const doub
    the feedback's error. */
 #define CLEAR 1e-3
 
-/* 1 where no contact can start in this step, judged at the previous step's positions as the foot's `clear` below:
-   no contact then, no geom left to MuJoCo's broad phase, and every contact pair a sphere or capsule with one
-   horizontal floor plane, its lowest point (a capsule's lower end) more than CLEAR plus the pair's margin above
-   the plane.  Such a step runs with MuJoCo's contacts off: the collision pass (whose broad phase costs ~10 % of a
-   step even with pairs alone) would find nothing, so nothing else changes (the same run to the bit). */
-static int all_clear(const mjModel* m, const mjData* d) {
-  if (d->ncon || !m->npair) return 0;
+/* The floor plane every contact pair of the model shares, where MuJoCo's contacts are those pairs alone (no geom
+   left to the broad phase) and each pairs a sphere or a capsule with it; else -1.  Once per run call. */
+static int pairs_floor(const mjModel* m) {
+  if (!m->npair) return -1;
   for (int g = 0; g < m->ngeom; g++)
-    if (m->geom_contype[g] || m->geom_conaffinity[g]) return 0;
+    if (m->geom_contype[g] || m->geom_conaffinity[g]) return -1;
   int floor = m->geom_type[m->pair_geom1[0]] == mjGEOM_PLANE ? m->pair_geom1[0] : m->pair_geom2[0];
-  if (m->geom_type[floor] != mjGEOM_PLANE || d->geom_xmat[9 * floor + 8] <= 1 - 1e-12) return 0;
+  if (m->geom_type[floor] != mjGEOM_PLANE) return -1;
   for (int i = 0; i < m->npair; i++) {
     int g = m->pair_geom1[i] == floor ? m->pair_geom2[i] : (m->pair_geom2[i] == floor ? m->pair_geom1[i] : -1);
-    if (g < 0) return 0;
-    const mjtNum* size = m->geom_size + 3 * g;
-    mjtNum low = d->geom_xpos[3 * g + 2] - size[0];
-    if (m->geom_type[g] == mjGEOM_CAPSULE)
-      low -= fabs(d->geom_xmat[9 * g + 8]) * size[1];
-    else if (m->geom_type[g] != mjGEOM_SPHERE)
-      return 0;
-    if (low - d->geom_xpos[3 * floor + 2] - m->pair_margin[i] <= CLEAR) return 0;
+    if (g < 0 || (m->geom_type[g] != mjGEOM_SPHERE && m->geom_type[g] != mjGEOM_CAPSULE)) return -1;
+  }
+  return floor;
+}
+
+/* 1 where the plane geom `floor` is horizontal (what `height` assumes). */
+static int level(const mjData* d, int floor) { return d->geom_xmat[9 * floor + 8] > 1 - 1e-12; }
+
+/* A sphere's or capsule's lowest point (a capsule's lower end) above the horizontal plane geom `floor`, at the
+   positions of the last forward pass. */
+static mjtNum height(const mjModel* m, const mjData* d, int g, int floor) {
+  const mjtNum* size = m->geom_size + 3 * g;
+  mjtNum low = d->geom_xpos[3 * g + 2] - size[0];
+  if (m->geom_type[g] == mjGEOM_CAPSULE) low -= fabs(d->geom_xmat[9 * g + 8]) * size[1];
+  return low - d->geom_xpos[3 * floor + 2];
+}
+
+/* 1 where no contact can start in this step, judged at the previous step's positions as the foot's `clear` below:
+   no contact then, the model's contacts the pairs of `floor` (pairs_floor), the plane horizontal and every pair's
+   geom more than CLEAR plus the pair's margin above it.  Such a step runs with MuJoCo's contacts off: the collision
+   pass (whose broad phase costs ~10 % of a step even with pairs alone) would find nothing, so nothing else changes
+   (the same run to the bit). */
+static int all_clear(const mjModel* m, const mjData* d, int floor) {
+  if (floor < 0 || d->ncon || !level(d, floor)) return 0;
+  for (int i = 0; i < m->npair; i++) {
+    int g = m->pair_geom1[i] == floor ? m->pair_geom2[i] : m->pair_geom1[i];
+    if (height(m, d, g, floor) - m->pair_margin[i] <= CLEAR) return 0;
   }
   return 1;
 }
@@ -422,20 +438,18 @@ static void timers_back(void) {
 static int run_steps(mjModel* m, mjData* d, const double* fprm, const double* prm, double* state, double* out,
                      double* aux, const double* ctrl, int n, double* rec, int nsens, int naux, int stride,
                      long step0, double* acc) {
-  const int nu = m->nu;
+  const int nu = m->nu, pfloor = pairs_floor(m);
   int can_clear = 0, foot = -1, floor = -1;
   mjtNum margin = 0;
   if (prm) {
     foot = (int)prm[5];
     floor = (int)prm[6];
     can_clear = m->geom_type[foot] == mjGEOM_SPHERE && m->geom_type[floor] == mjGEOM_PLANE;
-    margin = m->geom_margin[foot] + m->geom_margin[floor] + m->geom_size[3 * foot];
+    margin = m->geom_margin[foot] + m->geom_margin[floor];
   }
   for (int k = 0; k < n; k++) {
     memcpy(d->ctrl, ctrl + (size_t)k * nu, nu * sizeof(mjtNum));
-    int clear = 0;
-    if (can_clear && k > 0 && d->geom_xmat[9 * floor + 8] > 1 - 1e-12)
-      clear = d->geom_xpos[3 * foot + 2] - d->geom_xpos[3 * floor + 2] - margin > CLEAR;
+    int clear = can_clear && k > 0 && level(d, floor) && height(m, d, foot, floor) - margin > CLEAR;
     int passed;
     int rc = feedback(m, d, fprm, prm, state, out, aux, clear, &passed);
     if (rc) return rc;
@@ -443,7 +457,7 @@ static int run_steps(mjModel* m, mjData* d, const double* fprm, const double* pr
       if (aux[j] > acc[j] || isnan(aux[j])) acc[j] = aux[j];   /* np.maximum: a NaN stays */
     if (passed) {
       step_after_pass(m, d);
-    } else if (k > 0 && all_clear(m, d)) {
+    } else if (k > 0 && all_clear(m, d, pfloor)) {
       int flags = m->opt.disableflags;
       m->opt.disableflags |= mjDSBL_CONTACT;
       mj_step(m, d);

@@ -99,7 +99,7 @@ def lower_priority(tids, nice: int) -> None:
 
 def viewer_robot(robot):
     """The robot at its declared viewer timestep (a larger, validated step), else unchanged."""
-    dt = getattr(robot, "viewer_timestep", None)     # a class constant, or a property of the point (BOLT's foot)
+    dt = getattr(robot, "viewer_timestep", None)
     if dt is None or dt <= robot.cfg.get("timestep", dt):
         return robot
     return type(robot)(**{**robot.cfg, "timestep": dt})
