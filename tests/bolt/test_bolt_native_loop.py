@@ -71,3 +71,14 @@ def test_off_switch(monkeypatch):
     monkeypatch.setenv("GAITTWIN_NATIVE_LOOP", "0")
     r = Bolt(crank_period=0.3)
     assert r.native_loop(r.model(), mujoco.MjData(r.model())) is None
+
+
+@needs_native
+def test_the_c_loop_puts_back_mujocos_clock(monkeypatch):
+    """Inside gaittwin_bolt_run MuJoCo's profiling clock is a constant; after it, the clock that was installed (the
+    Python bindings' own) is back, so nothing outside the loop loses its timers."""
+    import ctypes
+    lib = ctypes.CDLL(str(coulomb_native._mujoco_lib()))
+    before = ctypes.c_void_p.in_dll(lib, "mjcb_time").value
+    _runs(monkeypatch, True, FEET["soft"], periods=(0.3,), cycles=1)
+    assert before is not None and ctypes.c_void_p.in_dll(lib, "mjcb_time").value == before
